@@ -1,0 +1,33 @@
+// The CLI's view of the outside world, so that commands run in-process in tests exactly as they
+// do from a shell.
+import { readFileSync } from 'node:fs';
+import { UserError } from '../diag.js';
+
+export interface IO {
+  out(text: string): void;
+  err(text: string): void;
+  readonly isTTY: boolean;
+}
+
+export const processIO: IO = {
+  out: (t) => void process.stdout.write(t),
+  err: (t) => void process.stderr.write(t),
+  get isTTY() {
+    return Boolean(process.stderr.isTTY);
+  },
+};
+
+/** Exit codes fixed by ARCHITECTURE.md. */
+export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, internal: 3 } as const;
+
+/** Reads a source file named on the command line; `-` is standard input. */
+export function readSource(path: string): { text: string; file: string } {
+  try {
+    if (path === '-') return { text: readFileSync(0, 'utf8'), file: '<stdin>' };
+    return { text: readFileSync(path, 'utf8'), file: path };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String((e as Error).message);
+    throw new UserError(`cannot read '${path}': ${why}`, undefined, 'check the path');
+  }
+}

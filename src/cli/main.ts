@@ -1,0 +1,38 @@
+// The `refsem` command: dispatch, error rendering and exit codes (ARCHITECTURE.md).
+import { Command, CommanderError } from 'commander';
+import { UserError } from '../diag.js';
+import { loadCommands } from './commands/index.js';
+import { EXIT, type IO } from './io.js';
+
+/** Thrown by a command whose check found a counterexample: exit code 1, message already printed. */
+export class CheckFailed extends Error {}
+
+export async function main(argv: readonly string[], io: IO): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = new Command('refsem')
+    .description('executable reference semantics and differential tester for Halide-style scheduling and Perceus')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError('(run with --help for usage)');
+  for (const register of await loadCommands()) {
+    register(program, io, (c) => {
+      code = c;
+    });
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT.ok;
+      return EXIT.badInput;
+    }
+    if (e instanceof UserError) {
+      io.err(e.render() + '\n');
+      return EXIT.badInput;
+    }
+    if (e instanceof CheckFailed) return EXIT.checkFailed;
+    io.err(`internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return EXIT.internal;
+  }
+}

@@ -1,0 +1,43 @@
+// Parsing of the option values shared by several commands (--window, --param, --max-points).
+import { UserError } from '../diag.js';
+import { type Int, intFromString } from '../expr/value.js';
+
+const INT = /^-?\d+$/;
+
+function argError(flag: string, value: string, want: string): UserError {
+  return new UserError(`invalid ${flag} '${value}': ${want}`, { file: '<command line>', line: 1, col: 1 });
+}
+
+/** `MIN+LEN[,MIN+LEN…]`, e.g. `0+6`, `-3+5,0+4`. */
+export function parseWindow(text: string): [Int, Int][] {
+  const dims = text.split(',');
+  return dims.map((d) => {
+    const m = /^\s*(-?\d+)\s*\+\s*(-?\d+)\s*$/.exec(d);
+    if (!m) throw argError('--window', text, 'expected MIN+LEN for each dimension, e.g. 0+6 or -3+5,0+4');
+    const len = intFromString(m[2]!);
+    if (len < 0) throw argError('--window', text, 'a window length may not be negative');
+    return [intFromString(m[1]!), len];
+  });
+}
+
+/** `NAME=INT`, repeatable; later settings of the same name are rejected. */
+export function parseParams(items: readonly string[]): Map<string, Int> {
+  const out = new Map<string, Int>();
+  for (const it of items) {
+    const m = /^([A-Za-z_][A-Za-z0-9_']*)=(.*)$/.exec(it);
+    if (!m || !INT.test(m[2]!.trim())) throw argError('--param', it, 'expected NAME=INTEGER, e.g. --param n=10');
+    if (out.has(m[1]!)) throw argError('--param', it, `parameter '${m[1]}' is given twice`);
+    out.set(m[1]!, intFromString(m[2]!.trim()));
+  }
+  return out;
+}
+
+export function parseIntOption(flag: string, text: string, min = 0n): Int {
+  if (!INT.test(text.trim())) throw argError(flag, text, 'expected an integer');
+  const v = intFromString(text.trim());
+  if (BigInt(v) < min) throw argError(flag, text, `must be at least ${min}`);
+  return v;
+}
+
+/** Collector for repeatable options in commander. */
+export const collect = (v: string, acc: string[]): string[] => [...acc, v];

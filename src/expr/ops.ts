@@ -1,0 +1,98 @@
+// Operator semantics (fig. 2.5b, def. 2.6, §2.9). All operators are total; none short-circuits.
+// Each function takes and returns canonical values (see value.ts): the number path handles the
+// common case and falls back to bigint exactly when a result leaves the safe-integer range.
+import type { OpName } from './ast.js';
+import { type Int, type Value, isError, normBig, normNum, toBig } from './value.js';
+
+/** Def. 2.6: an operation involving error values yields the greatest of them. */
+function worstError(args: readonly Value[]): Value | undefined {
+  let worst: Value | undefined;
+  for (const a of args) {
+    if (isError(a) && (worst === undefined || a.rank > (worst as { rank: number }).rank)) worst = a;
+  }
+  return worst;
+}
+
+export function add(a: Int, b: Int): Int {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (Number.isSafeInteger(r)) return normNum(r);
+  }
+  return normBig(toBig(a) + toBig(b));
+}
+
+export function sub(a: Int, b: Int): Int {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a - b;
+    if (Number.isSafeInteger(r)) return normNum(r);
+  }
+  return normBig(toBig(a) - toBig(b));
+}
+
+export function mul(a: Int, b: Int): Int {
+  if (typeof a === 'number' && typeof b === 'number') {
+    // If the exact product is safe, the rounded float product equals it; if it is not, the
+    // rounded product is not safe either, so this test never accepts a rounded result.
+    const r = a * b;
+    if (Number.isSafeInteger(r)) return normNum(r);
+  }
+  return normBig(toBig(a) * toBig(b));
+}
+
+/** Euclidean remainder, in [0, |b|); x mod 0 = 0 (§2.9). */
+export function mod(a: Int, b: Int): Int {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (b === 0) return 0;
+    const r = a % b; // exact for safe integers, sign of a
+    return normNum(r < 0 ? r + Math.abs(b) : r);
+  }
+  const bb = toBig(b);
+  if (bb === 0n) return 0;
+  let r = toBig(a) % bb;
+  if (r < 0n) r += bb < 0n ? -bb : bb;
+  return normBig(r);
+}
+
+/** Euclidean quotient: a = b·q + (a mod b); x div 0 = 0 (§2.9). */
+export function div(a: Int, b: Int): Int {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (b === 0) return 0;
+    const r = a % b;
+    const d = a - (r < 0 ? r + Math.abs(b) : r);
+    // d is a multiple of b; when it is safe the float division below is exact.
+    if (Number.isSafeInteger(d)) return normNum(d / b);
+  }
+  const bb = toBig(b);
+  if (bb === 0n) return 0;
+  const aa = toBig(a);
+  let r = aa % bb;
+  if (r < 0n) r += bb < 0n ? -bb : bb;
+  return normBig((aa - r) / bb);
+}
+
+const truth = (a: Int): boolean => a !== 0;
+const bool = (b: boolean): Int => (b ? 1 : 0);
+
+export const lt = (a: Int, b: Int): Int => bool(a < b);
+export const gt = (a: Int, b: Int): Int => bool(a > b);
+export const eq = (a: Int, b: Int): Int => bool(a === b);
+export const or = (a: Int, b: Int): Int => bool(truth(a) || truth(b));
+export const and = (a: Int, b: Int): Int => bool(truth(a) && truth(b));
+export const not = (a: Int): Int => bool(!truth(a));
+export const min = (a: Int, b: Int): Int => (a < b ? a : b);
+export const max = (a: Int, b: Int): Int => (a > b ? a : b);
+export const select = (c: Int, t: Int, f: Int): Int => (truth(c) ? t : f);
+
+/** Integer semantics of each operator, on error-free arguments. */
+export const INT_OPS: Readonly<Record<OpName, (...args: Int[]) => Int>> = {
+  '+': add, '-': sub, '*': mul, div, mod,
+  or, and, not: (a) => not(a), '<': lt, '>': gt, '=': eq,
+  select: (c, t, f) => select(c, t, f), min, max,
+};
+
+/** [EVAL] / [OP-EVAL] on values: the operator applied to already-evaluated arguments. */
+export function applyOp(o: OpName, args: readonly Value[]): Value {
+  const err = worstError(args);
+  if (err !== undefined) return err;
+  return INT_OPS[o](...(args as Int[]));
+}

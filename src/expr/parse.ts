@@ -1,0 +1,225 @@
+// Recursive-descent parsing of expressions, and the token cursor that every front end builds on.
+// Sugar removed here (documented in spec/expr.md): a <= b is ¬(a > b), a >= b is ¬(a < b),
+// a != b is ¬(a = b), and -e is 0 − e (a minus sign directly before a literal makes a negative
+// constant).
+import { type Loc, UserError } from '../diag.js';
+import { type Expr, type Hole, type OpName, type RefLabel } from './ast.js';
+import { type Token, lex } from './lexer.js';
+import { E_MEM, E_RDOM, intFromString } from './value.js';
+
+export type ExprMode = 'alg' | 'tgt';
+
+/** Names that are operators or literals, never variables or funcs. */
+export const RESERVED = new Set(['select', 'min', 'max', 'err.rdom', 'err.mem']);
+
+export class Cursor {
+  pos = 0;
+  constructor(readonly toks: readonly Token[]) {}
+
+  static of(src: string, file: string): Cursor {
+    return new Cursor(lex(src, file));
+  }
+
+  peek(k = 0): Token {
+    return this.toks[Math.min(this.pos + k, this.toks.length - 1)]!;
+  }
+  get loc(): Loc {
+    return this.peek().loc;
+  }
+  next(): Token {
+    const t = this.peek();
+    if (t.kind !== 'eof') this.pos++;
+    return t;
+  }
+  is(text: string, k = 0): boolean {
+    const t = this.peek(k);
+    return (t.kind === 'punct' || t.kind === 'ident') && t.text === text;
+  }
+  accept(text: string): boolean {
+    if (this.is(text)) {
+      this.pos++;
+      return true;
+    }
+    return false;
+  }
+  fail(what: string, hint?: string, t: Token = this.peek()): never {
+    throw new UserError(`expected ${what} but found ${describe(t)}`, t.loc, hint);
+  }
+  expect(text: string, hint?: string): Token {
+    if (!this.is(text)) this.fail(`'${text}'`, hint);
+    return this.next();
+  }
+  ident(what = 'a name'): Token {
+    const t = this.peek();
+    if (t.kind !== 'ident') this.fail(what);
+    return this.next();
+  }
+  /** A plain identifier: no dots, not reserved. */
+  name(what = 'a name'): Token {
+    const t = this.ident(what);
+    if (t.text.includes('.') || RESERVED.has(t.text)) {
+      throw new UserError(`'${t.text}' cannot be used as ${what}`, t.loc, 'names are letters, digits, _ and \' and may not be reserved words (select, min, max)');
+    }
+    return t;
+  }
+  integer(what = 'an integer'): bigint {
+    const neg = this.accept('-');
+    const t = this.peek();
+    if (t.kind !== 'int') this.fail(what);
+    this.next();
+    return neg ? -BigInt(t.text) : BigInt(t.text);
+  }
+  atEnd(): boolean {
+    return this.peek().kind === 'eof';
+  }
+}
+
+export function describe(t: Token): string {
+  if (t.kind === 'eof') return 'the end of the input';
+  if (t.kind === 'int') return `number ${t.text}`;
+  return `'${t.text}'`;
+}
+
+const withLoc = (e: Expr, loc: Loc): Expr => ({ ...e, loc });
+const mk = (o: OpName, args: Expr[], loc: Loc): Expr => ({ k: 'op', op: o, args, loc });
+
+export function parseExpr(c: Cursor, mode: ExprMode): Expr {
+  return parseOr(c, mode);
+}
+
+function binaryLevel(
+  c: Cursor,
+  mode: ExprMode,
+  ops: Readonly<Record<string, (a: Expr, b: Expr, loc: Loc) => Expr>>,
+  sub: (c: Cursor, mode: ExprMode) => Expr,
+): Expr {
+  const loc = c.loc;
+  let left = sub(c, mode);
+  for (;;) {
+    const t = c.peek();
+    const build = t.kind === 'punct' ? ops[t.text] : undefined;
+    if (!build) return left;
+    c.next();
+    left = build(left, sub(c, mode), loc);
+  }
+}
+
+const bin = (o: OpName) => (a: Expr, b: Expr, loc: Loc) => mk(o, [a, b], loc);
+const negated = (o: OpName) => (a: Expr, b: Expr, loc: Loc) => mk('not', [mk(o, [a, b], loc)], loc);
+
+const parseOr = (c: Cursor, m: ExprMode): Expr => binaryLevel(c, m, { '||': bin('or') }, parseAnd);
+const parseAnd = (c: Cursor, m: ExprMode): Expr => binaryLevel(c, m, { '&&': bin('and') }, parseEq);
+const parseEq = (c: Cursor, m: ExprMode): Expr =>
+  binaryLevel(c, m, { '==': bin('='), '!=': negated('=') }, parseRel);
+const parseRel = (c: Cursor, m: ExprMode): Expr =>
+  binaryLevel(c, m, { '<': bin('<'), '>': bin('>'), '<=': negated('>'), '>=': negated('<') }, parseAdd);
+const parseAdd = (c: Cursor, m: ExprMode): Expr =>
+  binaryLevel(c, m, { '+': bin('+'), '-': bin('-') }, parseMul);
+const parseMul = (c: Cursor, m: ExprMode): Expr =>
+  binaryLevel(c, m, { '*': bin('*'), '/': bin('div'), '%': bin('mod') }, parseUnary);
+
+function parseUnary(c: Cursor, mode: ExprMode): Expr {
+  const loc = c.loc;
+  if (c.accept('!')) return mk('not', [parseUnary(c, mode)], loc);
+  if (c.is('-')) {
+    if (c.peek(1).kind === 'int') {
+      c.next();
+      return { k: 'const', value: intFromString('-' + c.next().text), loc };
+    }
+    c.next();
+    return mk('-', [{ k: 'const', value: 0, loc }, parseUnary(c, mode)], loc);
+  }
+  return parseAtom(c, mode);
+}
+
+const CALL_OPS: Readonly<Record<string, OpName>> = { select: 'select', min: 'min', max: 'max' };
+
+function parseArgs(c: Cursor, mode: ExprMode, open: string, close: string): Expr[] {
+  c.expect(open);
+  const args: Expr[] = [];
+  if (!c.accept(close)) {
+    do args.push(parseExpr(c, mode));
+    while (c.accept(','));
+    c.expect(close, `close the argument list with '${close}'`);
+  }
+  return args;
+}
+
+function parseAtom(c: Cursor, mode: ExprMode): Expr {
+  const t = c.peek();
+  const loc = t.loc;
+  if (t.kind === 'int') {
+    c.next();
+    return { k: 'const', value: intFromString(t.text), loc };
+  }
+  if (c.accept('(')) {
+    const e = parseExpr(c, mode);
+    c.expect(')', 'parentheses must balance');
+    return e;
+  }
+  if (mode === 'tgt' && c.is('?')) return parseHole(c);
+  if (t.kind !== 'ident') c.fail('an expression');
+  c.next();
+  if (t.text === 'err.rdom') return { k: 'const', value: E_RDOM, loc };
+  if (t.text === 'err.mem') return { k: 'const', value: E_MEM, loc };
+  const o = CALL_OPS[t.text];
+  if (o !== undefined) {
+    const args = parseArgs(c, mode, '(', ')');
+    const want = o === 'select' ? 3 : 2;
+    if (args.length !== want) {
+      throw new UserError(`${t.text} takes ${want} arguments, not ${args.length}`, loc);
+    }
+    return mk(o, args, loc);
+  }
+  if (mode === 'alg') {
+    if (c.is('(')) return { k: 'access', func: t.text, args: parseArgs(c, mode, '(', ')'), loc };
+  } else if (c.is('[') || c.is('@')) {
+    const ref = c.accept('@') ? parseStageTag(c) : undefined;
+    const args = parseArgs(c, mode, '[', ']');
+    return ref ? { k: 'access', func: t.text, args, ref, loc } : { k: 'access', func: t.text, args, loc };
+  }
+  if (t.text.includes('.') && mode === 'alg') {
+    throw new UserError(`'${t.text}' is not a valid name here`, loc, 'algorithm names may not contain dots');
+  }
+  return withLoc({ k: 'var', name: t.text }, loc);
+}
+
+/** `s<i>` or `s<i>.k<j>`: a stage and optional specialization (def. 2.14). */
+export function parseStageTag(c: Cursor): RefLabel {
+  const t = c.ident('a stage tag such as s0 or s1.k2');
+  const m = /^s(\d+)(?:\.k(\d+))?$/.exec(t.text);
+  if (!m) {
+    throw new UserError(`'${t.text}' is not a stage tag`, t.loc, 'write s<stage> or s<stage>.k<specialization>, e.g. s0 or s1.k2');
+  }
+  const stage = Number(m[1]);
+  const spec = m[2] === undefined ? 0 : Number(m[2]);
+  return spec ? { stage, spec } : { stage };
+}
+
+/** `?mem.min(f.x)`, `?cpu.len(f.x@s0)`, `?cpu.min(f.x@s1.k2)` */
+function parseHole(c: Cursor): Expr {
+  const loc = c.expect('?').loc;
+  const kind = c.ident('a hole kind such as cpu.min or mem.len');
+  const m = /^(mem|cpu)\.(min|len)$/.exec(kind.text);
+  if (!m) throw new UserError(`'${kind.text}' is not a hole kind`, kind.loc, 'use cpu.min, cpu.len, mem.min or mem.len');
+  c.expect('(');
+  const fd = c.ident('func.dimension');
+  const parts = fd.text.split('.');
+  if (parts.length !== 2) throw new UserError(`'${fd.text}' is not of the form func.dimension`, fd.loc);
+  let tag: RefLabel = {};
+  if (c.accept('@')) tag = parseStageTag(c);
+  c.expect(')');
+  if (m[1] === 'mem' && tag.stage !== undefined) {
+    throw new UserError('allocation holes have no stage', fd.loc, 'only cpu holes carry @s<stage>');
+  }
+  const h: Hole = { kind: m[1] as 'mem' | 'cpu', end: m[2] as 'min' | 'len', func: parts[0]!, dim: parts[1]!, ...tag };
+  return { k: 'hole', hole: h, loc };
+}
+
+/** Parses a whole string as one expression (used by the CLI and tests). */
+export function parseExprText(src: string, mode: ExprMode, file = '<expr>'): Expr {
+  const c = Cursor.of(src, file);
+  const e = parseExpr(c, mode);
+  if (!c.atEnd()) c.fail('the end of the expression');
+  return e;
+}

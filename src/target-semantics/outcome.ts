@@ -1,0 +1,53 @@
+// Results of running a target program (fig. 2.8 and the named stuck states of
+// ../design/schedule-directives.md, "Stuck states"). Both executors return exactly these shapes,
+// so their results can be compared with deep equality.
+import type { Loc } from '../diag.js';
+import type { Expr } from '../expr/ast.js';
+import type { Int, Value } from '../expr/value.js';
+
+/** A buffer: the func's allocation bounds and its points, flattened with the first dimension fastest. */
+export interface Buffer {
+  readonly func: string;
+  readonly dims: readonly { readonly dim: string; readonly min: Int; readonly len: Int }[];
+  readonly data: readonly Value[];
+}
+
+/** Where in the program a stuck state arose: the statement's location when parsed, and a rendering. */
+export interface Site {
+  readonly loc?: Loc;
+  readonly stmt: string; // the statement (or its head) as printed
+}
+
+export type Stuck =
+  /** def. 2.11 */
+  | { readonly kind: 'assert-failed'; readonly cond: Expr; readonly site: Site }
+  /** def. 2.12: a loop with negative extent */
+  | { readonly kind: 'rdom-failure'; readonly var: string; readonly min: Int; readonly len: Int; readonly site: Site }
+  /** def. 2.13; a point containing an error value is out of bounds by definition */
+  | {
+      readonly kind: 'oob-read' | 'oob-write';
+      readonly func: string;
+      readonly point: readonly Value[];
+      readonly bounds: readonly (readonly [Int, Int])[];
+      readonly site: Site;
+    }
+  /** an error value where control needs an integer (loop bound, if/assert condition, allocation bound, let) */
+  | { readonly kind: 'error-in-control'; readonly what: string; readonly value: Value; readonly site: Site }
+  /** two distinct iterations of a parallel loop touch one point, at least one writing */
+  | {
+      readonly kind: 'data-race';
+      readonly func: string;
+      readonly point: readonly Int[];
+      readonly loopVar: string;
+      readonly iterations: readonly [Int, Int];
+      readonly access: readonly ['read' | 'write', 'read' | 'write'];
+      readonly site: Site;
+    }
+  /** an access to a func with no allocation in scope */
+  | { readonly kind: 'unallocated'; readonly func: string; readonly site: Site }
+  /** the step or time budget ran out: not a verdict on the program */
+  | { readonly kind: 'budget-exceeded'; readonly steps: number };
+
+export type Outcome =
+  | { readonly kind: 'done'; readonly output: Buffer; readonly steps: number }
+  | { readonly kind: 'stuck'; readonly stuck: Stuck; readonly steps: number };
