@@ -9,7 +9,9 @@ import { extractExamples, normalizeOutput } from './support/spec-examples.js';
 
 const specDir = join(__dirname, '..', 'spec');
 const srcDir = join(__dirname, '..', 'src');
-const specs = readdirSync(specDir).filter((f) => f.endsWith('.md')).sort();
+const specs = readdirSync(specDir)
+  .filter((f) => f.endsWith('.md') && f !== 'README.md')
+  .sort();
 
 function srcFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
@@ -39,7 +41,9 @@ describe.each(specs)('spec/%s', (spec) => {
   if (ids.length > 0) {
     const sources = srcFiles(srcDir).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
     it.each(ids)('rule [%s] is implemented in exactly one module', (id) => {
-      const where = sources.filter((s) => s.text.includes(`'${id}'`)).map((s) => s.f);
+      const where = sources
+        .filter((s) => s.text.includes(`'${id}'`) || s.text.includes(`implements [${id}]`))
+        .map((s) => s.f);
       expect(where, `modules naming rule '${id}'`).toHaveLength(1);
     });
   }

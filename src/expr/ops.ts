@@ -90,7 +90,26 @@ export const INT_OPS: Readonly<Record<OpName, (...args: Int[]) => Int>> = {
   select: (c, t, f) => select(c, t, f), min, max,
 };
 
-/** [EVAL] / [OP-EVAL] on values: the operator applied to already-evaluated arguments. */
+/** The rule of spec/expr.md that defines each operator on integers. */
+export const OP_RULE: Readonly<Record<OpName, string>> = {
+  '+': 'OP-ADD', '-': 'OP-SUB', '*': 'OP-MUL', div: 'OP-DIV', mod: 'OP-MOD',
+  or: 'OP-OR', and: 'OP-AND', not: 'OP-NOT', '<': 'OP-LT', '>': 'OP-GT', '=': 'OP-EQ',
+  select: 'OP-SELECT', min: 'OP-MIN', max: 'OP-MAX',
+};
+
+/** Def. 2.6 as a rule of spec/expr.md. */
+export const ERROR_RULE = 'VAL-ERROR';
+
+/**
+ * An operator applied to already-evaluated arguments, with the rule that decided the result.
+ * This is the meaning of `op(c̄)` used by [OP-EVAL] (fig. 2.6) and [EVAL] (fig. 2.8).
+ */
+export function applyOpRule(o: OpName, args: readonly Value[]): { value: Value; rule: string } {
+  const err = worstError(args);
+  if (err !== undefined) return { value: err, rule: ERROR_RULE };
+  return { value: INT_OPS[o](...(args as Int[])), rule: OP_RULE[o] };
+}
+
 export function applyOp(o: OpName, args: readonly Value[]): Value {
   const err = worstError(args);
   if (err !== undefined) return err;

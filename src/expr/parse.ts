@@ -105,6 +105,7 @@ function binaryLevel(
 }
 
 const bin = (o: OpName) => (a: Expr, b: Expr, loc: Loc) => mk(o, [a, b], loc);
+// implements [SUGAR-CMP]: a <= b is ¬(a > b), a >= b is ¬(a < b), a != b is ¬(a = b)
 const negated = (o: OpName) => (a: Expr, b: Expr, loc: Loc) => mk('not', [mk(o, [a, b], loc)], loc);
 
 const parseOr = (c: Cursor, m: ExprMode): Expr => binaryLevel(c, m, { '||': bin('or') }, parseAnd);
@@ -121,6 +122,7 @@ const parseMul = (c: Cursor, m: ExprMode): Expr =>
 function parseUnary(c: Cursor, mode: ExprMode): Expr {
   const loc = c.loc;
   if (c.accept('!')) return mk('not', [parseUnary(c, mode)], loc);
+  // implements [SUGAR-NEG]: -e is 0 − e; a minus directly before a literal is a negative literal
   if (c.is('-')) {
     if (c.peek(1).kind === 'int') {
       c.next();
