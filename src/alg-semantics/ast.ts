@@ -1,6 +1,6 @@
 // Abstract syntax of algorithms (fig. 2.5a).
 import type { Loc } from '../diag.js';
-import type { Expr } from '../expr/ast.js';
+import { type Expr, stripExprLocs } from '../expr/ast.js';
 import type { Int } from '../expr/value.js';
 
 /** One reduction variable of an rdom: r = (min, len). r_1 is innermost (§2.4.1). */
@@ -43,4 +43,23 @@ export interface Pipeline {
 export interface Input {
   readonly window: readonly (readonly [min: Int, len: Int])[];
   readonly params: ReadonlyMap<string, Int>;
+}
+
+/** The pipeline without source locations, for comparing trees (e.g. the print/parse round trip). */
+export function stripPipelineLocs(p: Pipeline): Pipeline {
+  return {
+    output: p.output,
+    params: p.params,
+    funcs: p.funcs.map((f) => ({
+      name: f.name,
+      vars: f.vars,
+      stages: f.stages.map((s) => ({
+        pure: s.pure,
+        rdom: s.rdom.map((r) => ({ name: r.name, min: stripExprLocs(r.min), len: stripExprLocs(r.len) })),
+        lhs: s.lhs.map(stripExprLocs),
+        rhs: stripExprLocs(s.rhs),
+        pred: stripExprLocs(s.pred),
+      })),
+    })),
+  };
 }

@@ -41,3 +41,9 @@ export function parseIntOption(flag: string, text: string, min = 0n): Int {
 
 /** Collector for repeatable options in commander. */
 export const collect = (v: string, acc: string[]): string[] => [...acc, v];
+
+/** `--executor fast|machine`: which target executor runs a program. */
+export function parseExecutor(text: string): 'fast' | 'machine' {
+  if (text !== 'fast' && text !== 'machine') throw argError('--executor', text, 'use fast or machine');
+  return text;
+}

@@ -53,12 +53,18 @@ function printBare(s: Stmt, ind: number, open = false): string {
       return withElse ? `${head} else ${printBare(s.else, ind, open)}` : head;
     }
     case 'for':
-      return `for ${s.trav === 'serial' ? '' : s.trav + ' '}${s.var} in (${ex(s.min)}, ${ex(s.len)}) do ${printBare(s.body, ind, open)}`;
+      return `for ${s.trav === 'serial' ? '' : s.trav + ' '}${s.var} in (${ex(s.min)}, ${ex(s.len)}) do${nested(s.body, ind, open)}`;
     case 'let':
-      return `let ${s.var} = ${ex(s.value)} in ${printBare(s.body, ind, open)}`;
+      return `let ${s.var} = ${ex(s.value)} in${nested(s.body, ind, open)}`;
     case 'label':
-      return `label ${s.name}: ${printBare(s.body, ind, open)}`;
+      return `label ${s.name}:${nested(s.body, ind, open)}`;
   }
+}
+
+/** The body of a loop, let or label: a block or a simple statement stays on the line, a compound one is indented below. */
+function nested(s: Stmt, ind: number, open: boolean): string {
+  const inline = s.k !== 'for' && s.k !== 'let' && s.k !== 'label' && s.k !== 'if';
+  return inline ? ` ${printBare(s, ind, open)}` : `\n${' '.repeat(ind + 2)}${printBare(s, ind + 2, open)}`;
 }
 
 /** The head of a statement, for stuck-state sites and traces: nested statements shown as `…`. */

@@ -1,0 +1,364 @@
+// The fast evaluator of algorithms: the meaning of fig. 2.6 without substitution. Each stage is
+// compiled once to closures over a slot environment; values are memoized per func, per version
+// (the pure stage, then one version per unrolled rdom iteration of each update, §2.4.3) and per
+// point. test/alg-semantics/agree.test.ts checks it against the spec evaluator (spec-eval.ts).
+//
+// Faithfulness notes (spec/alg.md): an update is `select(ē = x̄ ∧ e_p, e_b, f[x̄])` with all three
+// arguments evaluated, so every version evaluates e_b and e_p at every looked-up point and their
+// errors propagate (def. 2.6); a stage with a negative rdom extent yields ε_rdom at every point.
+import { UserError } from '../diag.js';
+import type { Expr, OpName } from '../expr/ast.js';
+import { add, and, applyOp, div, eq, gt, lt, max, min, mod, mul, not, or, select, sub } from '../expr/ops.js';
+import { E_RDOM, type Int, type Value, isError, valueToJson } from '../expr/value.js';
+import type { Func, Input, Pipeline, Stage } from './ast.js';
+import { checkInput, outputFunc } from './input.js';
+import { PointTable, ValueTable } from './store.js';
+import { pureDims } from './validate.js';
+
+export interface Realization {
+  func: string;
+  window: [Int, Int][];
+  values: Value[];
+}
+
+export interface FastOptions {
+  /** Evaluation steps (stage bodies evaluated) before giving up with a UserError. */
+  maxSteps?: number;
+  maxPoints?: number;
+}
+
+/** Default step limit: generous for any window that fits in memory, but never an endless run. */
+export const DEFAULT_MAX_STEPS = 200_000_000;
+
+type Env = Value[];
+type Code = (env: Env) => Value;
+
+interface FuncRt {
+  get(c: Value[]): Value;
+  get1(a: Value): Value;
+  get2(a: Value, b: Value): Value;
+}
+
+interface Counter {
+  steps: number;
+  readonly max: number;
+}
+
+function tick(ctr: Counter): void {
+  if (++ctr.steps > ctr.max) {
+    throw new UserError(`evaluation needs more than ${ctr.max} steps`, undefined, 'use a smaller window, smaller parameters, or raise the step limit');
+  }
+}
+
+/** Worst error among values (def. 2.6), used where several operators would each propagate it. */
+function worst(vals: readonly Value[]): Value | undefined {
+  let w: Value | undefined;
+  for (const v of vals) if (isError(v) && (w === undefined || v.rank > (w as { rank: number }).rank)) w = v;
+  return w;
+}
+
+interface Scope {
+  slots: ReadonlyMap<string, number>;
+  params: ReadonlyMap<string, Int>;
+  funcs: ReadonlyMap<string, FuncRt>;
+  /** Self-accesses of an update stage read the version before the one being computed. */
+  self?: { name: string; at: (v: number, c: Value[]) => Value; vslot: number };
+}
+
+/**
+ * Operators on values with the number path first (def. 2.6 for errors): one small function per
+ * operator, so that generated code calls each monomorphically and the engine can inline it.
+ */
+type V = Value;
+const anyErr = (a: V, b: V): boolean => typeof a === 'object' || typeof b === 'object';
+const OPS: Readonly<Record<OpName, (...a: V[]) => V>> = {
+  '+': (a, b) => (anyErr(a!, b!) ? applyOp('+', [a!, b!]) : add(a as Int, b as Int)),
+  '-': (a, b) => (anyErr(a!, b!) ? applyOp('-', [a!, b!]) : sub(a as Int, b as Int)),
+  '*': (a, b) => (anyErr(a!, b!) ? applyOp('*', [a!, b!]) : mul(a as Int, b as Int)),
+  div: (a, b) => (anyErr(a!, b!) ? applyOp('div', [a!, b!]) : div(a as Int, b as Int)),
+  mod: (a, b) => (anyErr(a!, b!) ? applyOp('mod', [a!, b!]) : mod(a as Int, b as Int)),
+  or: (a, b) => (anyErr(a!, b!) ? applyOp('or', [a!, b!]) : or(a as Int, b as Int)),
+  and: (a, b) => (anyErr(a!, b!) ? applyOp('and', [a!, b!]) : and(a as Int, b as Int)),
+  '<': (a, b) => (anyErr(a!, b!) ? applyOp('<', [a!, b!]) : lt(a as Int, b as Int)),
+  '>': (a, b) => (anyErr(a!, b!) ? applyOp('>', [a!, b!]) : gt(a as Int, b as Int)),
+  '=': (a, b) => (anyErr(a!, b!) ? applyOp('=', [a!, b!]) : eq(a as Int, b as Int)),
+  min: (a, b) => (anyErr(a!, b!) ? applyOp('min', [a!, b!]) : min(a as Int, b as Int)),
+  max: (a, b) => (anyErr(a!, b!) ? applyOp('max', [a!, b!]) : max(a as Int, b as Int)),
+  not: (a) => (typeof a === 'object' ? a : not(a as Int)),
+  select: (c, t, f) => (typeof c === 'object' || anyErr(t!, f!) ? applyOp('select', [c!, t!, f!]) : select(c as Int, t as Int, f as Int)),
+};
+
+/**
+ * Compiles an expression once to a JS function of the slot environment. Pure and reduction
+ * variables are slots, parameters are constants, accesses call the memoized funcs directly.
+ */
+function compile(e: Expr, s: Scope): Code {
+  const consts: unknown[] = [];
+  const k = (v: unknown): string => {
+    let i = consts.indexOf(v);
+    if (i < 0) i = consts.push(v) - 1;
+    return `k${i}`;
+  };
+  const gen = (e: Expr): string => {
+    switch (e.k) {
+      case 'const':
+        return typeof e.value === 'number' ? `(${e.value})` : k(e.value);
+      case 'var': {
+        const i = s.slots.get(e.name);
+        if (i !== undefined) return `env[${i}]`;
+        const v = s.params.get(e.name);
+        if (v === undefined) throw new UserError(`unbound variable '${e.name}'`, e.loc);
+        return typeof v === 'number' ? `(${v})` : k(v);
+      }
+      case 'hole':
+        throw new UserError('bounds holes do not occur in algorithms', e.loc);
+      case 'access': {
+        const args = e.args.map(gen);
+        if (s.self && e.func === s.self.name) return `${k(s.self.at)}(env[${s.self.vslot}] - 1, [${args.join(', ')}])`;
+        const g = s.funcs.get(e.func);
+        if (!g) throw new UserError(`unknown func '${e.func}'`, e.loc);
+        if (args.length === 1) return `${k(g)}.get1(${args[0]})`;
+        if (args.length === 2) return `${k(g)}.get2(${args[0]}, ${args[1]})`;
+        return `${k(g)}.get([${args.join(', ')}])`;
+      }
+      case 'op':
+        return `${k(OPS[e.op])}(${e.args.map(gen).join(', ')})`;
+    }
+  };
+  const body = gen(e);
+  const decls = consts.map((_, i) => `const k${i} = K[${i}];`).join(' ');
+  return new Function('K', `${decls} return (env) => ${body};`)(consts) as Code;
+}
+
+/** A func with only its pure stage: one memo table of final values. */
+class PureFunc implements FuncRt {
+  readonly table = new ValueTable();
+  constructor(
+    readonly body: Code,
+    private readonly ctr: Counter,
+  ) {}
+  compute(c: Value[]): Value {
+    tick(this.ctr);
+    return this.body(c);
+  }
+  get(c: Value[]): Value {
+    const v = this.table.get(c);
+    if (v !== undefined) return v;
+    const r = this.compute(c);
+    this.table.set(c, r);
+    return r;
+  }
+  get1(a: Value): Value {
+    const v = this.table.get1(a);
+    return v !== undefined ? v : this.get([a]);
+  }
+  get2(a: Value, b: Value): Value {
+    const v = this.table.get2(a, b);
+    if (v !== undefined) return v;
+    if (!this.table.fresh2(a, b)) return this.get([a, b]);
+    const r = this.compute([a, b]);
+    if (!this.table.set2(a, b, r)) this.table.set([a, b], r);
+    return r;
+  }
+}
+
+/** An update stage after its rdom bounds are known: `count` versions starting at `first`. */
+interface Version {
+  first: number;
+  count: number;
+  /** Set when some extent is negative: every lookup through the stage is ε_rdom (RDOM-ERR). */
+  err?: Value;
+  mins: Int[];
+  lens: number[];
+  /** No pure variable occurs in the stage (def. 2.8), so ē, e_p, e_b do not depend on the point. */
+  shared: boolean;
+  lhs: Code[];
+  rhs: Code;
+  pred: Code;
+  cache: { lhs: Value[]; p: Value; b: Value }[];
+}
+
+/** A func with update stages: per point, the history of its values over all versions. */
+class StagedFunc implements FuncRt {
+  private readonly hist = new PointTable<Value[]>();
+  private versions: Version[] = [];
+  private last = 0;
+  constructor(
+    private readonly pure: Code,
+    private readonly ctr: Counter,
+    build: (self: StagedFunc) => Version[],
+  ) {
+    this.versions = build(this);
+    const v = this.versions[this.versions.length - 1];
+    this.last = v ? v.first + v.count - 1 : 0;
+  }
+
+  get(c: Value[]): Value {
+    return this.at(this.last, c);
+  }
+  get1(a: Value): Value {
+    return this.at(this.last, [a]);
+  }
+  get2(a: Value, b: Value): Value {
+    return this.at(this.last, [a, b]);
+  }
+
+  at = (v: number, c: Value[]): Value => {
+    let h = this.hist.get(c);
+    if (h === undefined) {
+      h = [];
+      this.hist.set(c, h);
+    }
+    if (v < h.length) return h[v]!;
+    let k = 0;
+    while (h.length <= v) {
+      const n = h.length;
+      if (n === 0) {
+        tick(this.ctr);
+        h.push(this.pure(c));
+        continue;
+      }
+      while (n >= this.versions[k]!.first + this.versions[k]!.count) k++;
+      h.push(this.step(this.versions[k]!, n, c, h[n - 1]!));
+    }
+    return h[v]!;
+  };
+
+  /** [UPDATE-EVAL] at version v: select(ē = c̄ ∧ e_p, e_b, f_{v−1}[c̄]), all arguments evaluated. */
+  private step(st: Version, v: number, c: Value[], prev: Value): Value {
+    if (st.err) return st.err;
+    tick(this.ctr);
+    const t = v - st.first;
+    let parts = st.shared ? st.cache[t] : undefined;
+    if (!parts) {
+      const env: Env = [...c];
+      let rest = t;
+      for (let i = 0; i < st.lens.length; i++) {
+        env.push(add(st.mins[i]!, rest % st.lens[i]!)); // r_1 innermost (§2.4.1)
+        rest = Math.floor(rest / st.lens[i]!);
+      }
+      env.push(v);
+      parts = { lhs: st.lhs.map((e) => e(env)), p: st.pred(env), b: st.rhs(env) };
+      if (st.shared) st.cache[t] = parts;
+    }
+    const err = worst([...parts.lhs, ...c, parts.p, parts.b, prev]);
+    if (err) return err;
+    const hit = parts.p !== 0 && parts.lhs.every((e, i) => e === c[i]);
+    return hit ? parts.b : prev;
+  }
+
+  /** The versions of one stage once the parameters fix its rdom bounds ([RDOM-EVAL] order). */
+  static versionsOf(f: Func, s: Stage, first: number, scope: Scope, at: StagedFunc['at'], max: number): Version {
+    const n = f.vars.length;
+    const slots = new Map<string, number>(f.vars.map((x, i) => [x, i]));
+    s.rdom.forEach((r, i) => slots.set(r.name, n + i));
+    const vslot = n + s.rdom.length;
+    const sc: Scope = { ...scope, slots, self: { name: f.name, at, vslot } };
+    const bound = (e: Expr) => compile(e, sc)([]);
+    const mins = s.rdom.map((r) => bound(r.min));
+    const lens = s.rdom.map((r) => bound(r.len));
+    const shared = !pureDims(f, s).some(Boolean);
+    const base = { first, mins: [] as Int[], lens: [] as number[], shared, lhs: [], rhs: () => 0, pred: () => 0, cache: [] };
+    const bad = worst([...mins, ...lens]);
+    if (bad) return { ...base, count: 1, err: bad };
+    if ((lens as Int[]).some((l) => l < 0)) return { ...base, count: 1, err: E_RDOM };
+    const count = (lens as Int[]).reduce<Int>((a, b) => mul(a, b), 1);
+    if (count > max) {
+      throw new UserError(`the rdom of update stage ${f.stages.indexOf(s)} of func '${f.name}' has ${count} iterations, more than the step limit ${max}`, s.loc, 'use smaller rdom extents');
+    }
+    return {
+      first, count: Number(count), mins: mins as Int[], lens: (lens as Int[]).map(Number), shared,
+      lhs: s.lhs.map((e) => compile(e, sc)), rhs: compile(s.rhs, sc), pred: compile(s.pred, sc), cache: [],
+    };
+  }
+}
+
+interface Compiled {
+  funcs: Map<string, FuncRt>;
+  ctr: Counter;
+}
+
+function compilePipeline(p: Pipeline, params: ReadonlyMap<string, Int>, opts: FastOptions): Compiled {
+  const ctr: Counter = { steps: 0, max: opts.maxSteps ?? DEFAULT_MAX_STEPS };
+  const funcs = new Map<string, FuncRt>();
+  for (const f of p.funcs) {
+    const scope: Scope = { slots: new Map(f.vars.map((x, i) => [x, i])), params, funcs: new Map(funcs) };
+    const pure = compile(f.stages[0]!.rhs, scope);
+    if (f.stages.length === 1) {
+      funcs.set(f.name, new PureFunc(pure, ctr));
+      continue;
+    }
+    funcs.set(f.name, new StagedFunc(pure, ctr, (self) => {
+      let first = 1;
+      return f.stages.slice(1).map((s) => {
+        const v = StagedFunc.versionsOf(f, s, first, scope, self.at, ctr.max);
+        first += v.count;
+        return v;
+      });
+    }));
+  }
+  return { funcs, ctr };
+}
+
+/** Runs `f`, turning host stack exhaustion on deeply nested demand into a user-facing error. */
+function guarded<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new UserError('evaluation nests too deeply for the fast evaluator', undefined, 'request a smaller window or fewer rdom iterations');
+    }
+    throw e;
+  }
+}
+
+/** A memoized evaluator of single points of any func, for fixed parameters. */
+export function makePointEvaluator(p: Pipeline, params: ReadonlyMap<string, Int>, opts: FastOptions = {}): (func: string, point: readonly Value[]) => Value {
+  const { funcs } = compilePipeline(p, params, opts);
+  return (func, point) => {
+    const g = funcs.get(func);
+    if (!g) throw new UserError(`unknown func '${func}'`);
+    return guarded(() => g.get([...point]));
+  };
+}
+
+/** [REALIZE] of the output func over the input window, values flattened first dimension fastest. */
+export function realize(p: Pipeline, input: Input, opts: FastOptions = {}): Realization {
+  checkInput(p, input, opts);
+  const f = outputFunc(p);
+  const { funcs } = compilePipeline(p, input.params, opts);
+  const g = funcs.get(f.name)!;
+  const window = input.window.map(([m, l]) => [m, l] as [Int, Int]);
+  // Each output point is requested once, so a pure output func is computed without its memo.
+  const point = g instanceof PureFunc ? (c: Value[]) => g.compute(c) : (c: Value[]) => g.get(c);
+  const values: Value[] = [];
+  guarded(() => forEachPoint(window, (c) => values.push(point(c))));
+  return { func: f.name, window, values };
+}
+
+/** Visits the points of a window, first dimension fastest. */
+export function forEachPoint(window: readonly (readonly [Int, Int])[], visit: (c: Value[]) => void): void {
+  if (window.some(([, l]) => l <= 0)) return;
+  if (window.length === 2 && window.every(([m, l]) => typeof m === 'number' && typeof l === 'number' && Number.isSafeInteger(m + l))) {
+    const [[x0, w], [y0, h]] = window as [number, number][];
+    for (let y = y0!; y < y0! + h!; y++) for (let x = x0!; x < x0! + w!; x++) visit([x, y]);
+    return;
+  }
+  const c: Int[] = window.map(([m]) => m);
+  for (;;) {
+    visit([...c]);
+    let d = 0;
+    for (; d < c.length; d++) {
+      const [m, l] = window[d]!;
+      c[d] = add(c[d]!, 1);
+      if (c[d]! < add(m, l)) break;
+      c[d] = m;
+    }
+    if (d === c.length) return;
+  }
+}
+
+/** The JSON shape of ARCHITECTURE.md: {"func","window","values"}. */
+export function realizationJson(r: Realization): { func: string; window: (number | string)[][]; values: (number | string)[] } {
+  return { func: r.func, window: r.window.map((iv) => iv.map(valueToJson)), values: r.values.map(valueToJson) };
+}

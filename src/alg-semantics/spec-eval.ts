@@ -1,0 +1,205 @@
+// The spec evaluator of algorithms: the big-step rules of fig. 2.6 applied literally, by
+// substitution and rdom unrolling, building the derivation tree with rule IDs (spec/alg.md).
+// It is exponential by nature, so every derivation node costs one step of a budget; running out
+// is the named result `budget`, never a hang. fast-eval.ts computes the same values quickly.
+import { UserError } from '../diag.js';
+import { type Expr, cst, op, substExpr, vr } from '../expr/ast.js';
+import { printExpr } from '../expr/print.js';
+import { applyOp } from '../expr/ops.js';
+import { E_RDOM, type Int, type Value, isError, showValue } from '../expr/value.js';
+import type { Input, Pipeline, RVar } from './ast.js';
+import { checkInput, outputFunc } from './input.js';
+import { forEachPoint } from './fast-eval.js';
+
+export interface Derivation {
+  readonly rule: string;
+  /** The judgment, e.g. `f(3) ⇓ 9` or `g(3) + g(4) ⇓ 25`, with a note on the func's stages. */
+  readonly text: string;
+  readonly value: Value;
+  readonly children: readonly Derivation[];
+}
+
+export type SpecResult =
+  | { readonly kind: 'value'; readonly value: Value; readonly tree: Derivation; readonly steps: number }
+  | { readonly kind: 'budget'; readonly steps: number };
+
+export const DEFAULT_BUDGET = 1_000_000;
+
+/** A stage of D during evaluation: rdoms shrink as [RDOM-EVAL] unrolls them. */
+interface DStage {
+  readonly rdom: readonly RVar[];
+  readonly lhs: readonly Expr[];
+  readonly rhs: Expr;
+  readonly pred: Expr;
+  /** Which source stage this is and which reduction variables unrolling has fixed. */
+  readonly tag: string;
+}
+interface DFunc {
+  readonly name: string;
+  readonly vars: readonly string[];
+  readonly stages: readonly DStage[];
+}
+type Defs = readonly DFunc[];
+
+class BudgetExceeded extends Error {}
+
+const sub = (e: Expr, s: ReadonlyMap<string, Expr>): Expr => substExpr(e, s);
+const consts = (names: readonly string[], vals: readonly Value[]): Map<string, Expr> =>
+  new Map(names.map((n, i) => [n, cst(vals[i]!)]));
+
+function substStage(s: DStage, m: ReadonlyMap<string, Expr>, tag = s.tag): DStage {
+  return {
+    rdom: s.rdom.map((r) => ({ ...r, min: sub(r.min, m), len: sub(r.len, m) })),
+    lhs: s.lhs.map((e) => sub(e, m)), rhs: sub(s.rhs, m), pred: sub(s.pred, m), tag,
+  };
+}
+
+class Deriver {
+  steps = 0;
+  constructor(private readonly budget: number) {}
+
+  private node(rule: string, text: string, value: Value, children: Derivation[]): Derivation {
+    if (++this.steps > this.budget) throw new BudgetExceeded();
+    return { rule, text: `${text} ⇓ ${showValue(value)}`, value, children };
+  }
+
+  /** D; e ⇓ c */
+  eval(d: Defs, e: Expr): Derivation {
+    switch (e.k) {
+      case 'const':
+        return this.node('CONST-EVAL', printExpr(e, 'alg'), e.value, []);
+      case 'op': {
+        const args = e.args.map((a) => this.eval(d, a));
+        return this.node('OP-EVAL', printExpr(e, 'alg'), applyOp(e.op, args.map((a) => a.value)), args);
+      }
+      case 'access': {
+        if (e.args.every((a) => a.k === 'const')) return this.lookup(d, e.func, e.args.map((a) => (a as { value: Value }).value));
+        const args = e.args.map((a) => this.eval(d, a));
+        const look = this.lookup(d, e.func, args.map((a) => a.value));
+        return this.node('FUNC-ARG-EVAL', printExpr(e, 'alg'), look.value, [...args, look]);
+      }
+      default:
+        // Valid programs substitute every variable before evaluating it (defs. 2.9, 2.10).
+        throw new Error(`spec evaluator: stuck on ${printExpr(e, 'alg')} (is the program valid?)`);
+    }
+  }
+
+  /** D; f[c̄] ⇓ c' */
+  lookup(d: Defs, f: string, c: readonly Value[]): Derivation {
+    const last = d[d.length - 1];
+    if (!last) throw new Error(`spec evaluator: no func '${f}' in D (is the program valid?)`);
+    const point = `${f}(${c.map(showValue).join(', ')})`;
+    const rest = d.slice(0, -1);
+    if (last.name !== f) {
+      const r = this.lookup(rest, f, c);
+      return this.node('FUNC-SKIP', `${point} past ${last.name}`, r.value, [r]);
+    }
+    const stages = last.stages;
+    const u = stages[stages.length - 1]!;
+    const xs = consts(last.vars, c);
+    if (stages.length === 1) {
+      const r = this.eval(rest, sub(u.rhs, xs));
+      return this.node('FUNC-EVAL', point, r.value, [r]);
+    }
+    const before: Defs = [...rest, { ...last, stages: stages.slice(0, -1) }];
+    if (u.rdom.length === 0) {
+      // select(ē = x̄ ∧ e_p, e_b, f[x̄]) with [c/x]: all three arguments are evaluated.
+      const conj = [...u.lhs.map((e, i) => op('=', e, vr(last.vars[i]!))), u.pred].reduce((a, b) => op('and', a, b));
+      const sel = sub(op('select', conj, u.rhs, { k: 'access', func: f, args: last.vars.map(vr) }), xs);
+      const r = this.eval(before, sel);
+      return this.node('UPDATE-EVAL', `${point} at ${u.tag}`, r.value, [r]);
+    }
+    const mins = u.rdom.map((r) => this.eval(d, r.min));
+    const lens = u.rdom.map((r) => this.eval(d, r.len));
+    const bounds = [...mins, ...lens];
+    if (bounds.some((b) => isError(b.value))) throw new Error('spec evaluator: rdom bound is an error value (is the program valid?)');
+    if (lens.some((l) => (l.value as Int) < 0)) return this.node('RDOM-ERR', `${point} at ${u.tag}`, E_RDOM, bounds);
+    // Unroll the outermost reduction variable r_k (r_1 is innermost, §2.4.1).
+    const k = u.rdom.length - 1;
+    const rk = u.rdom[k]!;
+    const inner: DStage = { ...u, rdom: u.rdom.slice(0, k) };
+    const unrolled: DStage[] = [];
+    for (let i = 0n; i < BigInt(lens[k]!.value as Int); i++) {
+      const v = applyOp('+', [mins[k]!.value, i <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(i) : i]);
+      unrolled.push(substStage(inner, consts([rk.name], [v]), `${u.tag}, ${rk.name} = ${showValue(v)}`));
+    }
+    const r = this.lookup([...rest, { ...last, stages: [...stages.slice(0, -1), ...unrolled] }], f, c);
+    return this.node('RDOM-EVAL', `${point} at ${u.tag}`, r.value, [...bounds, r]);
+  }
+}
+
+/** D with the parameters substituted ([c/p] of [REALIZE]). */
+function defsOf(p: Pipeline, params: ReadonlyMap<string, Int>): Defs {
+  const m = consts([...params.keys()], [...params.values()]);
+  return p.funcs.map((f) => ({
+    name: f.name, vars: f.vars,
+    stages: f.stages.map((s, j) => substStage({ ...s, tag: j === 0 ? 'stage 0' : `stage ${j}` }, m)),
+  }));
+}
+
+function run(budget: number, f: (dv: Deriver) => Derivation): SpecResult {
+  const dv = new Deriver(budget);
+  try {
+    const tree = f(dv);
+    return { kind: 'value', value: tree.value, tree, steps: dv.steps };
+  } catch (e) {
+    if (e instanceof BudgetExceeded) return { kind: 'budget', steps: budget };
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return { kind: 'budget', steps: dv.steps };
+    throw e;
+  }
+}
+
+/** The derivation of one point of any func, for the given parameters. */
+export function derivePoint(p: Pipeline, params: ReadonlyMap<string, Int>, func: string, point: readonly Value[], budget = DEFAULT_BUDGET): SpecResult {
+  const g = p.funcs.find((h) => h.name === func);
+  if (!g) throw new UserError(`unknown func '${func}'`, undefined, `the funcs are: ${p.funcs.map((h) => h.name).join(', ')}`);
+  if (g.vars.length !== point.length) throw new UserError(`'${func}' has ${g.vars.length} dimensions, not ${point.length}`);
+  for (const q of p.params) if (!params.has(q)) throw new UserError(`parameter '${q}' is not given`, undefined, `pass --param ${q}=INT`);
+  const d = defsOf(p, params);
+  const shown = [...params].map(([k, v]) => `${k} = ${showValue(v)}`).join(', ');
+  return run(budget, (dv) => {
+    const r = dv.lookup(d, func, point);
+    if (func !== p.output) return r;
+    const text = `realize ${p.output}(${shown}) at ${func}(${point.map(showValue).join(', ')}) ⇓ ${showValue(r.value)}`;
+    return { rule: 'REALIZE', text, value: r.value, children: [r] };
+  });
+}
+
+/** [REALIZE] over a window: each point's value, or `budget` if the budget (shared) runs out. */
+export function realizeSpec(p: Pipeline, input: Input, budget = DEFAULT_BUDGET): { kind: 'value'; values: Value[] } | { kind: 'budget' } {
+  checkInput(p, input);
+  const f = outputFunc(p);
+  const d = defsOf(p, input.params);
+  const values: Value[] = [];
+  let left = budget;
+  let out = true;
+  forEachPoint(input.window, (c) => {
+    if (!out) return;
+    const r = run(left, (dv) => dv.lookup(d, f.name, c));
+    if (r.kind === 'budget') out = false;
+    else {
+      left -= r.steps;
+      values.push(r.value);
+    }
+  });
+  return out ? { kind: 'value', values } : { kind: 'budget' };
+}
+
+/** Prints a derivation, one judgment per line, children indented; deeper than `depth` is elided. */
+export function showDerivation(t: Derivation, depth = Infinity): string {
+  const lines: string[] = [];
+  const count = (n: Derivation): number => 1 + n.children.reduce((a, ch) => a + count(ch), 0);
+  const go = (n: Derivation, level: number) => {
+    const pad = '  '.repeat(level);
+    lines.push(`${pad}[${n.rule}] ${n.text}`);
+    if (n.children.length === 0) return;
+    if (level + 1 >= depth) {
+      const k = n.children.reduce((a, ch) => a + count(ch), 0);
+      lines.push(`${pad}  … ${k} more step${k === 1 ? '' : 's'}`);
+      return;
+    }
+    for (const ch of n.children) go(ch, level + 1);
+  };
+  go(t, 0);
+  return lines.join('\n');
+}

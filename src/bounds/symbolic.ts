@@ -1,0 +1,144 @@
+// Building and simplifying the symbolic expressions that interval ends are made of. Every rewrite
+// here preserves the value of the expression under the exact semantics of src/expr/ops.ts for
+// every environment (property-tested in test/bounds/symbolic.test.ts), so simplifying an interval
+// end never changes which points it admits.
+import { type Expr, exprEquals, op } from '../expr/ast.js';
+import { INT_OPS, add, mul, sub } from '../expr/ops.js';
+import { printExpr } from '../expr/print.js';
+import { type Int, isInt } from '../expr/value.js';
+
+export const C = (v: Int): Expr => ({ k: 'const', value: v });
+export const constOf = (e: Expr): Int | undefined => (e.k === 'const' && isInt(e.value) ? e.value : undefined);
+
+/** A linear form Σ cᵢ·atomᵢ + c over atoms that are not sums or constant multiples. */
+interface Linear {
+  readonly terms: Map<string, { atom: Expr; coef: Int }>;
+  c: Int;
+}
+
+function addTerm(l: Linear, atom: Expr, coef: Int): void {
+  const key = printExpr(atom, 'tgt');
+  const t = l.terms.get(key);
+  if (t) t.coef = add(t.coef, coef);
+  else l.terms.set(key, { atom, coef });
+}
+
+function scaleInto(dst: Linear, src: Linear, k: Int): void {
+  for (const t of src.terms.values()) addTerm(dst, t.atom, mul(t.coef, k));
+  dst.c = add(dst.c, mul(src.c, k));
+}
+
+function linear(e: Expr): Linear {
+  const l: Linear = { terms: new Map(), c: 0 };
+  if (e.k === 'const' && isInt(e.value)) {
+    l.c = e.value;
+    return l;
+  }
+  if (e.k === 'op' && (e.op === '+' || e.op === '-')) {
+    scaleInto(l, linear(e.args[0]!), 1);
+    scaleInto(l, linear(e.args[1]!), e.op === '+' ? 1 : -1);
+    return l;
+  }
+  if (e.k === 'op' && e.op === '*') {
+    const a = linear(e.args[0]!);
+    const b = linear(e.args[1]!);
+    if (a.terms.size === 0) scaleInto(l, b, a.c);
+    else if (b.terms.size === 0) scaleInto(l, a, b.c);
+    else addTerm(l, op('*', rebuild(a), rebuild(b)), 1);
+    return l;
+  }
+  const atom = simplifyAtom(e);
+  const k = constOf(atom);
+  if (k !== undefined) l.c = k;
+  else addTerm(l, atom, 1);
+  return l;
+}
+
+function rebuild(l: Linear): Expr {
+  let out: Expr | undefined;
+  for (const { atom, coef } of l.terms.values()) {
+    if (coef === 0) continue;
+    const neg = coef < 0;
+    const mag = neg ? sub(0, coef) : coef;
+    const term = mag === 1 ? atom : op('*', C(mag), atom);
+    out = out === undefined ? (neg ? op('-', C(0), term) : term) : op(neg ? '-' : '+', out, term);
+  }
+  if (out === undefined) return C(l.c);
+  if (l.c === 0) return out;
+  return l.c < 0 ? op('-', out, C(sub(0, l.c))) : op('+', out, C(l.c));
+}
+
+/** The constant difference a − b, when the linear forms differ by a constant. */
+export function constDiff(a: Expr, b: Expr): Int | undefined {
+  const d = linear(op('-', a, b));
+  for (const t of d.terms.values()) if (t.coef !== 0) return undefined;
+  return d.c;
+}
+
+function simplifyAtom(e: Expr): Expr {
+  if (e.k !== 'op') return e.k === 'access' ? { ...e, args: e.args.map(simplify) } : e;
+  const args = e.args.map(simplify);
+  const ks = args.map(constOf);
+  if (ks.every((k) => k !== undefined)) return C(INT_OPS[e.op](...(ks as Int[])));
+  switch (e.op) {
+    case 'min':
+    case 'max':
+      return minMaxChain(e.op, args);
+    case 'select':
+      if (ks[0] !== undefined) return ks[0] !== 0 ? args[1]! : args[2]!;
+      if (exprEquals(args[1]!, args[2]!)) return args[1]!;
+      break;
+    case 'div':
+      if (ks[1] === 1) return args[0]!;
+      if (ks[1] === 0) return C(0);
+      break;
+    case 'mod':
+      if (ks[1] === 1 || ks[1] === -1 || ks[1] === 0) return C(0);
+      break;
+    default:
+      break;
+  }
+  return { k: 'op', op: e.op, args };
+}
+
+/**
+ * min/max of a flattened chain: an operand that another operand dominates by a constant is
+ * dropped (min(a, a + 1) = a), and so is a repeated one.
+ */
+function minMaxChain(o: 'min' | 'max', args: readonly Expr[]): Expr {
+  const flat: Expr[] = [];
+  const collect = (x: Expr): void => {
+    if (x.k === 'op' && x.op === o) x.args.forEach(collect);
+    else flat.push(x);
+  };
+  args.forEach(collect);
+  const kept: Expr[] = [];
+  for (const x of flat) {
+    let dominated = false;
+    for (let i = 0; i < kept.length; i++) {
+      const d = constDiff(x, kept[i]!);
+      if (d === undefined) continue;
+      // x − kept[i] = d: for min keep the smaller, for max the larger.
+      if ((o === 'min' && d >= 0) || (o === 'max' && d <= 0)) dominated = true;
+      else kept.splice(i--, 1);
+      if (dominated) break;
+    }
+    if (!dominated) kept.push(x);
+  }
+  return kept.reduce((a, b) => op(o, a, b));
+}
+
+/** Value-preserving normalization: constant folding, linear sums, decidable min/max/select. */
+export function simplify(e: Expr): Expr {
+  if (e.k === 'const' || e.k === 'var' || e.k === 'hole') return e;
+  return rebuild(linear(e));
+}
+
+// Builders used by the interval rules: they fold constants on the spot so that the ends of
+// intervals stay small while they are being computed.
+export const addE = (a: Expr, b: Expr): Expr => simplify(op('+', a, b));
+export const subE = (a: Expr, b: Expr): Expr => simplify(op('-', a, b));
+export const mulE = (a: Expr, b: Expr): Expr => simplify(op('*', a, b));
+export const minE = (a: Expr, b: Expr): Expr => (exprEquals(a, b) ? a : simplify(op('min', a, b)));
+export const maxE = (a: Expr, b: Expr): Expr => (exprEquals(a, b) ? a : simplify(op('max', a, b)));
+export const divE = (a: Expr, b: Expr): Expr => simplify(op('div', a, b));

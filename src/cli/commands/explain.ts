@@ -1,0 +1,53 @@
+// `refsem explain PROG --point 'f(3,4)' [--param …] [--depth N] [--budget N]`: the derivation of
+// one point by the big-step rules of fig. 2.6, with rule IDs (spec-eval.ts).
+import { UserError } from '../../diag.js';
+import { parseExprText } from '../../expr/parse.js';
+import { loadPipeline } from '../../alg-semantics/load.js';
+import { DEFAULT_BUDGET, derivePoint, showDerivation } from '../../alg-semantics/spec-eval.js';
+import type { Value } from '../../expr/value.js';
+import { readSource } from '../io.js';
+import { collect, parseIntOption, parseParams } from '../options.js';
+import type { Register } from './index.js';
+
+const CLI = { file: '<command line>', line: 1, col: 1 };
+
+/** `f(3, -4)`: a func applied to integer constants. */
+function parsePoint(text: string): { func: string; point: Value[] } {
+  const bad = () => new UserError(`invalid --point '${text}': expected a func applied to integers, e.g. f(3, 4)`, CLI);
+  let e;
+  try {
+    e = parseExprText(text, 'alg', '<--point>');
+  } catch (err) {
+    if (err instanceof UserError) throw bad();
+    throw err;
+  }
+  if (e.k !== 'access' || !e.args.every((a) => a.k === 'const')) throw bad();
+  return { func: e.func, point: e.args.map((a) => (a as { value: Value }).value) };
+}
+
+export const register: Register = (program, io) => {
+  program
+    .command('explain')
+    .description('print the big-step derivation of one point, with rule IDs')
+    .argument('<prog>', 'algorithm source file (- for standard input)')
+    .requiredOption('--point <f(c,...)>', "the point to derive, e.g. 'f(3,4)'")
+    .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
+    .option('--depth <N>', 'print the derivation only to this depth')
+    .option('--budget <N>', `give up after this many derivation steps (default ${DEFAULT_BUDGET})`)
+    .action((prog: string, o: { point: string; param: string[]; depth?: string; budget?: string }) => {
+      const { text, file } = readSource(prog);
+      const p = loadPipeline(text, file);
+      const { func, point } = parsePoint(o.point);
+      const params = parseParams(o.param);
+      for (const q of params.keys()) {
+        if (!p.params.includes(q)) throw new UserError(`'${q}' is not a parameter of pipeline '${p.output}'`, CLI);
+      }
+      const depth = o.depth === undefined ? Infinity : Number(parseIntOption('--depth', o.depth, 1n));
+      const budget = o.budget === undefined ? DEFAULT_BUDGET : Number(parseIntOption('--budget', o.budget, 1n));
+      const r = derivePoint(p, params, func, point, budget);
+      if (r.kind === 'budget') {
+        throw new UserError(`budget exceeded: the derivation of ${o.point} needs more than ${r.steps} steps`, CLI, 'raise --budget, or use `refsem run` (the fast evaluator) for the value');
+      }
+      io.out(showDerivation(r.tree, depth) + '\n');
+    });
+};

@@ -1,0 +1,25 @@
+// `refsem replay FILE`: re-checks a reproducer written by a campaign (docs/fuzzing.md).
+import type { Register } from './index.js';
+import { EXIT } from '../io.js';
+import { replay } from '../../fuzz/replay.js';
+
+export const register: Register = (program, io, setExit) => {
+  program
+    .command('replay')
+    .description('re-run the check of a reproducer written by refsem fuzz; exit 1 while it still fails')
+    .argument('<file>', 'a reproducer (.json) from a campaign\'s --out directory')
+    .option('--json', 'print the outcome as one JSON object')
+    .action(async (file: string, o: { json?: boolean }) => {
+      const { reproducer: r, result, reproduced } = await replay(file);
+      const verdict = result.status === 'fail' ? result.verdict : result.status;
+      if (o.json) {
+        io.out(`${JSON.stringify({ property: r.property, recorded: r.verdict, verdict, reproduced, ...(result.status === 'fail' ? { expected: result.expected, actual: result.actual } : {}) })}\n`);
+      } else {
+        io.out(`property: ${r.property}\nrecorded verdict: ${r.verdict}\nreplayed verdict: ${verdict}${reproduced ? ' (reproduced)' : result.status === 'fail' ? ' (fails differently)' : ' (does not fail any more)'}\n`);
+        if (r.case.program !== undefined) io.out(`program:\n${r.case.program}`);
+        if (r.case.schedule) io.out(`schedule:\n${r.case.schedule}${r.case.schedule.endsWith('\n') ? '' : '\n'}`);
+        if (result.status === 'fail') io.out(`expected: ${result.expected}\nactual: ${result.actual}\n`);
+      }
+      if (result.status === 'fail') setExit(EXIT.checkFailed);
+    });
+};

@@ -1,0 +1,71 @@
+// `refsem validate PROG [--schedule S] --backend c|simd [--inputs N] [--impl their.c]`: runs the
+// compiled program and the reference on the same inputs and prints a verdict per input
+// (spec/codegen.md, "Verdicts"). Exit 1 when any verdict is a failure.
+import { resolve } from 'node:path';
+import { UserError } from '../../diag.js';
+import { generateInputs, showInput } from '../../codegen/inputs.js';
+import { loadCompleted } from '../../codegen/program.js';
+import { type Backend, showVerdict, validateBackend } from '../../codegen/validate.js';
+import { CheckFailed } from '../main.js';
+import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { parseFaults, parseSimd } from './codegen.js';
+import type { Register } from './index.js';
+
+const CLI = { file: '<command line>', line: 1, col: 1 };
+
+interface Opts {
+  schedule?: string;
+  backend: string;
+  inputs: string;
+  seed: string;
+  window?: string;
+  param: string[];
+  impl?: string;
+  checked?: boolean;
+  simd: string;
+  fault: string[];
+  json?: boolean;
+}
+
+export const register: Register = (program, io) => {
+  program
+    .command('validate')
+    .description('compile a completed target program to C and compare the binary with the reference')
+    .argument('<prog>', 'completed target program (.tgt, no holes)')
+    .option('--schedule <file>', 'schedule to apply first (needs an algorithm program)')
+    .option('--backend <c|simd>', 'scalar C, or C with vector code for vectorize loops', 'c')
+    .option('--inputs <N>', 'number of inputs to compare on', '8')
+    .option('--seed <N>', 'seed for the generated inputs', '1')
+    .option('--window <MIN+LEN,...>', 'the first input\'s window (the rest are generated)')
+    .option('--param <NAME=INT>', 'the first input\'s parameters (repeatable)', collect, [])
+    .option('--impl <file.c>', 'validate your own C implementation of the ABI instead of the emitted code')
+    .option('--checked', 'compile with -DREFSEM_CHECKED: out-of-bounds accesses are reported')
+    .option('--simd <mode>', 'with --backend simd: auto, avx2 or avx512', 'auto')
+    .option('--fault <name>', 'switch on a planted fault (repeatable)', collect, [])
+    .option('--json', 'print one JSON object with the verdicts')
+    .action(async (prog: string, o: Opts) => {
+      if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, CLI, 'use c or simd');
+      const simd = parseSimd(o.simd);
+      if (simd === 'none') throw new UserError('--simd none is the c backend', CLI, 'use --backend c');
+      const t = loadCompleted({ prog, ...(o.schedule !== undefined ? { schedule: o.schedule } : {}) });
+      const n = Number(parseIntOption('--inputs', o.inputs, 1n));
+      const seed = Number(parseIntOption('--seed', o.seed));
+      const first = o.window === undefined ? undefined : { window: parseWindow(o.window), params: parseParams(o.param) };
+      const inputs = generateInputs(t, n, seed, first);
+      const verdicts = await validateBackend(t, inputs, {
+        backend: o.backend as Backend,
+        simd,
+        faults: parseFaults(o.fault),
+        ...(o.checked ? { checked: true } : {}),
+        ...(o.impl !== undefined ? { impl: resolve(o.impl) } : {}),
+      });
+      if (o.json) {
+        io.out(JSON.stringify({ backend: o.backend, verdicts: verdicts.map((v, i) => ({ input: showInput(inputs[i]!), ...v })) }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
+      } else {
+        verdicts.forEach((v, i) => io.out(`input ${i + 1} (${showInput(inputs[i]!)}): ${showVerdict(v)}\n`));
+      }
+      const bad = verdicts.filter((v) => !v.ok).length;
+      if (!o.json) io.out(bad === 0 ? `ok: ${verdicts.length} inputs\n` : `FAILED: ${bad} of ${verdicts.length} inputs\n`);
+      if (bad > 0) throw new CheckFailed();
+    });
+};

@@ -1,0 +1,570 @@
+// C11 emission from a completed target program (spec/codegen.md). One C function per pipeline;
+// every expression becomes a sequence of single-assignment temporaries in the evaluation order of
+// fig. 2.8's contexts (left to right, a store's value before its indices), so that the first
+// failure a run reports is the one the reference reaches first.
+import type { Expr, OpName } from '../expr/ast.js';
+import { printExpr } from '../expr/print.js';
+import { isError, toBig } from '../expr/value.js';
+import { showLoc } from '../diag.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { checkTgt } from '../target-semantics/check.js';
+import { printHead } from '../target-semantics/print.js';
+import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
+import { UserError } from '../diag.js';
+import { type Isa, ISA_TARGET, emitVectorLoop, vectorPlan } from './emit-simd.js';
+import { RUNTIME_SCALAR } from './runtime.js';
+import { RUNTIME_SIMD } from './runtime-simd.js';
+
+/** Planted faults for the bug zoo: each switches one deliberate miscompilation on. */
+export interface CodegenFaults {
+  /** C's truncating `/` and `%` instead of Euclidean div and mod (§2.9). */
+  readonly truncatingDiv?: boolean;
+  /** Stored values narrowed to 32 bits with no proof that they fit. */
+  readonly unprovenNarrowing?: boolean;
+  /** Vectorized loops skip the iterations that do not fill a whole vector. */
+  readonly dropVectorTail?: boolean;
+  /** Vector stores write their lanes in reverse order. */
+  readonly laneOrder?: boolean;
+}
+
+export type SimdMode = 'auto' | 'avx2' | 'avx512' | 'none';
+
+export interface EmitOptions {
+  /** The pipeline's C name suffix; defaults to the output func's name. */
+  readonly name?: string;
+  /** Vector code for `vectorize` loops: chosen at run time (auto), forced, or none (scalar loops). */
+  readonly simd?: SimdMode;
+  readonly faults?: CodegenFaults;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A C literal for an integer constant, or undefined when it does not fit in int64. */
+export function cLiteral(v: number | bigint): string | undefined {
+  const b = toBig(v);
+  if (b < INT64_MIN || b > INT64_MAX) return undefined;
+  if (b === INT64_MIN) return 'INT64_MIN';
+  return `INT64_C(${b})`;
+}
+
+/** A C string literal (the text is data, never a format string). */
+export function cString(s: string): string {
+  return JSON.stringify(s).replace(/\?/g, '\\?');
+}
+
+/** A C value with its tag: `tag` undefined means statically an integer (tag 0). */
+export interface CVal {
+  readonly v: string;
+  readonly tag?: string;
+}
+
+const BINARY_C: Partial<Record<OpName, string>> = {
+  '+': 'rs_add', '-': 'rs_sub', '*': 'rs_mul', div: 'rs_div', mod: 'rs_mod', min: 'rs_min', max: 'rs_max',
+};
+
+/** What the emitter knows about one allocated func. */
+export interface FuncInfo {
+  readonly c: string; // mangled name
+  readonly slot: number;
+  readonly arity: number;
+}
+
+/**
+ * Emits the body of one pipeline function for one instruction set (`isa` undefined: scalar C).
+ * Lines are collected with indentation; temporaries are numbered per function.
+ */
+export class FnEmitter {
+  readonly lines: string[] = [];
+  private depth = 1;
+  private nextTemp = 0;
+  readonly funcs: ReadonlyMap<string, FuncInfo>;
+  /** Let-bound names whose value may be an error, with the C name of their tag. */
+  private readonly letTags = new Map<string, string>();
+
+  constructor(
+    readonly program: TgtProgram,
+    readonly bufsName: string,
+    arity: ReadonlyMap<string, number>,
+    readonly faults: CodegenFaults,
+    readonly isa: Isa | undefined,
+  ) {
+    const funcs = new Map<string, FuncInfo>();
+    for (const [f, n] of arity) {
+      if (n > MAX_DIMS) throw new UserError(`'${f}' has ${n} dimensions; the C backend supports at most ${MAX_DIMS}`, program.loc);
+      funcs.set(f, { c: mangle(f), slot: funcs.size, arity: n });
+    }
+    this.funcs = funcs;
+  }
+
+  line(text: string): void {
+    this.lines.push('  '.repeat(this.depth) + text);
+  }
+  open(text: string): void {
+    this.line(text);
+    this.depth++;
+  }
+  close(text = '}'): void {
+    this.depth--;
+    this.line(text);
+  }
+  /** A comment naming the rule (spec/codegen.md) a statement is translated by. */
+  rule(id: string, what: string): void {
+    this.line(`/* [${id}] ${what.replace(/\*\//g, '* /')} */`);
+  }
+  temp(prefix = 't'): string {
+    return `${prefix}${this.nextTemp++}`;
+  }
+  /** The tag of a let-bound variable that may hold an error value. */
+  varTag(name: string): string | undefined {
+    return this.letTags.get(name);
+  }
+  func(name: string): FuncInfo {
+    return this.funcs.get(name)!;
+  }
+
+  /** `C-EXPR`: evaluates `e` into temporaries, returning the value and its tag. */
+  expr(e: Expr, site: string): CVal {
+    switch (e.k) {
+      case 'const': {
+        if (isError(e.value)) return { v: 'INT64_C(0)', tag: String(e.value.err === 'rdom' ? TAG.rdom : TAG.mem) };
+        const lit = cLiteral(e.value);
+        if (lit !== undefined) return { v: lit };
+        // The reference holds this constant exactly; C cannot, so reaching it is an overflow.
+        const t = this.temp();
+        this.line(`int64_t ${t} = 0;`);
+        this.line(`rs_overflow('c', 0, 0); /* constant ${e.value} does not fit in 64 bits */`);
+        return { v: t };
+      }
+      case 'var': {
+        // A let may bind an error value ([LET] has no premise on it); loop variables and
+        // parameters are always integers.
+        const tag = this.letTags.get(e.name);
+        return tag === undefined ? { v: `v_${mangle(e.name)}` } : { v: `v_${mangle(e.name)}`, tag };
+      }
+      case 'hole':
+        throw new UserError('program still has holes', e.loc ?? this.program.loc);
+      case 'access':
+        return this.read(e.func, e.args.map((a) => this.expr(a, site)), site);
+      case 'op': {
+        const args = e.args.map((a) => this.expr(a, site));
+        const tags = args.flatMap((a) => (a.tag === undefined ? [] : [a.tag]));
+        let tag: string | undefined;
+        if (tags.length > 0) {
+          tag = this.temp('g');
+          this.line(`const uint8_t ${tag} = ${tags.join(' | ')};`);
+        }
+        const t = this.temp();
+        const value = this.opText(e.op, args.map((a) => a.v));
+        // Def. 2.6: with an error argument the value is the error; the payload is never computed,
+        // so garbage can neither overflow nor divide.
+        this.line(`const int64_t ${t} = ${tag === undefined ? value : `${tag} ? 0 : ${value}`};`);
+        return tag === undefined ? { v: t } : { v: t, tag };
+      }
+    }
+  }
+
+  opText(o: OpName, a: readonly string[]): string {
+    const [x, y, z] = a;
+    switch (o) {
+      case 'div':
+        return `${this.faults.truncatingDiv ? 'rs_tdiv' : 'rs_div'}(${x}, ${y})`;
+      case 'mod':
+        return `${this.faults.truncatingDiv ? 'rs_tmod' : 'rs_mod'}(${x}, ${y})`;
+      case '<':
+        return `(int64_t)(${x} < ${y})`;
+      case '>':
+        return `(int64_t)(${x} > ${y})`;
+      case '=':
+        return `(int64_t)(${x} == ${y})`;
+      case 'and':
+        return `(int64_t)((${x} != 0) & (${y} != 0))`;
+      case 'or':
+        return `(int64_t)((${x} != 0) | (${y} != 0))`;
+      case 'not':
+        return `(int64_t)(${x} == 0)`;
+      case 'select':
+        return `(${x} != 0 ? ${y} : ${z})`;
+      default:
+        return `${BINARY_C[o]!}(${x}, ${y})`;
+    }
+  }
+
+  /** The flat offset of a point in a buffer: first dimension fastest, terms in dimension order. */
+  offset(f: FuncInfo, idx: readonly string[]): string {
+    return idx.map((i, d) => (d === 0 ? `(${i} - M_${f.c}_0)` : `S_${f.c}_${d} * (${i} - M_${f.c}_${d})`)).join(' + ');
+  }
+
+  /** The point's coordinates in a scratch array, for checks and messages. */
+  private point(idx: readonly CVal[]): { p: string; pt: string } {
+    const p = this.temp('p');
+    this.line(`const int64_t ${p}[${idx.length}] = {${idx.map((i) => i.v).join(', ')}};`);
+    let pt = 'NULL';
+    if (idx.some((i) => i.tag !== undefined)) {
+      pt = this.temp('pg');
+      this.line(`const uint8_t ${pt}[${idx.length}] = {${idx.map((i) => i.tag ?? '0').join(', ')}};`);
+    }
+    return { p, pt };
+  }
+
+  /**
+   * `C-ACCESS`: the checks of [READ]/[ASSN] before touching memory. An error value in an index is
+   * out of bounds by definition (def. 2.13) and is always checked; the range check and the
+   * allocation check are compiled in by -DREFSEM_CHECKED (theorem 2.1 makes them redundant for
+   * programs that come out of bounds inference).
+   */
+  private checkAccess(kind: 'RS_OOB_READ' | 'RS_OOB_WRITE', func: string, idx: readonly CVal[], site: string): void {
+    const f = this.func(func);
+    const tags = idx.flatMap((i) => (i.tag === undefined ? [] : [i.tag]));
+    const a = `&${this.bufsName}[${f.slot}]`;
+    const { p, pt } = this.point(idx);
+    this.line(`#ifdef REFSEM_CHECKED /* [${'C-ACCESS'}] */`);
+    this.line(`if (RS_UNLIKELY(!D_${f.c})) rs_fail(RS_UNALLOCATED, "access to '%s' before it is allocated (%s)", ${cString(func)}, ${site});`);
+    this.line('#endif');
+    if (tags.length > 0) this.line(`if (RS_UNLIKELY(${tags.join(' | ')})) rs_oob(${kind}, ${cString(func)}, ${site}, ${idx.length}, ${p}, ${pt}, ${a});`);
+    this.line('#ifdef REFSEM_CHECKED');
+    this.line(`if (RS_UNLIKELY(!rs_inbounds(${a}, ${idx.length}, ${p}))) rs_oob(${kind}, ${cString(func)}, ${site}, ${idx.length}, ${p}, ${pt}, ${a});`);
+    this.line('#endif');
+    this.line(`(void)${p};`);
+  }
+
+  read(func: string, idx: readonly CVal[], site: string): CVal {
+    const f = this.func(func);
+    this.checkAccess('RS_OOB_READ', func, idx, site);
+    const off = this.temp('o');
+    this.line(`const int64_t ${off} = ${this.offset(f, idx.map((i) => i.v))};`);
+    const t = this.temp();
+    const g = this.temp('g');
+    this.line(`const int64_t ${t} = D_${f.c}[${off}];`);
+    this.line(`const uint8_t ${g} = T_${f.c}[${off}];`);
+    return { v: t, tag: g };
+  }
+
+  /** The site of a statement as a C string literal, for failure messages. */
+  site(s: Stmt): string {
+    return cString(`${printHead(s)}${s.loc ? ` at ${showLoc(s.loc)}` : ''}`);
+  }
+
+  /** An error value where control needs an integer is its own stuck state. */
+  control(v: CVal, what: string, site: string): void {
+    if (v.tag !== undefined) {
+      this.line(`if (RS_UNLIKELY(${v.tag})) rs_fail(RS_ERROR_IN_CONTROL, "error value as %s (%s)", ${cString(what)}, ${site});`);
+    }
+  }
+
+  stmt(s: Stmt, inParallel: boolean): void {
+    const site = this.site(s);
+    switch (s.k) {
+      case 'nop':
+        return;
+      case 'seq':
+        for (const b of s.body) this.stmt(b, inParallel);
+        return;
+      case 'label':
+        this.line(`/* label ${s.name.replace(/\*\//g, '* /')} */`);
+        this.stmt(s.body, inParallel);
+        return;
+      case 'assert': {
+        this.rule('C-ASSERT', printHead(s));
+        const c = this.expr(s.cond, site);
+        this.control(c, 'assert condition', site);
+        this.line(
+          `if (RS_UNLIKELY(${c.v} == 0)) rs_fail(RS_ASSERT, "assertion failed: %s (%s)", ${cString(printExpr(s.cond, 'tgt'))}, ${site});`,
+        );
+        return;
+      }
+      case 'let': {
+        this.rule('C-LET', printHead(s));
+        const v = this.expr(s.value, site);
+        this.open('{');
+        this.line(`const int64_t v_${mangle(s.var)} = ${v.v};`);
+        if (v.tag !== undefined) {
+          this.line(`const uint8_t g_${mangle(s.var)} = ${v.tag};`);
+          this.letTags.set(s.var, `g_${mangle(s.var)}`);
+        } else this.letTags.delete(s.var);
+        this.stmt(s.body, inParallel);
+        this.close();
+        return;
+      }
+      case 'if': {
+        this.rule('C-IF', printHead(s));
+        const c = this.expr(s.cond, site);
+        this.control(c, 'if condition', site);
+        this.open(`if (${c.v} != 0) {`);
+        this.stmt(s.then, inParallel);
+        if (s.else.k === 'nop') this.close();
+        else {
+          this.close('} else {');
+          this.depth++;
+          this.stmt(s.else, inParallel);
+          this.close();
+        }
+        return;
+      }
+      case 'allocate':
+        return this.allocate(s, site);
+      case 'store':
+        return this.store(s, site);
+      case 'for':
+        return this.loop(s, site, inParallel);
+    }
+  }
+
+  /** `C-ALLOC` ([ALLOC]): bounds left to right, then error and negative-extent checks, in the reference's order. */
+  private allocate(s: Extract<Stmt, { k: 'allocate' }>, site: string): void {
+    this.rule('C-ALLOC', printHead(s));
+    const f = this.func(s.func);
+    const bounds = s.dims.map((d) => [this.expr(d.min, site), this.expr(d.len, site)] as const);
+    s.dims.forEach((d, i) => {
+      this.control(bounds[i]![0], `allocation min of ${s.func}.${d.dim}`, site);
+      this.control(bounds[i]![1], `allocation extent of ${s.func}.${d.dim}`, site);
+    });
+    s.dims.forEach((d, i) => {
+      const len = bounds[i]![1].v;
+      this.line(
+        `if (RS_UNLIKELY(${len} < 0)) rs_fail(RS_NEGATIVE_EXTENT, "negative extent %lld of %s (%s)", (long long)${len}, ${cString(`${s.func}.${d.dim}`)}, ${site});`,
+      );
+    });
+    const mins = this.temp('am');
+    const lens = this.temp('al');
+    this.line(`const int64_t ${mins}[${s.dims.length}] = {${bounds.map((b) => b[0].v).join(', ')}};`);
+    this.line(`const int64_t ${lens}[${s.dims.length}] = {${bounds.map((b) => b[1].v).join(', ')}};`);
+    this.line(`rs_allocate(&${this.bufsName}[${f.slot}], ${cString(s.func)}, ${s.dims.length}, ${mins}, ${lens});`);
+    this.line(`D_${f.c} = ${this.bufsName}[${f.slot}].data;`);
+    this.line(`T_${f.c} = ${this.bufsName}[${f.slot}].tag;`);
+    for (let d = 0; d < s.dims.length; d++) {
+      this.line(`M_${f.c}_${d} = ${mins}[${d}]; L_${f.c}_${d} = ${lens}[${d}];`);
+      if (d > 0) this.line(`S_${f.c}_${d} = ${d > 1 ? `S_${f.c}_${d - 1} * ` : ''}${lens}[${d - 1}];`);
+    }
+  }
+
+  /** `C-STORE` ([ASSN]): the value first, then the indices (fig. 2.8's context `a ← E` before `E ← c`). */
+  private store(s: Extract<Stmt, { k: 'store' }>, site: string): void {
+    this.rule('C-STORE', printHead(s));
+    const f = this.func(s.func);
+    const v = this.expr(s.value, site);
+    const idx = s.idx.map((i) => this.expr(i, site));
+    this.checkAccess('RS_OOB_WRITE', s.func, idx, site);
+    const off = this.temp('o');
+    this.line(`const int64_t ${off} = ${this.offset(f, idx.map((i) => i.v))};`);
+    this.line(`D_${f.c}[${off}] = ${this.faults.unprovenNarrowing ? `(int64_t)(int32_t)${v.v}` : v.v};`);
+    this.line(`T_${f.c}[${off}] = ${v.tag ?? '0'};`);
+  }
+
+  /**
+   * `C-FOR` ([FOR-ITER], [FOR-STOP]): min and extent once, the checks of the reference, and an
+   * overflow check on the last iteration's value so that `x = min + i` never overflows.
+   */
+  private loop(s: Extract<Stmt, { k: 'for' }>, site: string, inParallel: boolean): void {
+    this.rule('C-FOR', printHead(s));
+    const m = this.expr(s.min, site);
+    const l = this.expr(s.len, site);
+    this.control(m, `loop min of ${s.var}`, site);
+    this.control(l, `loop extent of ${s.var}`, site);
+    this.line(
+      `if (RS_UNLIKELY(${l.v} < 0)) rs_fail(RS_NEGATIVE_EXTENT, "loop %s has negative extent %lld (%s)", ${cString(s.var)}, (long long)${l.v}, ${site});`,
+    );
+    this.line(`if (${l.v} > 0) (void)rs_add(${m.v}, ${l.v} - 1);`);
+    const x = `v_${mangle(s.var)}`;
+    const i = this.temp('i');
+    if (s.trav === 'vectorize' && this.isa !== undefined) {
+      const plan = vectorPlan(s, this);
+      if (plan !== undefined) return emitVectorLoop(this, plan, s, m.v, l.v, inParallel);
+    }
+    if (s.trav === 'parallel' && !inParallel && !containsAllocate(s.body)) return this.parallelLoop(s, m.v, l.v, x, i);
+    if (s.trav === 'unroll') {
+      const n = constExtent(s.len);
+      if (n !== undefined && n <= 16) {
+        // The body once per iteration; the extent is a constant after bounds inference.
+        this.rule('C-UNROLL', `${n} copies of the body`);
+        for (let k = 0; k < n; k++) {
+          this.open('{');
+          this.line(`const int64_t ${x} = ${m.v} + ${k};`);
+          this.stmt(s.body, inParallel);
+          this.close();
+        }
+        return;
+      }
+      this.line('#pragma GCC unroll 8');
+    }
+    this.open(`for (int64_t ${i} = 0; ${i} < ${l.v}; ${i}++) {`);
+    this.line(`const int64_t ${x} = ${m.v} + ${i};`);
+    this.stmt(s.body, inParallel);
+    this.close();
+  }
+
+  /** A scalar iteration of a loop body for iterations [from, from+count), used by vector fallbacks. */
+  scalarIterations(s: Extract<Stmt, { k: 'for' }>, from: string, count: string, inParallel: boolean): void {
+    const i = this.temp('i');
+    this.open(`for (int64_t ${i} = 0; ${i} < ${count}; ${i}++) {`);
+    this.line(`const int64_t v_${mangle(s.var)} = ${from} + ${i};`);
+    this.stmt(s.body, inParallel);
+    this.close();
+  }
+
+  /**
+   * `C-PARALLEL`: an OpenMP loop when compiled with -fopenmp, else the serial loop. A failure in
+   * one iteration unwinds to that iteration (longjmp never leaves the parallel region); the other
+   * iterations stop early and the failure is re-raised after the region.
+   */
+  private parallelLoop(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, x: string, i: string): void {
+    this.rule('C-PARALLEL', `${s.var}: OpenMP when available`);
+    this.line('#ifdef _OPENMP');
+    this.line('#pragma omp parallel for schedule(static)');
+    this.open(`for (int64_t ${i} = 0; ${i} < ${l}; ${i}++) {`);
+    this.line('if (atomic_load_explicit(&rs_failed, memory_order_relaxed)) continue;');
+    this.line('jmp_buf rs_here;');
+    this.line('jmp_buf *const rs_outer = rs_jb;');
+    this.line('rs_jb = &rs_here;');
+    this.open('if (setjmp(rs_here) == 0) {');
+    this.line(`const int64_t ${x} = ${m} + ${i};`);
+    this.stmt(s.body, true);
+    this.close();
+    this.line('rs_jb = rs_outer;');
+    this.close();
+    this.line('if (atomic_load(&rs_failed)) rs_unwind();');
+    this.line('#else');
+    this.open(`for (int64_t ${i} = 0; ${i} < ${l}; ${i}++) {`);
+    this.line(`const int64_t ${x} = ${m} + ${i};`);
+    this.stmt(s.body, false);
+    this.close();
+    this.line('#endif');
+  }
+}
+
+function containsAllocate(s: Stmt): boolean {
+  switch (s.k) {
+    case 'allocate':
+      return true;
+    case 'seq':
+      return s.body.some(containsAllocate);
+    case 'if':
+      return containsAllocate(s.then) || containsAllocate(s.else);
+    case 'for':
+    case 'let':
+    case 'label':
+      return containsAllocate(s.body);
+    default:
+      return false;
+  }
+}
+
+/** The extent of a loop when it is a literal (vectorize and unroll apply to such loops, §2.8.6). */
+export function constExtent(e: Expr): number | undefined {
+  return e.k === 'const' && typeof e.value === 'number' && e.value >= 0 ? e.value : undefined;
+}
+
+/** A pipeline's C text without the runtime, plus what a driver needs to call it. */
+export interface EmittedPipeline {
+  readonly name: string; // the C entry symbol
+  readonly text: string;
+  readonly nparams: number;
+  readonly ndims: number;
+  readonly simd: boolean; // whether any loop compiled to vector code
+}
+
+function hasVectorLoop(s: Stmt): boolean {
+  switch (s.k) {
+    case 'for':
+      return s.trav === 'vectorize' || hasVectorLoop(s.body);
+    case 'seq':
+      return s.body.some(hasVectorLoop);
+    case 'if':
+      return hasVectorLoop(s.then) || hasVectorLoop(s.else);
+    case 'let':
+    case 'label':
+      return hasVectorLoop(s.body);
+    default:
+      return false;
+  }
+}
+
+/** `C-PIPELINE`: the function for one instruction set (the entry itself when `isa` is undefined). */
+function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, fname: string, bufs: string, faults: CodegenFaults, isa: Isa | undefined, isStatic: boolean): { text: string; simd: boolean } {
+  const em = new FnEmitter(t, bufs, arity, faults, isa);
+  em.stmt(t.body, false);
+  const head: string[] = [];
+  const attr = isa === undefined ? '' : `__attribute__((${ISA_TARGET[isa] ? `target(${cString(ISA_TARGET[isa])}), ` : ''}noinline)) `;
+  head.push(`${isStatic ? 'static ' : ''}${attr}void ${fname}(const int64_t *params, const int64_t *window, refsem_result *res) {`);
+  t.params.forEach((p, i) => head.push(`  const int64_t v_${mangle(p)} = params[${i}];`));
+  t.window.forEach((w, i) => {
+    head.push(`  const int64_t v_${mangle(w.min)} = window[${2 * i}];`);
+    head.push(`  const int64_t v_${mangle(w.len)} = window[${2 * i + 1}];`);
+  });
+  head.push(`  /* [${'C-ABI'}] params in header order; window = min, len per output dimension */`);
+  head.push(`  /* [${'C-EXPR'}] every expression is a sequence of single-assignment temporaries, left to right */`);
+  head.push('  (void)params; (void)window;');
+  for (const f of em.funcs.values()) {
+    // Distinct allocations never overlap, so every buffer pointer is restrict (§5.1.2).
+    head.push(`  int64_t *restrict D_${f.c} = NULL; uint8_t *restrict T_${f.c} = NULL;`);
+    for (let d = 0; d < f.arity; d++) head.push(`  int64_t M_${f.c}_${d} = 0, L_${f.c}_${d} = 0;${d > 0 ? ` int64_t S_${f.c}_${d} = 0;` : ''}`);
+    head.push(`  (void)D_${f.c}; (void)T_${f.c};${Array.from({ length: f.arity }, (_, d) => ` (void)M_${f.c}_${d}; (void)L_${f.c}_${d};${d > 0 ? ` (void)S_${f.c}_${d};` : ''}`).join('')}`);
+  }
+  head.push('  memset(res, 0, sizeof *res);');
+  head.push('  rs_res = res;');
+  head.push('  atomic_store(&rs_failed, 0);');
+  head.push('  jmp_buf rs_top;');
+  head.push('  rs_jb = &rs_top;');
+  head.push('  if (setjmp(rs_top) != 0) {');
+  head.push(`    for (int k = 0; k < ${em.funcs.size}; k++) rs_free(&${bufs}[k]);`);
+  head.push('    return;');
+  head.push('  }');
+  const out = em.funcs.get(t.output);
+  const tail: string[] = [];
+  if (out === undefined) {
+    tail.push(`  rs_fail(RS_UNALLOCATED, "the output '%s' is never allocated", ${cString(t.output)});`);
+  } else {
+    tail.push(`  if (!D_${out.c}) rs_fail(RS_UNALLOCATED, "the output '%s' was not allocated when the pipeline ended", ${cString(t.output)});`);
+    tail.push(`  rs_alloc *o = &${bufs}[${out.slot}];`);
+    tail.push('  res->ndims = o->ndims;');
+    tail.push('  for (int d = 0; d < o->ndims; d++) { res->min[d] = o->min[d]; res->len[d] = o->len[d]; }');
+    tail.push('  res->data = o->data; res->tag = o->tag;');
+    tail.push('  o->data = NULL; o->tag = NULL;');
+  }
+  tail.push(`  for (int k = 0; k < ${em.funcs.size}; k++) rs_free(&${bufs}[k]);`);
+  tail.push('}');
+  return { text: [...head, ...em.lines, ...tail].join('\n'), simd: isa !== undefined };
+}
+
+/** `C-PIPELINE` for all requested instruction sets, with run-time dispatch (`C-DISPATCH`). */
+export function emitPipeline(t: TgtProgram, opts: EmitOptions = {}): EmittedPipeline {
+  const { arity } = checkTgt(t);
+  const name = entryName(opts.name ?? t.output);
+  const faults = opts.faults ?? {};
+  const bufs = `rsb_${name}`;
+  const nfuncs = Math.max(1, arity.size);
+  const parts: string[] = [`static rs_alloc ${bufs}[${nfuncs}];`];
+  const simd = opts.simd ?? 'auto';
+  const vector = simd !== 'none' && hasVectorLoop(t.body);
+  if (!vector) {
+    parts.push(emitVariant(t, arity, name, bufs, faults, undefined, false).text);
+  } else {
+    const isas: Isa[] = simd === 'auto' ? ['avx512', 'avx2', 'generic'] : [simd];
+    for (const isa of isas) {
+      const v = emitVariant(t, arity, `${name}__${isa}`, bufs, faults, isa, true).text;
+      parts.push(isa === 'generic' ? v : `#if RS_X86\n${v}\n#endif`);
+    }
+    const body: string[] = [`/* [${'C-DISPATCH'}] the widest vector code this CPU runs */`, `void ${name}(const int64_t *params, const int64_t *window, refsem_result *res) {`];
+    for (const isa of isas) {
+      const call = `  if (rs_cpu_has_${isa}()) { ${name}__${isa}(params, window, res); return; }`;
+      body.push(isa === 'generic' ? call : `#if RS_X86\n${call}\n#endif`);
+    }
+    body.push('  memset(res, 0, sizeof *res);');
+    body.push('  res->status = RS_UNSUPPORTED_ISA;');
+    body.push(`  snprintf(res->message, sizeof res->message, "this CPU cannot run the %s vector code", ${cString(simd)});`);
+    body.push('}');
+    parts.push(body.join('\n'));
+  }
+  return { name, text: parts.join('\n\n'), nparams: t.params.length, ndims: t.window.length, simd: vector };
+}
+
+/** The runtime header: scalar helpers, plus the vector helper sets when any pipeline needs them. */
+export function runtimeText(simd: boolean): string {
+  return simd ? RUNTIME_SCALAR + RUNTIME_SIMD : RUNTIME_SCALAR;
+}
+
+/** `emitC`: a complete translation unit for one pipeline (runtime + function; no main). */
+export function emitC(t: TgtProgram, opts: EmitOptions = {}): string {
+  const p = emitPipeline(t, opts);
+  return `/* generated by refsem from pipeline ${t.output} (spec/codegen.md) */\n${runtimeText(p.simd)}\n${p.text}\n`;
+}

@@ -1,0 +1,239 @@
+// Vector code for loops scheduled `vectorize` (§2.8.6; spec/codegen.md, "Vector loops").
+// A vectorize loop is semantically serial. It runs in chunks of W iterations: each chunk computes
+// its values lane-wise and stores them only if no lane met an anomaly (possible overflow, an
+// error value, an out-of-range point, INT64_MIN div -1); otherwise the chunk is run again by the
+// scalar code, which reports the exact failure. Nothing has been stored when the chunk is rerun,
+// so the rerun starts from the state the serial loop would have, and both paths agree.
+import { type Expr, type OpName, exprEquals, walkExpr } from '../expr/ast.js';
+import { isError } from '../expr/value.js';
+import type { Stmt } from '../target-semantics/ast.js';
+import { mangle } from './abi.js';
+import { type FnEmitter, cLiteral } from './emit-c.js';
+
+export type Isa = 'avx512' | 'avx2' | 'generic';
+
+/** The target attribute of each variant's function ('' = the compiler's baseline). */
+export const ISA_TARGET: Readonly<Record<Isa, string>> = { avx512: 'avx512f,avx512dq', avx2: 'avx2', generic: '' };
+const PREFIX: Readonly<Record<Isa, string>> = { avx512: 'rs512', avx2: 'rs256', generic: 'rsg' };
+const TYPE: Readonly<Record<Isa, string>> = { avx512: 'rs_v8', avx2: 'rs_v4', generic: 'rs_v4' };
+export const LANES: Readonly<Record<Isa, number>> = { avx512: 8, avx2: 4, generic: 4 };
+
+type Loop = Extract<Stmt, { k: 'for' }>;
+type Store = Extract<Stmt, { k: 'store' }>;
+
+/** A loop body the vector code handles: lets around one store. */
+export interface VectorPlan {
+  readonly lets: readonly { readonly var: string; readonly value: Expr }[];
+  readonly store: Store;
+}
+
+/**
+ * How an index varies across lanes: the same in every lane, the loop variable plus a uniform
+ * offset (consecutive points: a contiguous load or store), or anything else (gather/scatter).
+ */
+type Shape = 'uniform' | 'stride1' | 'varying';
+
+function shapeOf(e: Expr, x: string, lets: ReadonlyMap<string, Shape>): Shape {
+  switch (e.k) {
+    case 'const':
+    case 'hole':
+      return 'uniform';
+    case 'var':
+      return e.name === x ? 'stride1' : (lets.get(e.name) ?? 'uniform');
+    case 'access':
+      return 'varying';
+    case 'op': {
+      const s = e.args.map((a) => shapeOf(a, x, lets));
+      if (s.every((a) => a === 'uniform')) return 'uniform';
+      if (e.op === '+' && s.length === 2 && s.includes('uniform') && s.includes('stride1')) return 'stride1';
+      if (e.op === '-' && s[0] === 'stride1' && s[1] === 'uniform') return 'stride1';
+      return 'varying';
+    }
+  }
+}
+
+/**
+ * `C-VECTOR` applicability: the body is lets around one store; no error constants or constants
+ * beyond 64 bits (those chunks would always fall back); the stored func is read only at the
+ * stored point, and then the point moves with the lanes, so no lane reads what another writes.
+ * Any other body keeps the scalar loop.
+ */
+export function vectorPlan(s: Loop, em: FnEmitter): VectorPlan | undefined {
+  const lets: { var: string; value: Expr }[] = [];
+  let b = s.body;
+  for (;;) {
+    if (b.k === 'let') {
+      lets.push({ var: b.var, value: b.value });
+      b = b.body;
+    } else if (b.k === 'label') b = b.body;
+    else if (b.k === 'seq' && b.body.length === 1) b = b.body[0]!;
+    else break;
+  }
+  if (b.k !== 'store') return undefined;
+  const store = b;
+  const exprs = [...lets.map((l) => l.value), store.value, ...store.idx];
+  let ok = true;
+  let readsSelf = false;
+  for (const e of exprs) {
+    walkExpr(e, (y) => {
+      if (y.k === 'const' && (isError(y.value) || cLiteral(y.value) === undefined)) ok = false;
+      if (y.k === 'access' && y.func === store.func) {
+        readsSelf = true;
+        if (y.args.length !== store.idx.length || !y.args.every((a, i) => exprEquals(a, store.idx[i]!))) ok = false;
+      }
+    });
+  }
+  if (!ok) return undefined;
+  if (readsSelf) {
+    const shapes = letShapes(lets, s.var);
+    if (shapeOf(store.idx[0]!, s.var, shapes) !== 'stride1') return undefined;
+  }
+  if (em.funcs.get(store.func) === undefined) return undefined;
+  return { lets, store };
+}
+
+function letShapes(lets: VectorPlan['lets'], x: string): Map<string, Shape> {
+  const m = new Map<string, Shape>();
+  for (const l of lets) m.set(l.var, shapeOf(l.value, x, m));
+  return m;
+}
+
+const VOP: Partial<Record<OpName, string>> = {
+  '+': 'add', '-': 'sub', '*': 'mul', '<': 'lt', '>': 'gt', '=': 'eq', and: 'and', or: 'or', not: 'not',
+  select: 'select', min: 'min', max: 'max',
+};
+
+class VectorEmitter {
+  readonly p: string;
+  readonly t: string;
+  readonly w: number;
+  readonly shapes: Map<string, Shape>;
+  constructor(
+    readonly em: FnEmitter,
+    readonly isa: Isa,
+    readonly loopVar: string,
+    readonly lets: ReadonlyMap<string, Shape>,
+  ) {
+    this.p = PREFIX[isa];
+    this.t = TYPE[isa];
+    this.w = LANES[isa];
+    this.shapes = new Map(lets);
+  }
+
+  expr(e: Expr): string {
+    const { em, p, t } = this;
+    switch (e.k) {
+      case 'const':
+        return `${p}_splat(${cLiteral(e.value as number | bigint)!})`;
+      case 'var':
+        if (e.name === this.loopVar) return 'vx';
+        if (this.lets.has(e.name)) return `w_${mangle(e.name)}`;
+        if (em.varTag(e.name) !== undefined) em.line(`ans |= ${em.varTag(e.name)!};`);
+        return `${p}_splat(v_${mangle(e.name)})`;
+      case 'hole':
+        throw new Error('hole in a completed program');
+      case 'access': {
+        const idx = e.args.map((a) => ({ v: this.expr(a), shape: shapeOf(a, this.loopVar, this.shapes) }));
+        const r = em.temp('vr');
+        em.line(`${t} ${r};`);
+        this.access(e.func, idx, (at) => em.line(`${r} = ${at};`), 'read');
+        return r;
+      }
+      case 'op': {
+        const args = e.args.map((a) => this.expr(a));
+        const r = em.temp('vt');
+        let text: string;
+        if (e.op === 'div' || e.op === 'mod') {
+          const f = em.faults.truncatingDiv ? (e.op === 'div' ? 'tdiv' : 'tmod') : e.op;
+          text = `${p}_${f}(${args.join(', ')}, &an)`;
+        } else if (e.op === '+' || e.op === '-' || e.op === '*') text = `${p}_${VOP[e.op]!}(${args.join(', ')}, &an)`;
+        else text = `${p}_${VOP[e.op]!}(${args.join(', ')})`;
+        em.line(`const ${t} ${r} = ${text};`);
+        return r;
+      }
+    }
+  }
+
+  /**
+   * An access of all lanes. Contiguous when dimension 0 moves with the lanes and the others are
+   * uniform; the range check then covers the W consecutive points at once. Otherwise each lane's
+   * offset is computed and checked, and the access is a gather or scatter. Either way a lane out
+   * of range makes the chunk an anomaly and the memory is not touched.
+   */
+  access(func: string, idx: readonly { v: string; shape: Shape }[], use: (at: string) => void, kind: 'read' | 'write', value?: string): void {
+    const { em, p, t, w } = this;
+    const f = em.func(func);
+    const c = f.c;
+    const contiguous = idx[0]!.shape === 'stride1' && idx.slice(1).every((i) => i.shape === 'uniform');
+    if (contiguous) {
+      const lane0 = idx.map((i) => `${i.v}[0]`);
+      const ok = em.temp('ok');
+      const conds = [`(uint64_t)(${lane0[0]} - (uint64_t)M_${c}_0) <= (uint64_t)L_${c}_0 - ${w} && L_${c}_0 >= ${w}`];
+      for (let d = 1; d < idx.length; d++) conds.push(`(uint64_t)(${lane0[d]} - (uint64_t)M_${c}_${d}) < (uint64_t)L_${c}_${d}`);
+      em.line(`const int ${ok} = ${conds.join(' && ')};`);
+      em.line(`ans |= !${ok};`);
+      const off = em.temp('vo');
+      em.line(`const int64_t ${off} = ${ok} ? ${em.offset(f, lane0)} : 0;`);
+      if (kind === 'read') {
+        use(`${ok} ? ${p}_loadu(D_${c} + ${off}) : ${p}_splat(0)`);
+        em.line(`ans |= ${ok} && ${p}_tags_load(T_${c} + ${off});`);
+      } else {
+        em.open(`if (!(ans | ${p}_any(an))) {`);
+        em.line(`${p}_storeu(D_${c} + ${off}, ${em.faults.laneOrder ? `${p}_reverse(${value!})` : value!});`);
+        em.line(`${p}_tags_clear(T_${c} + ${off});`);
+        em.close();
+      }
+      return;
+    }
+    const out = em.temp('vm');
+    em.line(`${t} ${out} = ${idx.map((i, d) => `${p}_outside(${i.v}, M_${c}_${d}, L_${c}_${d})`).join(' | ')};`);
+    em.line(`ans |= ${p}_any(${out});`);
+    const off = em.temp('vo');
+    const terms = idx.map((i, d) => (d === 0 ? `(${i.v} - M_${c}_0)` : `S_${c}_${d} * (${i.v} - M_${c}_${d})`)).join(' + ');
+    // Lanes out of range get offset 0 so that the gather stays inside memory; the chunk is rerun.
+    em.line(`const ${t} ${off} = (${terms}) & ~${out};`);
+    if (kind === 'read') {
+      em.open(`if (D_${c}) {`);
+      use(`${p}_gather(D_${c}, ${off})`);
+      em.line(`ans |= ${p}_tags_gather(T_${c}, ${off});`);
+      em.close('} else ans = 1;');
+    } else {
+      em.open(`if (!(ans | ${p}_any(an))) {`);
+      em.line(`${p}_scatter(D_${c}, ${off}, ${em.faults.laneOrder ? `${p}_reverse(${value!})` : value!});`);
+      em.line(`${p}_tags_clear_scatter(T_${c}, ${off});`);
+      em.close();
+    }
+  }
+}
+
+/**
+ * `C-VECTOR`: the chunked loop for the emitter's ISA, then the scalar tail (the last len mod W
+ * iterations, dropped only by the planted fault dropVectorTail).
+ */
+export function emitVectorLoop(em: FnEmitter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean): void {
+  const isa = em.isa!;
+  const w = LANES[isa];
+  const ve = new VectorEmitter(em, isa, s.var, letShapes(plan.lets, s.var));
+  const t = TYPE[isa];
+  const vi = em.temp('vi');
+  em.line(`/* ${'C-VECTOR'}: ${isa}, ${w} lanes of int64 */`);
+  em.line(`int64_t ${vi} = 0;`);
+  em.open(`for (; ${vi} + ${w} <= ${l}; ${vi} += ${w}) {`);
+  em.line(`const int64_t x0 = ${m} + ${vi};`);
+  em.line(`${t} an = {0};`);
+  em.line('int ans = 0;');
+  em.line(`const ${t} vx = ${ve.p}_iota(x0);`);
+  em.line('(void)vx;');
+  for (const let_ of plan.lets) {
+    const v = ve.expr(let_.value);
+    em.line(`const ${t} w_${mangle(let_.var)} = ${v};`);
+  }
+  const value = ve.expr(plan.store.value);
+  const idx = plan.store.idx.map((i) => ({ v: ve.expr(i), shape: shapeOf(i, s.var, ve.shapes) }));
+  ve.access(plan.store.func, idx, () => undefined, 'write', em.faults.unprovenNarrowing ? `__builtin_convertvector(__builtin_convertvector(${value}, rs_h${w}), ${t})` : value);
+  em.open(`if (RS_UNLIKELY(ans | ${ve.p}_any(an))) {`);
+  em.scalarIterations(s, 'x0', String(w), inParallel);
+  em.close();
+  em.close();
+  if (!em.faults.dropVectorTail) em.scalarIterations(s, `${m} + ${vi}`, `${l} - ${vi}`, inParallel);
+}

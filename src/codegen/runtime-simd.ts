@@ -1,0 +1,136 @@
+// The SIMD helper sets of the runtime header (spec/codegen.md, "Vector loops"): one set per
+// instruction set, all with the same names under a prefix, so that emit-simd.ts writes one body
+// for every ISA. Arithmetic uses GCC vector extensions (compiled to the ISA by the function's
+// target attribute); loads, stores, gathers, scatters, 64-bit multiply and min/max use the
+// immintrin.h intrinsics where the ISA has them. Nothing here can fail: a lane that would overflow,
+// divide INT64_MIN by -1, read an error value or leave its allocation sets the chunk's anomaly
+// flag, and the emitted code reruns that chunk with the scalar code, which reports it exactly.
+
+/** One helper set: prefix, vector type, its unsigned twin, lanes, function attribute. */
+interface VecSet {
+  readonly p: string;
+  readonly v: string;
+  readonly u: string;
+  readonly w: number;
+  readonly attr: string;
+  readonly guard: string; // preprocessor condition under which the set exists
+}
+
+const SETS: readonly VecSet[] = [
+  { p: 'rs512', v: 'rs_v8', u: 'rs_u8', w: 8, attr: '__attribute__((always_inline, target("avx512f,avx512dq")))', guard: 'RS_X86' },
+  { p: 'rs256', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline, target("avx2")))', guard: 'RS_X86' },
+  { p: 'rsg', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline))', guard: '1' },
+];
+
+function iota(w: number): string {
+  return Array.from({ length: w }, (_, i) => i).join(', ');
+}
+
+/** Operations whose best form depends on the ISA. */
+function isaSpecific(s: VecSet): string {
+  const { p, v, u, w, attr } = s;
+  const lanes = (body: string) => `for (int j = 0; j < ${w}; j++) { ${body} }`;
+  if (p === 'rs512') {
+    return `
+static inline ${attr} ${v} ${p}_loadu(const int64_t *q) { return (${v})_mm512_loadu_si512((const void *)q); }
+static inline ${attr} void ${p}_storeu(int64_t *q, ${v} x) { _mm512_storeu_si512((void *)q, (__m512i)x); }
+static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { return (${v})_mm512_i64gather_epi64((__m512i)off, (const void *)base, 8); }
+static inline ${attr} void ${p}_scatter(int64_t *base, ${v} off, ${v} x) { _mm512_i64scatter_epi64((void *)base, (__m512i)off, (__m512i)x, 8); }
+static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})_mm512_mullo_epi64((__m512i)a, (__m512i)b); }
+static inline ${attr} ${v} ${p}_min(${v} a, ${v} b) { return (${v})_mm512_min_epi64((__m512i)a, (__m512i)b); }
+static inline ${attr} ${v} ${p}_max(${v} a, ${v} b) { return (${v})_mm512_max_epi64((__m512i)a, (__m512i)b); }
+static inline ${attr} int ${p}_any(${v} m) { return _mm512_test_epi64_mask((__m512i)m, (__m512i)m) != 0; }`;
+  }
+  if (p === 'rs256') {
+    return `
+static inline ${attr} ${v} ${p}_loadu(const int64_t *q) { return (${v})_mm256_loadu_si256((const __m256i *)q); }
+static inline ${attr} void ${p}_storeu(int64_t *q, ${v} x) { _mm256_storeu_si256((__m256i *)q, (__m256i)x); }
+static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { return (${v})_mm256_i64gather_epi64((const long long *)base, (__m256i)off, 8); }
+static inline ${attr} void ${p}_scatter(int64_t *base, ${v} off, ${v} x) { ${lanes('base[off[j]] = x[j];')} }
+/* AVX2 has no 64-bit multiply; vpmuldq multiplies the sign-extended low halves, which is exact
+   for the lanes ${p}_mul lets through (both factors fit in 32 bits). */
+static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})_mm256_mul_epi32((__m256i)a, (__m256i)b); }
+static inline ${attr} ${v} ${p}_min(${v} a, ${v} b) { ${v} m = a > b; return (a & ~m) | (b & m); }
+static inline ${attr} ${v} ${p}_max(${v} a, ${v} b) { ${v} m = a > b; return (a & m) | (b & ~m); }
+static inline ${attr} int ${p}_any(${v} m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }`;
+  }
+  return `
+static inline ${attr} ${v} ${p}_loadu(const int64_t *q) { ${v} x; memcpy(&x, q, sizeof x); return x; }
+static inline ${attr} void ${p}_storeu(int64_t *q, ${v} x) { memcpy(q, &x, sizeof x); }
+static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { ${v} x; ${lanes('x[j] = base[off[j]];')} return x; }
+static inline ${attr} void ${p}_scatter(int64_t *base, ${v} off, ${v} x) { ${lanes('base[off[j]] = x[j];')} }
+static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})((${u})a * (${u})b); }
+static inline ${attr} ${v} ${p}_min(${v} a, ${v} b) { ${v} m = a > b; return (a & ~m) | (b & m); }
+static inline ${attr} ${v} ${p}_max(${v} a, ${v} b) { ${v} m = a > b; return (a & m) | (b & ~m); }
+static inline ${attr} int ${p}_any(${v} m) { ${v} z = {0}; ${lanes('if (m[j] != z[j]) return 1;')} return 0; }`;
+}
+
+/** Operations written once with vector extensions, instantiated per set. */
+function common(s: VecSet): string {
+  const { p, v, u, w, attr } = s;
+  const lanes = (body: string) => `for (int j = 0; j < ${w}; j++) { ${body} }`;
+  return `
+static inline ${attr} ${v} ${p}_splat(int64_t x) { return (${v}){0} + x; }
+static inline ${attr} ${v} ${p}_iota(int64_t x) { return (${v}){${iota(w)}} + x; }
+/* Overflow: the wrapped sum differs in sign from both operands (wrapping is done unsigned). */
+static inline ${attr} ${v} ${p}_add(${v} a, ${v} b, ${v} *an) { ${v} r = (${v})((${u})a + (${u})b); *an |= ((a ^ r) & (b ^ r)) < 0; return r; }
+static inline ${attr} ${v} ${p}_sub(${v} a, ${v} b, ${v} *an) { ${v} r = (${v})((${u})a - (${u})b); *an |= ((a ^ b) & (a ^ r)) < 0; return r; }
+/* A lane fits in 32 bits when sign-extending its low half gives it back. Two such factors have an
+   exact 64-bit product; other lanes are anomalies and go to the scalar code, which checks exactly. */
+static inline ${attr} ${v} ${p}_fits32(${v} a) { return ((${v})((${u})a << 32) >> 32) == a; }
+static inline ${attr} ${v} ${p}_mul(${v} a, ${v} b, ${v} *an) { *an |= ~(${p}_fits32(a) & ${p}_fits32(b)); return ${p}_mullo(a, b); }
+static inline ${attr} ${v} ${p}_div(${v} a, ${v} b, ${v} *an) {
+  ${v} q;
+  ${lanes(`if (b[j] == 0) q[j] = 0; else if (a[j] == INT64_MIN && b[j] == -1) { q[j] = 0; (*an)[j] = -1; } else { int64_t t = a[j] / b[j], r = a[j] % b[j]; q[j] = r < 0 ? (b[j] > 0 ? t - 1 : t + 1) : t; }`)}
+  return q;
+}
+static inline ${attr} ${v} ${p}_mod(${v} a, ${v} b, ${v} *an) { (void)an; ${v} r; ${lanes('r[j] = rs_mod(a[j], b[j]);')} return r; }
+static inline ${attr} ${v} ${p}_tdiv(${v} a, ${v} b, ${v} *an) {
+  ${v} q;
+  ${lanes('if (b[j] == 0) q[j] = 0; else if (a[j] == INT64_MIN && b[j] == -1) { q[j] = 0; (*an)[j] = -1; } else q[j] = a[j] / b[j];')}
+  return q;
+}
+static inline ${attr} ${v} ${p}_tmod(${v} a, ${v} b, ${v} *an) { (void)an; ${v} r; ${lanes('r[j] = rs_tmod(a[j], b[j]);')} return r; }
+static inline ${attr} ${v} ${p}_lt(${v} a, ${v} b) { return (a < b) & 1; }
+static inline ${attr} ${v} ${p}_gt(${v} a, ${v} b) { return (a > b) & 1; }
+static inline ${attr} ${v} ${p}_eq(${v} a, ${v} b) { return (a == b) & 1; }
+static inline ${attr} ${v} ${p}_and(${v} a, ${v} b) { return (a != 0) & (b != 0) & 1; }
+static inline ${attr} ${v} ${p}_or(${v} a, ${v} b) { return ((a != 0) | (b != 0)) & 1; }
+static inline ${attr} ${v} ${p}_not(${v} a) { return (a == 0) & 1; }
+static inline ${attr} ${v} ${p}_select(${v} c, ${v} t, ${v} f) { ${v} m = c != 0; return (t & m) | (f & ~m); }
+static inline ${attr} ${v} ${p}_reverse(${v} x) { return __builtin_shuffle(x, (${v}){${iota(w).split(', ').reverse().join(', ')}}); }
+/* Lanes whose coordinate lies outside [min, min+len): unsigned compare of the distance. */
+static inline ${attr} ${v} ${p}_outside(${v} i, int64_t min, int64_t len) { return (${v})(((${u})i - (uint64_t)min) >= (uint64_t)len); }
+/* Any written-tag of the lanes' points that is not a plain integer. */
+static inline ${attr} int ${p}_tags_gather(const uint8_t *tag, ${v} off) { int t = 0; ${lanes('t |= tag[off[j]];')} return t; }
+static inline ${attr} int ${p}_tags_load(const uint8_t *tag) { uint${w * 8}_t t; memcpy(&t, tag, sizeof t); return t != 0; }
+static inline ${attr} void ${p}_tags_clear(uint8_t *tag) { memset(tag, 0, ${w}); }
+static inline ${attr} void ${p}_tags_clear_scatter(uint8_t *tag, ${v} off) { ${lanes('tag[off[j]] = 0;')} }`;
+}
+
+export const RUNTIME_SIMD = `
+#if defined(__x86_64__) || defined(__i386__)
+#define RS_X86 1
+#include <immintrin.h>
+#else
+#define RS_X86 0
+#endif
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef long long rs_v8 __attribute__((vector_size(64)));
+typedef unsigned long long rs_u8 __attribute__((vector_size(64)));
+typedef long long rs_v4 __attribute__((vector_size(32)));
+typedef unsigned long long rs_u4 __attribute__((vector_size(32)));
+typedef int32_t rs_h8 __attribute__((vector_size(32))); /* narrowed lanes (planted fault only) */
+typedef int32_t rs_h4 __attribute__((vector_size(16)));
+
+/* Run-time CPU detection (spec/codegen.md, [C-DISPATCH]): 64-bit multiply/min/max need AVX-512DQ/F. */
+#if RS_X86
+static int rs_cpu_has_avx512(void) { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"); }
+static int rs_cpu_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#else
+static int rs_cpu_has_avx512(void) { return 0; }
+static int rs_cpu_has_avx2(void) { return 0; }
+#endif
+static int rs_cpu_has_generic(void) { return 1; }
+${SETS.map((s) => `#if ${s.guard}\n${isaSpecific(s)}\n${common(s)}\n#endif`).join('\n')}
+`;

@@ -1,0 +1,185 @@
+// The runtime header every emitted translation unit starts with (spec/codegen.md, "Runtime"):
+// the ABI structs, the status codes of abi.ts, failure reporting, overflow-checked and total
+// (Euclidean) arithmetic, allocation, and the SIMD helper sets. It is C11 plus GCC/Clang builtins;
+// nothing in it relies on undefined behaviour.
+import { MAX_DIMS, STATUS } from './abi.js';
+
+const statusDefines = Object.entries(STATUS)
+  .map(([k, v]) => `#define RS_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()} ${v}`)
+  .join('\n');
+
+export const RUNTIME_SCALAR = String.raw`
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdatomic.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* [${'C-STATUS'}] how a run ends */
+${statusDefines}
+/* [${'C-VALUE'}] a value is an int64 payload with a tag; the tag's bits make | the max of def. 2.6 */
+#define RS_MAXDIM ${MAX_DIMS}
+#define RS_TAG_INT 0
+#define RS_TAG_RDOM 1
+#define RS_TAG_MEM 3
+#define RS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ABI: the result of one run (spec/codegen.md, "ABI"). */
+typedef struct refsem_result {
+  int status;                         /* RS_OK or a failure status */
+  int ndims;                          /* dimensions of the output buffer */
+  int64_t min[RS_MAXDIM], len[RS_MAXDIM]; /* its allocation bounds */
+  int64_t *data;                      /* points, first dimension fastest (malloc; caller frees) */
+  uint8_t *tag;                       /* per point: 0 written integer, 1 err.rdom, 3 err.mem; NULL = all 0 */
+  char op;                            /* RS_OVERFLOW: the operator ('+', '-', '*', '/', 'c' constant) */
+  int64_t a, b;                       /* RS_OVERFLOW: its operands */
+  char message[512];                  /* a failure, in words */
+} refsem_result;
+
+typedef struct rs_alloc {
+  int64_t *data;
+  uint8_t *tag;
+  int ndims;
+  int64_t min[RS_MAXDIM], len[RS_MAXDIM];
+} rs_alloc;
+
+/* Failure: the first failure of a run is recorded, then control unwinds to the innermost
+   recovery point (the pipeline entry, or one iteration of a parallel loop). */
+static refsem_result *rs_res;
+static atomic_int rs_failed;
+static _Thread_local jmp_buf *rs_jb;
+
+__attribute__((noreturn, cold, noinline)) static void rs_unwind(void) { longjmp(*rs_jb, 1); }
+
+__attribute__((cold, noinline, format(printf, 2, 3))) static void rs_record(int status, const char *fmt, ...) {
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&rs_failed, &expected, 1)) {
+    va_list ap;
+    va_start(ap, fmt);
+    rs_res->status = status;
+    vsnprintf(rs_res->message, sizeof rs_res->message, fmt, ap);
+    va_end(ap);
+  }
+}
+
+#define rs_fail(...) (rs_record(__VA_ARGS__), rs_unwind())
+
+__attribute__((noreturn, cold, noinline)) static void rs_overflow(char op, int64_t a, int64_t b) {
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&rs_failed, &expected, 1)) {
+    rs_res->status = RS_OVERFLOW;
+    rs_res->op = op;
+    rs_res->a = a;
+    rs_res->b = b;
+    snprintf(rs_res->message, sizeof rs_res->message, "integer overflow: %lld %c %lld does not fit in 64 bits",
+             (long long)a, op, (long long)b);
+  }
+  rs_unwind();
+}
+
+/* [${'C-ARITH'}] overflow-checked arithmetic; Euclidean div and mod, total on 0 */
+static inline int64_t rs_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (RS_UNLIKELY(__builtin_add_overflow(a, b, &r))) rs_overflow('+', a, b);
+  return r;
+}
+static inline int64_t rs_sub(int64_t a, int64_t b) {
+  int64_t r;
+  if (RS_UNLIKELY(__builtin_sub_overflow(a, b, &r))) rs_overflow('-', a, b);
+  return r;
+}
+static inline int64_t rs_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (RS_UNLIKELY(__builtin_mul_overflow(a, b, &r))) rs_overflow('*', a, b);
+  return r;
+}
+/* Euclidean quotient and remainder, total on 0 (x div 0 = x mod 0 = 0). The remainder lies in
+   [0, |b|); r - b and r + b below never overflow because |r| < |b|. */
+static inline int64_t rs_mod(int64_t a, int64_t b) {
+  if (b == 0 || b == -1) return 0;
+  int64_t r = a % b;
+  if (r < 0) r = b < 0 ? r - b : r + b;
+  return r;
+}
+static inline int64_t rs_div(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  if (RS_UNLIKELY(a == INT64_MIN && b == -1)) rs_overflow('/', a, b);
+  int64_t q = a / b, r = a % b;
+  if (r < 0) q = b > 0 ? q - 1 : q + 1;
+  return q;
+}
+/* C's truncating division, total on 0: only the planted fault truncatingDiv uses these. */
+static inline int64_t rs_tdiv(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  if (RS_UNLIKELY(a == INT64_MIN && b == -1)) rs_overflow('/', a, b);
+  return a / b;
+}
+static inline int64_t rs_tmod(int64_t a, int64_t b) { return (b == 0 || b == -1) ? 0 : a % b; }
+static inline int64_t rs_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t rs_max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* [ALLOC]: every point starts as err.mem. Sizes are checked so that no offset computation of an
+   in-bounds point can overflow. */
+static int64_t rs_alloc_limit = INT64_C(1) << 28; /* points; the driver may lower it */
+
+static void rs_free(rs_alloc *b) {
+  free(b->data);
+  free(b->tag);
+  b->data = NULL;
+  b->tag = NULL;
+}
+
+static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min, const int64_t *len) {
+  int64_t size = 1;
+  for (int i = 0; i < n; i++)
+    if (__builtin_mul_overflow(size, len[i], &size) || size > rs_alloc_limit)
+      rs_fail(RS_ALLOC_FAILED, "allocation of '%s' is larger than the limit of %lld points", func, (long long)rs_alloc_limit);
+  rs_free(b);
+  b->ndims = n;
+  for (int i = 0; i < n; i++) {
+    b->min[i] = min[i];
+    b->len[i] = len[i];
+  }
+  size_t points = (size_t)(size > 0 ? size : 1);
+  b->data = calloc(points, sizeof(int64_t));
+  b->tag = malloc(points);
+  if (!b->data || !b->tag) {
+    rs_free(b);
+    rs_fail(RS_ALLOC_FAILED, "out of memory allocating '%s' (%lld points)", func, (long long)size);
+  }
+  memset(b->tag, RS_TAG_MEM, points);
+}
+
+/* The text of a point for messages: "(3, -1)". */
+static const char *rs_point(char *buf, size_t cap, int n, const int64_t *p) {
+  size_t k = 0;
+  k += (size_t)snprintf(buf + k, cap - k, "(");
+  for (int i = 0; i < n && k < cap; i++) k += (size_t)snprintf(buf + k, cap - k, i ? ", %lld" : "%lld", (long long)p[i]);
+  if (k < cap) snprintf(buf + k, cap - k, ")");
+  return buf;
+}
+
+__attribute__((noreturn, cold, noinline)) static void rs_oob(int status, const char *func, const char *site, int n, const int64_t *p,
+                                                             const uint8_t *ptag, const rs_alloc *b) {
+  char pt[256], lo[256], ln[256];
+  int err = 0;
+  for (int i = 0; i < n; i++) err |= ptag ? ptag[i] : 0;
+  if (err) snprintf(pt, sizeof pt, "a point with an error value");
+  else rs_point(pt, sizeof pt, n, p);
+  rs_fail(status, "%s of '%s' at %s outside its allocation min %s len %s (%s)", status == RS_OOB_READ ? "read" : "write", func, pt,
+          b->data ? rs_point(lo, sizeof lo, b->ndims, b->min) : "-", b->data ? rs_point(ln, sizeof ln, b->ndims, b->len) : "-", site);
+}
+
+/* InBounds (def. 2.13): every coordinate inside the allocation. */
+static inline int rs_inbounds(const rs_alloc *b, int n, const int64_t *p) {
+  for (int i = 0; i < n; i++)
+    if ((uint64_t)(p[i] - (uint64_t)b->min[i]) >= (uint64_t)b->len[i]) return 0;
+  return 1;
+}
+`;

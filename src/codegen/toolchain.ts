@@ -1,0 +1,361 @@
+// The toolchain driver (spec/codegen.md, "Toolchain"): finds the system C compiler ($CC, default
+// cc) and whether it has OpenMP, compiles many pipelines into one translation unit and one binary
+// (compile time dominates, so batching is what makes validation fast, §5.2), runs the binary under
+// time and memory limits, reads its results back, and removes its temporary files.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Input } from '../alg-semantics/ast.js';
+import { UserError } from '../diag.js';
+import { type Int, type Value, E_MEM, E_RDOM, intFromString, toBig } from '../expr/value.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { type StatusName, statusName } from './abi.js';
+import { type EmitOptions, type EmittedPipeline, cString, emitPipeline, runtimeText } from './emit-c.js';
+
+export interface Toolchain {
+  readonly cc: readonly string[];
+  readonly cflags: readonly string[];
+  readonly openmp: boolean;
+  readonly version: string;
+}
+
+export interface RunLimits {
+  /** Compile time limit per translation unit, ms (default 120 000). */
+  readonly compileTimeoutMs?: number;
+  /** Run time limit per run of a pipeline on one input, ms (default 20 000). */
+  readonly runTimeoutMs?: number;
+  /** Address-space limit of the binary, MiB (default 4096; OpenMP threads reserve stacks). */
+  readonly memoryLimitMb?: number;
+}
+
+export interface ToolchainOptions extends RunLimits {
+  /** Compile with -DREFSEM_CHECKED: every access is bounds checked and reported. */
+  readonly checked?: boolean;
+  /** Use OpenMP when the compiler has it (default true). */
+  readonly openmp?: boolean;
+  /** Keep the temporary directory (its path is reported) instead of removing it. */
+  readonly keepTemp?: boolean;
+  /** Times each pipeline is called per input (timing; results are from the last call). */
+  readonly repeat?: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const split = (s: string): string[] => s.split(/\s+/).filter((x) => x.length > 0);
+
+const detected = new Map<string, Toolchain>();
+
+/**
+ * `C-TOOLCHAIN`: the compiler from $CC (default `cc`) and flags from $CFLAGS (default `-O2`, used
+ * verbatim when set: no flag is added except -fopenmp when the compiler accepts it).
+ */
+export function detectToolchain(env: NodeJS.ProcessEnv = process.env): Toolchain {
+  const cc = split(env.CC ?? '') .length > 0 ? split(env.CC!) : ['cc'];
+  const cflags = env.CFLAGS !== undefined ? split(env.CFLAGS) : ['-O2'];
+  const key = JSON.stringify([cc, cflags]);
+  const known = detected.get(key);
+  if (known) return known;
+  const v = spawnSync(cc[0]!, [...cc.slice(1), '--version'], { encoding: 'utf8' });
+  if (v.error || v.status !== 0) {
+    throw new UserError(
+      `no C compiler found: '${cc.join(' ')}' ${v.error ? 'could not be started' : 'failed on --version'}`,
+      undefined,
+      'install gcc or clang, or point $CC at a C11 compiler',
+    );
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
+  let openmp = false;
+  try {
+    writeFileSync(join(dir, 'omp.c'), '#include <omp.h>\nint main(void) { return omp_get_max_threads() > 0 ? 0 : 1; }\n');
+    const r = spawnSync(cc[0]!, [...cc.slice(1), '-fopenmp', '-o', join(dir, 'omp'), join(dir, 'omp.c')], { encoding: 'utf8' });
+    openmp = r.status === 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const tc: Toolchain = { cc, cflags, openmp, version: (v.stdout.split('\n')[0] ?? '').trim() };
+  detected.set(key, tc);
+  return tc;
+}
+
+/** One run of one pipeline of a batch on one input. */
+export type BinaryResult = { readonly program: number; readonly input: number } & (
+  | {
+      readonly kind: 'ran';
+      readonly status: StatusName;
+      readonly message?: string;
+      /** RS_OVERFLOW: the operator and operands that left 64 bits. */
+      readonly overflow?: { readonly op: string; readonly a: Int; readonly b: Int };
+      /** Status ok: the output's allocation bounds and its values on the requested window, first
+       * dimension fastest; `undefined` marks a window point outside the allocation. */
+      readonly output?: { readonly dims: readonly (readonly [Int, Int])[]; readonly window: readonly (Value | undefined)[] };
+      readonly timeNs: number;
+    }
+  | { readonly kind: 'crashed'; readonly message: string }
+  | { readonly kind: 'timeout'; readonly message: string }
+  | { readonly kind: 'compile-error'; readonly message: string }
+);
+
+export interface BatchItem {
+  readonly t: TgtProgram;
+  readonly inputs: readonly Input[];
+  readonly emit?: EmitOptions;
+}
+
+const DRIVER = String.raw`
+static void rs_print_value(const refsem_result *r, const int64_t *w, int nw) {
+  int64_t total = 1;
+  for (int d = 0; d < nw; d++) total *= w[2 * d + 1];
+  int64_t c[RS_MAXDIM];
+  for (int d = 0; d < nw; d++) c[d] = 0;
+  fputs("values", stdout);
+  for (int64_t k = 0; k < total; k++) {
+    int64_t off = 0, stride = 1, inside = nw == r->ndims;
+    for (int d = 0; d < nw && inside; d++) {
+      int64_t p = w[2 * d] + c[d];
+      if (p < r->min[d] || p - r->min[d] >= r->len[d]) inside = 0;
+      off += (p - r->min[d]) * stride;
+      stride *= r->len[d];
+    }
+    if (!inside) fputs(" x", stdout);
+    else {
+      uint8_t t = r->tag ? r->tag[off] : 0;
+      if (t == RS_TAG_INT) printf(" %lld", (long long)r->data[off]);
+      else fputs(t == RS_TAG_RDOM ? " r" : " m", stdout);
+    }
+    for (int d = 0; d < nw; d++) {
+      if (++c[d] < w[2 * d + 1]) break;
+      c[d] = 0;
+    }
+  }
+  fputc('\n', stdout);
+}
+int main(int argc, char **argv) {
+  if (argc > 1) rs_alloc_limit = strtoll(argv[1], NULL, 10);
+  long long p, i, reps;
+  int np, nw;
+  while (scanf(" run %lld %lld %lld %d", &p, &i, &reps, &np) == 4) {
+    int64_t params[64], window[2 * RS_MAXDIM];
+    for (int k = 0; k < np; k++) { long long v; if (scanf("%lld", &v) != 1) return 2; params[k] = v; }
+    if (scanf("%d", &nw) != 1) return 2;
+    for (int k = 0; k < 2 * nw; k++) { long long v; if (scanf("%lld", &v) != 1) return 2; window[k] = v; }
+    printf("begin %lld %lld\n", p, i);
+    fflush(stdout);
+    refsem_result r;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long long k = 0; k < reps; k++) {
+      rs_entries[p](params, window, &r);
+      if (k + 1 < reps) { free(r.data); free(r.tag); }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("status %d\n", r.status);
+    if (r.status != RS_OK) {
+      for (char *q = r.message; *q; q++) if (*q == '\n') *q = ' ';
+      printf("message %s\n", r.message);
+    }
+    if (r.status == RS_OVERFLOW) printf("overflow %c %lld %lld\n", r.op, (long long)r.a, (long long)r.b);
+    if (r.status == RS_OK) {
+      printf("dims %d", r.ndims);
+      for (int d = 0; d < r.ndims; d++) printf(" %lld %lld", (long long)r.min[d], (long long)r.len[d]);
+      fputc('\n', stdout);
+      rs_print_value(&r, window, nw);
+    }
+    free(r.data);
+    free(r.tag);
+    printf("time_ns %lld\nend\n", (long long)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / (reps > 0 ? reps : 1));
+    fflush(stdout);
+  }
+  return 0;
+}
+`;
+
+/**
+ * `C-BATCH`: one translation unit for many pipelines (each under its own symbol) and a driver
+ * that reads `run` commands on stdin. `impl` replaces the emitted code by the user's own C file
+ * (external backends): it is included after the runtime header and must define the entry.
+ */
+export function batchSource(pipes: readonly EmittedPipeline[], include?: string): string {
+  const simd = pipes.some((p) => p.simd);
+  const parts = [
+    `/* [${'C-BATCH'}] generated by refsem: batched pipelines and driver (spec/codegen.md) */`,
+    '#define _POSIX_C_SOURCE 200809L',
+    '#include <time.h>',
+    runtimeText(simd),
+  ];
+  if (include !== undefined) parts.push(`#include ${cString(include)}`);
+  else parts.push(...pipes.map((p) => p.text));
+  parts.push('typedef void (*rs_entry)(const int64_t *, const int64_t *, refsem_result *);');
+  parts.push(`static const rs_entry rs_entries[] = {${pipes.map((p) => p.name).join(', ')}};`);
+  return parts.join('\n') + '\n' + DRIVER;
+}
+
+/** Compiles a translation unit; returns the binary path, or the compiler's message. */
+function compile(tc: Toolchain, dir: string, source: string, opts: ToolchainOptions): { bin: string } | { error: string } {
+  const src = join(dir, 'refsem.c');
+  const bin = join(dir, 'refsem.bin');
+  writeFileSync(src, source);
+  const flags = [...tc.cflags, ...(tc.openmp && opts.openmp !== false ? ['-fopenmp'] : []), ...(opts.checked ? ['-DREFSEM_CHECKED'] : [])];
+  const r = spawnSync(tc.cc[0]!, [...tc.cc.slice(1), ...flags, '-o', bin, src], {
+    encoding: 'utf8',
+    timeout: opts.compileTimeoutMs ?? 120_000,
+    env: opts.env ?? process.env,
+  });
+  if (r.error) return { error: `compiler did not finish: ${r.error.message}` };
+  if (r.status !== 0) return { error: `[${'C-TOOLCHAIN'}] compiler failed (exit ${r.status}):\n${r.stderr.split('\n').slice(0, 30).join('\n')}` };
+  return { bin };
+}
+
+interface Job {
+  readonly program: number;
+  readonly input: number;
+  readonly line: string;
+}
+
+const INT64 = (v: Int) => toBig(v) >= -(2n ** 63n) && toBig(v) < 2n ** 63n;
+
+/** Runs the binary on the jobs; a crash or timeout ends that job and the rest are run again. */
+async function runJobs(bin: string, jobs: readonly Job[], opts: ToolchainOptions): Promise<Map<string, BinaryResult>> {
+  const out = new Map<string, BinaryResult>();
+  const memMb = opts.memoryLimitMb ?? 4096;
+  const pointLimit = Math.floor((memMb * 1024 * 1024) / 24);
+  let pending = [...jobs];
+  while (pending.length > 0) {
+    const { stdout, code, signal, timedOut, stderr } = await runOnce(bin, pending, memMb, pointLimit, opts);
+    const parsed = parseRuns(stdout);
+    for (const r of parsed.done) out.set(`${r.program}:${r.input}`, r);
+    const next = pending.filter((j) => !out.has(`${j.program}:${j.input}`));
+    if (next.length === pending.length && parsed.started === undefined) {
+      // Nothing ran at all: the binary itself is broken.
+      for (const j of next) out.set(`${j.program}:${j.input}`, { program: j.program, input: j.input, kind: 'crashed', message: describeExit(code, signal, stderr) });
+      break;
+    }
+    if (parsed.started !== undefined && !out.has(parsed.started)) {
+      const [program, input] = parsed.started.split(':').map(Number) as [number, number];
+      const message = timedOut ? `no result within ${opts.runTimeoutMs ?? 20_000} ms` : describeExit(code, signal, stderr);
+      out.set(parsed.started, { program, input, kind: timedOut ? 'timeout' : 'crashed', message });
+    }
+    pending = pending.filter((j) => !out.has(`${j.program}:${j.input}`));
+  }
+  return out;
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
+  const what = signal ? `killed by ${signal}${signal === 'SIGSEGV' ? ' (a memory error; build with --checked to locate it)' : ''}` : `exit code ${code}`;
+  return stderr.trim() ? `${what}: ${stderr.trim().split('\n')[0]}` : what;
+}
+
+function runOnce(bin: string, jobs: readonly Job[], memMb: number, pointLimit: number, opts: ToolchainOptions) {
+  return new Promise<{ stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null; timedOut: boolean }>((resolve) => {
+    // The shell applies the address-space limit to the binary only (ulimit -v is in KiB).
+    const child = spawn('/bin/sh', ['-c', `ulimit -v ${memMb * 1024} 2>/dev/null; exec "$0" "$1"`, bin, String(pointLimit)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: opts.env ?? process.env,
+    });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    let timedOut = false;
+    const limit = (opts.runTimeoutMs ?? 20_000) * (opts.repeat ?? 1);
+    // The limit is per run: it restarts at every `begin`.
+    let timer = setTimeout(() => kill(), limit);
+    const kill = () => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      chunks.push(d);
+      if (d.includes('begin ')) {
+        clearTimeout(timer);
+        timer = setTimeout(kill, limit);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ stdout: Buffer.concat(chunks).toString('utf8'), stderr, code, signal, timedOut });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(jobs.map((j) => j.line).join('\n') + '\n');
+  });
+}
+
+function parseValue(tok: string): Value | undefined {
+  if (tok === 'x') return undefined;
+  if (tok === 'm') return E_MEM;
+  if (tok === 'r') return E_RDOM;
+  return intFromString(tok);
+}
+
+function parseRuns(stdout: string): { done: BinaryResult[]; started?: string } {
+  const done: BinaryResult[] = [];
+  let started: string | undefined;
+  let cur: { program: number; input: number; status?: number; message?: string; overflow?: { op: string; a: Int; b: Int }; dims?: [Int, Int][]; window?: (Value | undefined)[] } | undefined;
+  for (const line of stdout.split('\n')) {
+    const sp = line.indexOf(' ');
+    const head = sp < 0 ? line : line.slice(0, sp);
+    const rest = sp < 0 ? '' : line.slice(sp + 1);
+    if (head === 'begin') {
+      const [p, i] = rest.split(' ').map(Number) as [number, number];
+      cur = { program: p, input: i };
+      started = `${p}:${i}`;
+    } else if (!cur) continue;
+    else if (head === 'status') cur.status = Number(rest);
+    else if (head === 'message') cur.message = rest;
+    else if (head === 'overflow') {
+      const [op, a, b] = rest.split(' ');
+      cur.overflow = { op: op!, a: intFromString(a!), b: intFromString(b!) };
+    } else if (head === 'dims') {
+      const ns = rest.split(' ').slice(1).map(intFromString);
+      cur.dims = [];
+      for (let k = 0; k + 1 < ns.length; k += 2) cur.dims.push([ns[k]!, ns[k + 1]!]);
+    } else if (head === 'values') cur.window = rest.length === 0 ? [] : rest.split(' ').map(parseValue);
+    else if (head === 'time_ns') {
+      const status = statusName(cur.status ?? -1) ?? 'ok';
+      const base = { program: cur.program, input: cur.input, kind: 'ran' as const, status, timeNs: Number(rest) };
+      done.push({
+        ...base,
+        ...(cur.message !== undefined ? { message: cur.message } : {}),
+        ...(cur.overflow ? { overflow: cur.overflow } : {}),
+        ...(cur.dims && cur.window ? { output: { dims: cur.dims, window: cur.window } } : {}),
+      });
+      cur = undefined;
+    }
+  }
+  return { done, started };
+}
+
+/**
+ * `compileAndRun`: emits every program, compiles them into one binary and runs each on each of its
+ * inputs. One result per (program, input), in order. Inputs whose parameters do not fit in 64 bits
+ * end with the overflow status without running (the C entry takes int64 parameters).
+ */
+export async function compileAndRun(programs: readonly BatchItem[], opts: ToolchainOptions & { impl?: string } = {}): Promise<BinaryResult[]> {
+  const tc = detectToolchain(opts.env);
+  const pipes = programs.map((p, k) => emitPipeline(p.t, { ...p.emit, name: opts.impl !== undefined ? (p.emit?.name ?? p.t.output) : `${p.emit?.name ?? p.t.output}_${k}` }));
+  const results: BinaryResult[] = [];
+  const jobs: Job[] = [];
+  const early = new Map<string, BinaryResult>();
+  programs.forEach((p, k) => {
+    p.inputs.forEach((z, i) => {
+      const params = p.t.params.map((name) => z.params.get(name) ?? 0);
+      const window = z.window.flatMap(([m, l]) => [m, l]);
+      if (![...params, ...window].every(INT64)) {
+        early.set(`${k}:${i}`, { program: k, input: i, kind: 'ran', status: 'overflow', message: 'an input does not fit in 64 bits', timeNs: 0 });
+        return;
+      }
+      jobs.push({ program: k, input: i, line: `run ${k} ${i} ${opts.repeat ?? 1} ${params.length} ${params.join(' ')} ${z.window.length} ${window.join(' ')}` });
+    });
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
+  try {
+    const c = compile(tc, dir, batchSource(pipes, opts.impl), opts);
+    let ran = new Map<string, BinaryResult>();
+    if ('error' in c) {
+      for (const j of jobs) ran.set(`${j.program}:${j.input}`, { program: j.program, input: j.input, kind: 'compile-error', message: c.error });
+    } else if (jobs.length > 0) ran = await runJobs(c.bin, jobs, opts);
+    programs.forEach((p, k) => p.inputs.forEach((_, i) => results.push(early.get(`${k}:${i}`) ?? ran.get(`${k}:${i}`)!)));
+  } finally {
+    if (!opts.keepTemp) rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
+}
+

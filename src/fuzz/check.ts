@@ -1,0 +1,111 @@
+// One check of a campaign: generate a case from its seed, check it, and if it fails, shrink it
+// with fast-check to a minimal case, name the directive to blame and compute its de-duplication
+// key. fast-check's `check` with one run and a fixed seed is exactly "the case of this seed", and
+// its shrinker acts on the blueprint, so every shrink step is again a valid case.
+import fc from 'fast-check';
+import { UserError } from '../diag.js';
+import type { FuzzEnv } from './env.js';
+import type { AnyProperty, CaseText, CheckResult, Failure } from './property.js';
+import { type Stats, bump, propertyCounts } from './stats.js';
+
+/** A minimized failure, ready to be written as a reproducer. */
+export interface Found {
+  readonly property: string;
+  readonly index: number;
+  readonly checkSeed: number;
+  readonly key: string;
+  readonly culprit?: string;
+  readonly failure: Failure;
+  readonly text: CaseText;
+  readonly shrinks: number;
+}
+
+/** Bounds on shrinking, so a slow property cannot stall the campaign. */
+export interface ShrinkBudget {
+  readonly evaluations: number;
+  readonly ms: number;
+}
+
+export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 2000, ms: 20_000 };
+
+/** Runs the property on a concrete case, turning any exception into a `crash` failure. */
+export function evaluate(prop: AnyProperty, c: unknown, env: FuzzEnv): CheckResult {
+  try {
+    return prop.check(c, env);
+  } catch (e) {
+    const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
+    return { status: 'fail', verdict: 'crash', expected: 'no exception', actual: what };
+  }
+}
+
+function concretize(prop: AnyProperty, g: unknown, env: FuzzEnv): { ok: true; c: unknown } | { ok: false; r: CheckResult } {
+  try {
+    return { ok: true, c: prop.concretize(g, env) };
+  } catch (e) {
+    const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
+    return { ok: false, r: { status: 'fail', verdict: 'crash', expected: 'a case', actual: what } };
+  }
+}
+
+/** The de-duplication key (issue: same property and same minimized shape or failing directive). */
+export function dedupKey(prop: AnyProperty, c: unknown, culprit: string | undefined, verdict: string): string {
+  return culprit !== undefined ? `${prop.name}/directive:${culprit}` : `${prop.name}/${verdict}/${prop.shape(c)}`;
+}
+
+/** The value fast-check generates for a seed, without checking it (for reproducing timeouts). */
+export function generated(prop: AnyProperty, env: FuzzEnv, seed: number): unknown {
+  let value: unknown;
+  fc.check(fc.property(prop.arbitrary(env), (g) => {
+    value = g;
+    return true;
+  }), { seed, numRuns: 1 });
+  return value;
+}
+
+export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK): Found | undefined {
+  const counts = propertyCounts(stats, prop.name);
+  let first = true;
+  let evaluations = 0;
+  let deadline = Infinity;
+  let last: { made: boolean; c: unknown; failure: Failure } | undefined;
+  const predicate = (g: unknown): boolean => {
+    if (!first && (++evaluations > shrink.evaluations || Date.now() > deadline)) return true;
+    const made = concretize(prop, g, env);
+    const r = made.ok ? evaluate(prop, made.c, env) : made.r;
+    if (first) {
+      first = false;
+      deadline = Date.now() + shrink.ms;
+      counts.checks++;
+      if (made.ok) prop.observe?.(made.c, stats);
+      if (r.status === 'discard') {
+        counts.discards++;
+        bump(stats.constructs, `discard: ${r.why}`);
+      }
+    }
+    if (r.status !== 'fail') return true;
+    last = { made: made.ok, c: made.ok ? made.c : g, failure: r };
+    return false;
+  };
+  const out = fc.check(fc.property(prop.arbitrary(env), predicate), { seed, numRuns: 1 });
+  if (!out.failed || !last) return undefined;
+  counts.failures++;
+  const { made, c, failure } = last;
+  let culprit: string | undefined;
+  try {
+    culprit = made ? prop.culprit?.(c, env) : undefined;
+  } catch {
+    culprit = undefined;
+  }
+  // A case that could not even be made concrete is kept as its blueprint (JSON), which is all there is.
+  const text: CaseText = made ? prop.encode(c) : { extra: { blueprint: JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) } };
+  return {
+    property: prop.name,
+    index,
+    checkSeed: seed,
+    key: made ? dedupKey(prop, c, culprit, failure.verdict) : `${prop.name}/${failure.verdict}/unmade`,
+    ...(culprit !== undefined ? { culprit } : {}),
+    failure,
+    text,
+    shrinks: out.numShrinks,
+  };
+}

@@ -1,0 +1,53 @@
+// The environment a campaign checks against: which bounds engine completes programs, which
+// directives schedules may use, the per-check step budget, and — for the bug zoo only — which
+// planted fault replaces a component by its faulty copy. Built from a plain, serializable
+// configuration so that worker threads and `refsem replay` rebuild exactly the same environment.
+import type { Input, Pipeline } from '../alg-semantics/ast.js';
+import { checkPipeline } from '../alg-semantics/validate.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { type RunOptions, execTgt } from '../target-semantics/exec.js';
+import type { Outcome } from '../target-semantics/outcome.js';
+import { DEFAULT_GEN, type GenOptions } from './gen/pipeline.js';
+import type { ScheduleDriver } from './gen/schedule.js';
+import { BUILTIN_ENGINES, type BoundsEngine } from '../bounds/engine.js';
+
+export interface EnvConfig {
+  /** bounds engine: a built-in name (beta0, beta1) or the path of an engine module */
+  readonly engine: string;
+  /** user directive modules (`--directive MODULE`) */
+  readonly directives: readonly string[];
+  /** schedules must use this directive (refsem check-directive) */
+  readonly focus?: string;
+  /** zoo fault to plant (src/fuzz/zoo) */
+  readonly fault?: string;
+  /** step budget of each evaluator run inside one check */
+  readonly maxSteps: number;
+}
+
+export const DEFAULT_CONFIG: EnvConfig = { engine: 'beta0', directives: [], maxSteps: 2_000_000 };
+
+export interface FuzzEnv {
+  readonly config: EnvConfig;
+  readonly gen: GenOptions;
+  /** the fast executor (a zoo fault may wrap it) */
+  exec(t: TgtProgram, input: Input, opts?: RunOptions): Outcome;
+  /** algorithm validity (defs. 2.7–2.10): the violations, none for a valid pipeline */
+  validate(p: Pipeline): readonly string[];
+  /** the campaign's bounds engine (built-in, loaded module, or a zoo fault's faulty copy) */
+  readonly engine: BoundsEngine;
+  /** the scheduling driver with the campaign's directives (built-ins, plug-ins, zoo faults) */
+  readonly schedule?: ScheduleDriver;
+}
+
+/** The parts of an environment a zoo fault may replace. */
+export type EnvOverrides = Partial<Omit<FuzzEnv, 'config'>>;
+
+export function baseEnv(config: EnvConfig): FuzzEnv {
+  return {
+    config,
+    gen: DEFAULT_GEN,
+    exec: execTgt,
+    validate: (p) => checkPipeline(p).map((e) => e.message),
+    engine: BUILTIN_ENGINES[config.engine] ?? BUILTIN_ENGINES.beta0!,
+  };
+}

@@ -1,0 +1,221 @@
+// Generators of valid algorithms (§2.4, defs. 2.7–2.10) and their inputs (def. 2.1) covering every
+// construct: funcs of 1–3 dimensions, several update stages, multi-dimensional rdoms (sometimes
+// with negative extents, §2.9), predicates, data-dependent indexing, parameters and every operator
+// of fig. 2.5b including div/mod by zero.
+//
+// fast-check generates *blueprints* — trees of small integers — that are decoded into pipelines.
+// A blueprint names funcs, variables and arities by number, resolved modulo what is in scope, so
+// every blueprint decodes to a valid pipeline and every shrink of it does too: shrinking needs no
+// dependent generation (fc.chain), and counterexamples come out small.
+import fc from 'fast-check';
+import { type Expr, type OpName, OP_ARITY, cst, op, vr, access, walkExpr } from '../../expr/ast.js';
+import { E_MEM, E_RDOM, type Int, int } from '../../expr/value.js';
+import type { Func, Input, Pipeline, RVar, Stage } from '../../alg-semantics/ast.js';
+import { ALL_OPS } from '../arbitraries/expr.js';
+
+/** Expression blueprint. */
+export type EB =
+  | { readonly t: 'c'; readonly v: number }
+  | { readonly t: 'err'; readonly mem: boolean }
+  | { readonly t: 'v'; readonly i: number }
+  | { readonly t: 'op'; readonly op: OpName; readonly a: readonly EB[] }
+  | { readonly t: 'acc'; readonly f: number; readonly a: readonly EB[]; readonly raw: boolean };
+
+/** A startup expression blueprint for rdom bounds (def. 2.9): a constant, or a parameter plus one. */
+export interface SB {
+  readonly c: number;
+  readonly p: number | null;
+}
+
+export interface UpdateB {
+  readonly rdom: readonly { readonly min: SB; readonly len: SB }[];
+  /** per dimension: does the stage use the pure variable (def. 2.8)? */
+  readonly pure: readonly boolean[];
+  readonly lhs: readonly EB[];
+  readonly rhs: EB;
+  readonly pred: EB | null;
+}
+
+export interface FuncB {
+  readonly dims: number;
+  readonly pure: EB;
+  readonly updates: readonly UpdateB[];
+}
+
+export interface PipelineB {
+  readonly params: number;
+  readonly funcs: readonly FuncB[];
+}
+
+export interface GenOptions {
+  readonly maxFuncs: number;
+  readonly maxUpdates: number;
+  readonly depth: number;
+  /**
+   * Zoo switch (thesis §2.9, races in rdom predicates): self-accesses inside predicates ignore
+   * syntactic separation, as a validity check that forgets predicates would let through.
+   */
+  readonly looseSeparationInPredicates?: boolean;
+}
+
+export const DEFAULT_GEN: GenOptions = { maxFuncs: 3, maxUpdates: 2, depth: 3 };
+
+export const PARAM_NAMES = ['n', 'm'] as const;
+export const VAR_NAMES = ['x', 'y', 'z'] as const;
+export const RVAR_NAMES = ['r', 's'] as const;
+export const funcName = (i: number): string => `f${i}`;
+
+// Division and modulo get extra weight: division by zero is the arithmetic corner of §2.9.
+const OPS: OpName[] = [...ALL_OPS, 'div', 'mod', 'div', 'mod', '+', '-', '*'];
+
+export function arbEB(depth: number): fc.Arbitrary<EB> {
+  const leaf: fc.Arbitrary<EB> = fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: -3, max: 4 }).map((v): EB => ({ t: 'c', v })) },
+    { weight: 1, arbitrary: fc.integer({ min: -40, max: 40 }).map((v): EB => ({ t: 'c', v })) },
+    { weight: 6, arbitrary: fc.nat(5).map((i): EB => ({ t: 'v', i })) },
+    { weight: 1, arbitrary: fc.boolean().map((mem): EB => ({ t: 'err', mem })) },
+  );
+  const { e } = fc.letrec<{ e: EB }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: 'small', maxDepth: depth, withCrossShrink: true },
+      { weight: 3, arbitrary: leaf },
+      {
+        weight: 3,
+        arbitrary: fc
+          .record({ op: fc.constantFrom(...OPS), a: fc.tuple(tie('e'), tie('e'), tie('e')) })
+          .map(({ op: o, a }): EB => ({ t: 'op', op: o, a: a.slice(0, OP_ARITY[o]) })),
+      },
+      {
+        weight: 2,
+        arbitrary: fc
+          .record({ f: fc.nat(7), a: fc.tuple(tie('e'), tie('e'), tie('e')), raw: fc.nat(9).map((k) => k === 0) })
+          .map((r): EB => ({ t: 'acc', ...r })),
+      },
+    ),
+  }));
+  return e;
+}
+
+const arbSB: fc.Arbitrary<SB> = fc.record({
+  c: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: -3, max: -1 }) }),
+  p: fc.option(fc.nat(1), { freq: 4 }),
+});
+
+export function arbPipelineB(o: GenOptions = DEFAULT_GEN): fc.Arbitrary<PipelineB> {
+  const eb = arbEB(o.depth);
+  const update: fc.Arbitrary<UpdateB> = fc.record({
+    rdom: fc.array(fc.record({ min: arbSB, len: arbSB }), { maxLength: 2 }),
+    pure: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
+    lhs: fc.tuple(eb, eb, eb),
+    rhs: eb,
+    pred: fc.option(eb, { freq: 2 }),
+  });
+  const func: fc.Arbitrary<FuncB> = fc.record({
+    dims: fc.integer({ min: 1, max: 3 }),
+    pure: eb,
+    updates: fc.array(update, { maxLength: o.maxUpdates }),
+  });
+  return fc.record({ params: fc.nat(2), funcs: fc.array(func, { minLength: 1, maxLength: o.maxFuncs }) });
+}
+
+/** What is in scope while decoding one expression. */
+interface Scope {
+  readonly vars: readonly string[];
+  /** earlier funcs and their arity */
+  readonly funcs: readonly { readonly name: string; readonly arity: number }[];
+  /** the func being updated, with the coordinates its self-accesses must use (def. 2.7) */
+  readonly self?: { readonly name: string; readonly fixed: readonly (string | undefined)[] };
+}
+
+/** Data-dependent indices are clamped so that bounds inference sees a finite interval (fig. 2.10). */
+const clamp = (e: Expr): Expr => op('min', op('max', e, cst(0)), cst(7));
+
+function decodeExpr(b: EB, s: Scope, loose = false): Expr {
+  switch (b.t) {
+    case 'c':
+      return cst(int(b.v));
+    case 'err':
+      return cst(b.mem ? E_MEM : E_RDOM);
+    case 'v':
+      return s.vars.length > 0 ? vr(s.vars[b.i % s.vars.length]!) : cst(int(b.i));
+    case 'op':
+      return op(b.op, ...b.a.map((a) => decodeExpr(a, s, loose)));
+    case 'acc': {
+      const targets = [...s.funcs, ...(s.self ? [{ name: s.self.name, arity: s.self.fixed.length }] : [])];
+      if (targets.length === 0) return decodeExpr(b.a[0]!, s, loose);
+      const g = targets[b.f % targets.length]!;
+      const isSelf = g.name === s.self?.name;
+      const args = Array.from({ length: g.arity }, (_, i) => {
+        const fixed = isSelf && !loose ? s.self!.fixed[i] : undefined;
+        if (fixed !== undefined) return vr(fixed);
+        // An argument of a self-access may not read the func itself: keep index trees one level deep.
+        const inner: Scope = isSelf ? { ...s, self: undefined } : s;
+        const a = decodeExpr(b.a[i % b.a.length]!, inner, loose);
+        return !b.raw && hasAccessIn(a) ? clamp(a) : a;
+      });
+      return access(g.name, args);
+    }
+  }
+}
+
+function hasAccessIn(e: Expr): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.k === 'access') found = true;
+  });
+  return found;
+}
+
+function decodeStartup(b: SB, params: readonly string[]): Expr {
+  if (b.p === null || params.length === 0) return cst(int(b.c));
+  const p = vr(params[b.p % params.length]!);
+  return b.c === 0 ? p : op('+', p, cst(int(b.c)));
+}
+
+export function decodePipeline(b: PipelineB, o: GenOptions = DEFAULT_GEN): Pipeline {
+  const params = PARAM_NAMES.slice(0, b.params);
+  const funcs: Func[] = [];
+  b.funcs.forEach((fb, fi) => {
+    const name = funcName(fi);
+    const vars = VAR_NAMES.slice(0, fb.dims);
+    const earlier = funcs.map((f) => ({ name: f.name, arity: f.vars.length }));
+    const pureScope: Scope = { vars: [...vars, ...params], funcs: earlier };
+    const stages: Stage[] = [
+      { pure: true, rdom: [], lhs: vars.map((x) => vr(x)), rhs: decodeExpr(fb.pure, pureScope), pred: cst(1) },
+    ];
+    for (const u of fb.updates) {
+      const rdom: RVar[] = u.rdom.map((r, k) => ({ name: RVAR_NAMES[k]!, min: decodeStartup(r.min, params), len: decodeStartup(r.len, params) }));
+      const pure = vars.map((_, i) => u.pure[i]!);
+      const pureVars = vars.filter((_, i) => pure[i]);
+      const fixed = vars.map((x, i) => (pure[i] ? x : undefined));
+      const scope: Scope = { vars: [...pureVars, ...rdom.map((r) => r.name), ...params], funcs: earlier, self: { name, fixed } };
+      // Reduction coordinates mention neither pure variables (def. 2.7) nor the func itself.
+      const redScope: Scope = { vars: [...rdom.map((r) => r.name), ...params], funcs: earlier };
+      const lhs = vars.map((x, i) => (pure[i] ? vr(x) : decodeExpr(u.lhs[i]!, redScope)));
+      const pred = u.pred === null ? cst(1) : decodeExpr(u.pred, scope, o.looseSeparationInPredicates);
+      stages.push({ pure: false, rdom, lhs, rhs: decodeExpr(u.rhs, scope), pred });
+    }
+    funcs.push({ name, vars, stages });
+  });
+  return { output: funcs[funcs.length - 1]!.name, params, funcs };
+}
+
+/** Input blueprint: window per dimension (some empty) and parameter values, cut to the pipeline. */
+export interface InputB {
+  readonly window: readonly (readonly [number, number])[];
+  readonly params: readonly number[];
+}
+
+export const arbInputB: fc.Arbitrary<InputB> = fc.record({
+  window: fc.tuple(...[0, 1, 2].map(() => fc.tuple(
+    fc.integer({ min: -3, max: 3 }),
+    fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 9, arbitrary: fc.integer({ min: 1, max: 5 }) }),
+  ))),
+  params: fc.tuple(fc.integer({ min: -2, max: 6 }), fc.integer({ min: -2, max: 6 })),
+});
+
+export function decodeInput(b: InputB, p: Pipeline): Input {
+  const out = p.funcs.find((f) => f.name === p.output)!;
+  const window = out.vars.map((_, i) => [int(b.window[i]![0]), int(b.window[i]![1])] as const);
+  return { window, params: new Map<string, Int>(p.params.map((q, i) => [q, int(b.params[i]!)])) };
+}

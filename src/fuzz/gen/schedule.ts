@@ -1,0 +1,105 @@
+// Random valid schedules as sequences of directive *choices*. A choice is two small integers: which
+// directive (among those the registry offers, user plug-ins included) and a seed for that
+// directive's `generate`, which proposes valid arguments for the program at hand. Choices are
+// sorted by phase (fig. 2.11) and decoded one after another against T0 = 𝓛(P), T1, …; a choice
+// whose directive applies nowhere is skipped. Shrinking drops and simplifies choices, so a
+// minimized schedule is short.
+import fc from 'fast-check';
+import { UserError } from '../../diag.js';
+import type { TgtProgram } from '../../target-semantics/ast.js';
+import type { Args, Directive } from '../../schedule/plugin.js';
+import { PHASES } from '../../schedule/plugin.js';
+import type { FuzzEnv } from '../env.js';
+
+export interface ChoiceB {
+  readonly d: number;
+  readonly s: number;
+}
+
+/** A decoded schedule with every intermediate program. */
+export interface Scheduled {
+  /** T0 = 𝓛(P), then the program after each directive */
+  readonly steps: readonly TgtProgram[];
+  /** the directive of each step */
+  readonly names: readonly string[];
+  readonly scheduleText: string;
+  /** a directive that threw while applying arguments its own `generate` proposed */
+  readonly trouble?: { readonly directive: string; readonly message: string };
+}
+
+/** One applied directive, as the schedule driver records it. */
+export interface AppliedCall {
+  readonly name: string;
+  readonly args: Args;
+}
+
+/**
+ * What the fuzzers need from the scheduling component: the directives, proposing arguments, one
+ * checked step, and the schedule's concrete syntax both ways.
+ */
+export interface ScheduleDriver {
+  readonly directives: readonly Directive[];
+  generate(t: TgtProgram, d: Directive, seed: number, history: readonly AppliedCall[]): Args | undefined;
+  /** validates and applies; throws UserError (or a rejection) when the call is invalid */
+  step(t: TgtProgram, call: AppliedCall, history: readonly AppliedCall[]): TgtProgram;
+  print(calls: readonly AppliedCall[]): string;
+  /** parses a schedule and applies it to T0, returning each call and each program */
+  parseAndApply(text: string, t0: TgtProgram): { calls: AppliedCall[]; steps: TgtProgram[] };
+}
+
+export const MAX_DIRECTIVES = 6;
+
+export function arbChoices(env: FuzzEnv, bias: { parallel?: boolean } = {}): fc.Arbitrary<ChoiceB[]> {
+  const n = env.schedule?.directives.length ?? 0;
+  if (n === 0) return fc.constant([]);
+  const parallel = env.schedule!.directives.findIndex((d) => d.name === 'traverse');
+  const focus = env.config.focus === undefined ? -1 : env.schedule!.directives.findIndex((d) => d.name === env.config.focus);
+  const pickD = fc.oneof(
+    { weight: 6, arbitrary: fc.nat(n - 1) },
+    // check-directive: the directive under test in most choices; race-free: many parallel loops
+    ...(focus >= 0 ? [{ weight: 12, arbitrary: fc.constant(focus) }] : []),
+    ...(bias.parallel && parallel >= 0 ? [{ weight: 6, arbitrary: fc.constant(parallel) }] : []),
+  );
+  return fc.array(fc.record({ d: pickD, s: fc.nat(0xffff) }), { maxLength: MAX_DIRECTIVES });
+}
+
+const phaseRank = (d: Directive) => PHASES.indexOf(d.phase);
+
+export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: FuzzEnv): Scheduled {
+  const drv = env.schedule;
+  if (!drv || choices.length === 0) return { steps: [t0], names: [], scheduleText: '' };
+  const picked = choices.map((c) => ({ d: drv.directives[c.d % drv.directives.length]!, s: c.s }));
+  picked.sort((a, b) => phaseRank(a.d) - phaseRank(b.d));
+  const steps = [t0];
+  const calls: AppliedCall[] = [];
+  for (const { d, s } of picked) {
+    const t = steps[steps.length - 1]!;
+    let args: Args | undefined;
+    try {
+      args = drv.generate(t, d, s, calls);
+    } catch (e) {
+      return { steps, names: calls.map((c) => c.name), scheduleText: drv.print(calls), trouble: { directive: d.name, message: `generate threw: ${describe(e)}` } };
+    }
+    if (args === undefined) continue;
+    const call = { name: d.name, args };
+    try {
+      steps.push(drv.step(t, call, calls));
+    } catch (e) {
+      const all = [...calls, call];
+      return { steps, names: all.map((c) => c.name), scheduleText: drv.print(all), trouble: { directive: d.name, message: `rejected or failed on its own proposal: ${describe(e)}` } };
+    }
+    calls.push(call);
+  }
+  return { steps, names: calls.map((c) => c.name), scheduleText: drv.print(calls) };
+}
+
+function describe(e: unknown): string {
+  return e instanceof UserError ? e.render() : (e as Error)?.stack ?? String(e);
+}
+
+export function parseScheduleText(t0: TgtProgram, text: string, env: FuzzEnv): Scheduled {
+  if (text.trim() === '') return { steps: [t0], names: [], scheduleText: '' };
+  if (!env.schedule) throw new UserError('this build cannot read schedules', undefined, 'the scheduling component is missing');
+  const { calls, steps } = env.schedule.parseAndApply(text, t0);
+  return { steps, names: calls.map((c) => c.name), scheduleText: text };
+}

@@ -1,0 +1,49 @@
+// The case most properties share: a generated algorithm with an input (def. 2.1), plus the
+// fast evaluator's realization of it, computed once per case.
+import fc from 'fast-check';
+import { UserError } from '../../diag.js';
+import type { Input, Pipeline } from '../../alg-semantics/ast.js';
+import { type Realization, realize } from '../../alg-semantics/fast-eval.js';
+import type { FuzzEnv } from '../env.js';
+import { type InputB, type PipelineB, arbInputB, arbPipelineB, decodeInput, decodePipeline } from '../gen/pipeline.js';
+import type { CaseText } from '../property.js';
+import { abstractInts, inputOf, inputText, programOf, programText } from './text.js';
+
+export interface AlgGen {
+  readonly p: PipelineB;
+  readonly z: InputB;
+}
+
+export interface AlgCase {
+  readonly pipeline: Pipeline;
+  readonly input: Input;
+}
+
+export function arbAlgGen(env: FuzzEnv): fc.Arbitrary<AlgGen> {
+  return fc.record({ p: arbPipelineB(env.gen), z: arbInputB });
+}
+
+export function algCase(g: AlgGen, env: FuzzEnv): AlgCase {
+  const pipeline = decodePipeline(g.p, env.gen);
+  return { pipeline, input: decodeInput(g.z, pipeline) };
+}
+
+export function encodeAlg(c: AlgCase): CaseText {
+  return { program: programText(c.pipeline), input: inputText(c.input) };
+}
+
+export function decodeAlg(t: CaseText): AlgCase {
+  return { pipeline: programOf(t, '<reproducer>'), input: inputOf(t) };
+}
+
+export const algShape = (c: AlgCase): string => abstractInts(programText(c.pipeline));
+
+/** The fast evaluator's realization, or the reason there is none (budget: the case is discarded). */
+export function realizeFast(c: AlgCase, env: FuzzEnv): Realization | { budget: string } {
+  try {
+    return realize(c.pipeline, c.input, { maxSteps: env.config.maxSteps });
+  } catch (e) {
+    if (e instanceof UserError && /step|deeply/.test(e.message)) return { budget: 'algorithm step budget' };
+    throw e;
+  }
+}

@@ -1,0 +1,67 @@
+// The two evaluators of each language agree (ARCHITECTURE.md, "two evaluators per language"):
+// the spec evaluator follows the rules one by one, the fast one is what campaigns run on; a
+// difference means one of them departs from fig. 2.6 / fig. 2.8.
+import { realizeSpec } from '../../alg-semantics/spec-eval.js';
+import { showValue } from '../../expr/value.js';
+import { PASS, type Property } from '../property.js';
+import { type AlgCase, type AlgGen, algCase, algShape, arbAlgGen, decodeAlg, encodeAlg, realizeFast } from './alg-case.js';
+import { observePipeline } from '../gen/observe.js';
+import { runMachine } from '../../target-semantics/machine.js';
+import type { Outcome } from '../../target-semantics/outcome.js';
+import { showOutcome } from '../../target-semantics/display.js';
+import { complete } from '../complete.js';
+import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, observeSched, schedCase, schedShape } from './sched-case.js';
+
+/** The spec evaluator is slow by design; this many derivation steps per check keep campaigns fast. */
+export const SPEC_BUDGET = 20_000;
+
+export const evaluatorsAlg: Property<AlgGen, AlgCase> = {
+  name: 'evaluators-alg',
+  summary: 'the spec evaluator (fig. 2.6, rule by rule) and the fast evaluator realize the same values',
+  arbitrary: arbAlgGen,
+  concretize: algCase,
+  check(c, env) {
+    const spec = realizeSpec(c.pipeline, c.input, SPEC_BUDGET);
+    if (spec.kind === 'budget') return { status: 'discard', why: 'spec evaluator budget' };
+    const fast = realizeFast(c, env);
+    if ('budget' in fast) return { status: 'discard', why: fast.budget };
+    const i = spec.values.findIndex((v, k) => v !== fast.values[k]);
+    if (i < 0 && spec.values.length === fast.values.length) return PASS;
+    return {
+      status: 'fail',
+      verdict: 'evaluators-differ',
+      expected: `spec evaluator: [${spec.values.map(showValue).join(', ')}]`,
+      actual: `fast evaluator: [${fast.values.map(showValue).join(', ')}] (first difference at index ${i})`,
+    };
+  },
+  encode: encodeAlg,
+  decode: decodeAlg,
+  shape: algShape,
+  observe: (c, stats) => observePipeline(c.pipeline, c.input, stats),
+};
+
+/** The small-step machine is slow by design; it gets this many steps per check. */
+export const MACHINE_BUDGET = 50_000;
+
+const stripLoc = (k: string, v: unknown): unknown => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v);
+const same = (a: Outcome, b: Outcome): boolean => JSON.stringify(a, stripLoc) === JSON.stringify(b, stripLoc);
+
+export const evaluatorsTgt: Property<SchedGen, SchedCase> = {
+  name: 'evaluators-tgt',
+  summary: 'the small-step machine (fig. 2.8) and the fast executor return the same outcome (values, stuck state, steps) on scheduled, completed programs',
+  arbitrary: (env) => arbSchedGen(env),
+  concretize: schedCase,
+  check(c, env) {
+    if (c.trouble) return { status: 'discard', why: 'directive error' };
+    const t = complete(finalProgram(c), env.engine);
+    const slow = runMachine(t, c.input, { maxSteps: MACHINE_BUDGET });
+    if (slow.kind === 'stuck' && slow.stuck.kind === 'budget-exceeded') return { status: 'discard', why: 'machine step budget' };
+    const fast = env.exec(t, c.input, { maxSteps: MACHINE_BUDGET });
+    if (same(slow, fast)) return PASS;
+    return { status: 'fail', verdict: 'evaluators-differ', expected: `machine: ${showOutcome(slow)}`, actual: `fast executor: ${showOutcome(fast)}` };
+  },
+  encode: encodeSched,
+  decode: decodeSched,
+  shape: schedShape,
+  observe: observeSched,
+};

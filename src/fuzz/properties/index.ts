@@ -1,0 +1,22 @@
+// Every fuzz property by name. `refsem fuzz --property P` selects among these; the default
+// campaign runs them all.
+import { UserError } from '../../diag.js';
+import type { AnyProperty } from '../property.js';
+import { evaluatorsAlg, evaluatorsTgt } from './evaluators.js';
+import { roundtrip } from './roundtrip.js';
+import { boundsQuality, confluence, lemmas, memorySafety, raceFree } from './soundness.js';
+
+export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip];
+
+export function propertyNamed(name: string): AnyProperty {
+  const p = PROPERTIES.find((q) => q.name === name);
+  if (!p) {
+    throw new UserError(`unknown property '${name}'`, { file: '<command line>', line: 1, col: 1 }, `the properties are: ${PROPERTIES.map((q) => q.name).join(', ')}`);
+  }
+  return p;
+}
+
+export function selectProperties(names: readonly string[]): AnyProperty[] {
+  if (names.length === 0) return [...PROPERTIES];
+  return [...new Set(names)].map(propertyNamed);
+}

@@ -1,0 +1,58 @@
+// The case of the scheduling properties: an algorithm, an input, and a schedule given as random
+// directive *choices* that are decoded against the lowered program (each choice picks a directive
+// and seeds its `generate`), so that shrinking the choice list shrinks the schedule. The concrete
+// case keeps every intermediate program T0 = 𝓛(P), T1, …, Tn (fig. 2.4).
+import fc from 'fast-check';
+import type { TgtProgram } from '../../target-semantics/ast.js';
+import { lower } from '../../lowering/lower.js';
+import type { FuzzEnv } from '../env.js';
+import { type ChoiceB, type Scheduled, arbChoices, decodeChoices, parseScheduleText } from '../gen/schedule.js';
+import type { CaseText } from '../property.js';
+import { type Stats, bump } from '../stats.js';
+import { observePipeline } from '../gen/observe.js';
+import { arbInputB, arbPipelineB } from '../gen/pipeline.js';
+import { type AlgCase, type AlgGen, algCase, algShape, decodeAlg, encodeAlg } from './alg-case.js';
+
+export interface SchedGen extends AlgGen {
+  readonly d: readonly ChoiceB[];
+}
+
+export interface SchedCase extends AlgCase, Scheduled {}
+
+export function arbSchedGen(env: FuzzEnv, bias?: { parallel?: boolean }): fc.Arbitrary<SchedGen> {
+  return fc.record({ p: arbPipelineB(env.gen), z: arbInputB, d: arbChoices(env, bias) });
+}
+
+export function schedCase(g: SchedGen, env: FuzzEnv): SchedCase {
+  const a = algCase(g, env);
+  return { ...a, ...decodeChoices(lower(a.pipeline), g.d, env) };
+}
+
+export function encodeSched(c: SchedCase): CaseText {
+  return { ...encodeAlg(c), schedule: c.scheduleText };
+}
+
+export function decodeSched(t: CaseText, env: FuzzEnv): SchedCase {
+  const a = decodeAlg(t);
+  return { ...a, ...parseScheduleText(lower(a.pipeline), t.schedule ?? '', env) };
+}
+
+export const schedShape = (c: SchedCase): string => `${algShape(c)}|${c.names.join(',')}`;
+
+export function observeSched(c: SchedCase, stats: Stats): void {
+  observePipeline(c.pipeline, c.input, stats);
+  for (const n of c.names) bump(stats.directives, n);
+}
+
+/** The final program Tn. */
+export const finalProgram = (c: SchedCase): TgtProgram => c.steps[c.steps.length - 1]!;
+
+/**
+ * The directive to blame: the first one after which `fails` holds of the schedule's prefix
+ * (T0 failing already blames lowering, which is no directive).
+ */
+export function firstFailingDirective(c: SchedCase, fails: (t: TgtProgram) => boolean): string | undefined {
+  if (fails(c.steps[0]!)) return undefined;
+  for (let i = 1; i < c.steps.length; i++) if (fails(c.steps[i]!)) return c.names[i - 1];
+  return undefined;
+}

@@ -1,0 +1,174 @@
+// The soundness properties of §2.3 on generated (algorithm, schedule, input) cases, each checked
+// on the fast path: generate → lower → schedule → bounds → fast executor → compare.
+//   confluence     thm. 2.2 / def. 2.3
+//   memory-safety  thm. 2.1, for β0 and β1 completions
+//   bounds-quality def. 2.5, an engine (β1 by default) against β0
+//   race-free      no data race under parallel traversal (schedule-directives.md, "Parallel loops")
+//   lemmas         lemmas 2.4 and 2.5 after every directive
+import { BUILTIN_ENGINES, type BoundsEngine } from '../../bounds/engine.js';
+import { type Realization } from '../../alg-semantics/fast-eval.js';
+import { compareOutputs, isConfluent, negativeRdom, showVerdict, type Verdict } from '../../lowering/equivalence.js';
+import { checkDominance, checkLoopNaming } from '../../lowering/invariants.js';
+import type { TgtProgram } from '../../target-semantics/ast.js';
+import type { Outcome } from '../../target-semantics/outcome.js';
+import { complete } from '../complete.js';
+import type { FuzzEnv } from '../env.js';
+import { PASS, type CheckResult, type Property } from '../property.js';
+import { realizeFast } from './alg-case.js';
+import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, firstFailingDirective, observeSched, schedCase, schedShape } from './sched-case.js';
+import { showInput } from './text.js';
+import { showOutcome } from '../../target-semantics/display.js';
+
+/** Runs the completed program on the case's input with the campaign's executor. */
+export function run(c: SchedCase, t: TgtProgram, engine: BoundsEngine, env: FuzzEnv): Outcome {
+  return env.exec(complete(t, engine), c.input, { maxSteps: env.config.maxSteps });
+}
+
+/** A directive that crashed or rejected its own proposal fails every scheduling property. */
+function trouble(c: SchedCase): CheckResult | undefined {
+  if (!c.trouble) return undefined;
+  return { status: 'fail', verdict: 'directive-error', expected: `directive ${c.trouble.directive} applies to the arguments its generate proposed`, actual: c.trouble.message };
+}
+
+const common = {
+  concretize: schedCase,
+  encode: encodeSched,
+  decode: decodeSched,
+  shape: schedShape,
+  observe: observeSched,
+};
+
+function confluenceVerdict(c: SchedCase, alg: Realization, t: TgtProgram, engine: BoundsEngine, env: FuzzEnv): Verdict {
+  const neg = negativeRdom(c.pipeline, c.input.params);
+  return compareOutputs(alg, run(c, t, engine, env), c.input.window, neg === undefined ? {} : { negativeRdom: neg });
+}
+
+export const confluence: Property<SchedGen, SchedCase> = {
+  name: 'confluence',
+  summary: 'thm. 2.2: the scheduled, completed program equals the algorithm on the window, or the algorithm has an error value there, or an assertion failed (def. 2.3)',
+  arbitrary: (env) => arbSchedGen(env),
+  ...common,
+  check(c, env) {
+    const bad = trouble(c);
+    if (bad) return bad;
+    const alg = realizeFast(c, env);
+    if ('budget' in alg) return { status: 'discard', why: alg.budget };
+    const v = confluenceVerdict(c, alg, finalProgram(c), env.engine, env);
+    const ok = isConfluent(v);
+    if (ok === undefined) return { status: 'discard', why: 'target step budget' };
+    if (ok) return PASS;
+    return { status: 'fail', verdict: v.kind === 'unsafe' ? `unsafe-${v.stuck.kind}` : v.kind, expected: `the algorithm's values on ${showInput(c.input)}`, actual: showVerdict(v) };
+  },
+  culprit(c, env) {
+    const alg = realizeFast(c, env);
+    if ('budget' in alg) return undefined;
+    return firstFailingDirective(c, (t) => isConfluent(confluenceVerdict(c, alg, t, env.engine, env)) === false);
+  },
+};
+
+const MEMORY_ERRORS = new Set(['oob-read', 'oob-write', 'unallocated']);
+
+/** Engines memory safety is checked for: β0, β1 and the campaign's own engine. */
+function safetyEngines(env: FuzzEnv): BoundsEngine[] {
+  const out = [BUILTIN_ENGINES.beta0!, BUILTIN_ENGINES.beta1!];
+  if (!out.some((e) => e.name === env.engine.name)) out.push(env.engine);
+  else out[out.findIndex((e) => e.name === env.engine.name)] = env.engine;
+  return out;
+}
+
+function memoryError(c: SchedCase, t: TgtProgram, env: FuzzEnv): { engine: string; outcome: Outcome } | undefined {
+  for (const engine of safetyEngines(env)) {
+    const o = run(c, t, engine, env);
+    if (o.kind === 'stuck' && MEMORY_ERRORS.has(o.stuck.kind)) return { engine: engine.name, outcome: o };
+  }
+  return undefined;
+}
+
+export const memorySafety: Property<SchedGen, SchedCase> = {
+  name: 'memory-safety',
+  summary: 'thm. 2.1: programs completed by β0 and by β1 never read or write out of bounds or touch an unallocated buffer',
+  arbitrary: (env) => arbSchedGen(env),
+  ...common,
+  check(c, env) {
+    const bad = trouble(c);
+    if (bad) return bad;
+    const err = memoryError(c, finalProgram(c), env);
+    if (!err) return PASS;
+    return { status: 'fail', verdict: (err.outcome as Extract<Outcome, { kind: 'stuck' }>).stuck.kind, expected: `no memory error (engine ${err.engine})`, actual: showOutcome(err.outcome) };
+  },
+  culprit: (c, env) => firstFailingDirective(c, (t) => memoryError(c, t, env) !== undefined),
+};
+
+/** The engine judged by bounds-quality: the campaign's engine, or β1 when that is β0 itself. */
+const judged = (env: FuzzEnv): BoundsEngine => (env.engine.name === 'beta0' ? BUILTIN_ENGINES.beta1! : env.engine);
+
+function qualityBreach(c: SchedCase, alg: Realization, t: TgtProgram, env: FuzzEnv): Verdict | undefined {
+  const base = confluenceVerdict(c, alg, t, BUILTIN_ENGINES.beta0!, env);
+  // Def. 2.5 only binds where β0 itself produced the algorithm's values.
+  if (base.kind !== 'equal') return undefined;
+  const v = confluenceVerdict(c, alg, t, judged(env), env);
+  return v.kind === 'equal' || v.kind === 'inconclusive' ? undefined : v;
+}
+
+export const boundsQuality: Property<SchedGen, SchedCase> = {
+  name: 'bounds-quality',
+  summary: 'def. 2.5: wherever β0 completes the program to the algorithm\'s values (no error value, no failed assertion), β1 does too',
+  arbitrary: (env) => arbSchedGen(env),
+  ...common,
+  check(c, env) {
+    const bad = trouble(c);
+    if (bad) return bad;
+    const alg = realizeFast(c, env);
+    if ('budget' in alg) return { status: 'discard', why: alg.budget };
+    const v = qualityBreach(c, alg, finalProgram(c), env);
+    if (!v) return PASS;
+    return { status: 'fail', verdict: 'bounds-quality', expected: `β0 matches the algorithm on ${showInput(c.input)}, so ${judged(env).name} must too`, actual: `${judged(env).name}: ${showVerdict(v)}` };
+  },
+  culprit(c, env) {
+    const alg = realizeFast(c, env);
+    if ('budget' in alg) return undefined;
+    return firstFailingDirective(c, (t) => qualityBreach(c, alg, t, env) !== undefined);
+  },
+};
+
+function race(c: SchedCase, t: TgtProgram, env: FuzzEnv): Outcome | undefined {
+  const o = run(c, t, env.engine, env);
+  return o.kind === 'stuck' && o.stuck.kind === 'data-race' ? o : undefined;
+}
+
+export const raceFree: Property<SchedGen, SchedCase> = {
+  name: 'race-free',
+  summary: 'valid schedules are race-free: no two iterations of a parallel loop touch one point with a write (def. 2.7, def. 2.16)',
+  arbitrary: (env) => arbSchedGen(env, { parallel: true }),
+  ...common,
+  check(c, env) {
+    const bad = trouble(c);
+    if (bad) return bad;
+    const o = race(c, finalProgram(c), env);
+    return o ? { status: 'fail', verdict: 'data-race', expected: 'no data race', actual: showOutcome(o) } : PASS;
+  },
+  culprit: (c, env) => firstFailingDirective(c, (t) => race(c, t, env) !== undefined),
+};
+
+function lemmaViolations(c: SchedCase, t: TgtProgram): string[] {
+  return [...checkLoopNaming(t).map((m) => `lemma 2.4: ${m}`), ...checkDominance(t, c.pipeline).map((m) => `lemma 2.5: ${m}`)];
+}
+
+export const lemmas: Property<SchedGen, SchedCase> = {
+  name: 'lemmas',
+  summary: 'lemma 2.4 (unique loop names) and lemma 2.5 (dominance) hold after lowering and after every directive',
+  arbitrary: (env) => arbSchedGen(env),
+  ...common,
+  check(c) {
+    const bad = trouble(c);
+    if (bad) return bad;
+    for (let i = 0; i < c.steps.length; i++) {
+      const errs = lemmaViolations(c, c.steps[i]!);
+      if (errs.length > 0) {
+        return { status: 'fail', verdict: errs[0]!.startsWith('lemma 2.4') ? 'lemma-2.4' : 'lemma-2.5', expected: 'no violation', actual: `after ${i === 0 ? 'lowering' : `directive ${i} (${c.names[i - 1]})`}: ${errs.join('; ')}` };
+      }
+    }
+    return PASS;
+  },
+  culprit: (c) => firstFailingDirective(c, (t) => lemmaViolations(c, t).length > 0),
+};

@@ -1,0 +1,245 @@
+// The campaign runner: spreads check indices over worker threads (or runs them in-process),
+// watches each check against the per-check time budget, de-duplicates failures, writes each one
+// as a reproducer and keeps the totals that the progress line and the JSON summary report.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type Found, generated } from './check.js';
+import { type EnvConfig } from './env.js';
+import { makeEnv } from './make-env.js';
+import { selectProperties } from './properties/index.js';
+import { type Reproducer, reproducerOf, writeReproducer } from './reproducer.js';
+import { type Shard, checkSeed, ownedCount } from './seed.js';
+import { type SliceSpec, propertyFor, runSlice } from './slice.js';
+import { type Stats, emptyStats, mergeStats } from './stats.js';
+
+export interface CampaignOptions {
+  readonly properties: readonly string[];
+  readonly seed: number;
+  readonly runs?: number;
+  readonly timeMs?: number;
+  readonly jobs: number;
+  readonly shard: Shard;
+  readonly config: EnvConfig;
+  /** directory for reproducers and summary.json */
+  readonly out: string;
+  /** per-check wall-clock budget; a check over it is a `timeout` failure (worker threads only) */
+  readonly budgetMs: number;
+  /** force in-process execution (tests running TypeScript sources) */
+  readonly inProcess?: boolean;
+}
+
+export interface FailureEntry {
+  readonly property: string;
+  readonly verdict: string;
+  readonly key: string;
+  readonly check: number;
+  readonly culprit?: string;
+  readonly reproducer: string;
+  readonly detected_s: number;
+}
+
+export interface Snapshot {
+  readonly checks: number;
+  readonly failures: number;
+  readonly elapsedMs: number;
+  readonly remainingMs?: number;
+  readonly remainingChecks?: number;
+}
+
+export interface CampaignResult {
+  readonly seed: number;
+  readonly runs: number;
+  readonly elapsed_s: number;
+  readonly checks_per_s: number;
+  readonly failures: FailureEntry[];
+  readonly directives: Record<string, number>;
+  readonly properties: Stats['properties'];
+  readonly constructs: Record<string, number>;
+  readonly jobs: number;
+  readonly shard: string;
+  readonly engine: string;
+  readonly interrupted: boolean;
+}
+
+export interface CampaignControl {
+  /** ends the campaign early (Ctrl-C); the result is still produced */
+  stop(): void;
+  readonly done: Promise<CampaignResult>;
+}
+
+/** The compiled worker entry next to this module, when running from dist/. */
+function workerEntry(): string | undefined {
+  if (!import.meta.url.endsWith('.js')) return undefined;
+  const p = fileURLToPath(new URL('./worker.js', import.meta.url));
+  return existsSync(p) ? p : undefined;
+}
+
+/** Position k of `index` in the sequence of worker `job` (inverse of globalIndex). */
+function localPosition(shard: Shard, jobs: number, job: number, index: number): number {
+  return ((index - shard.index) / shard.count - job) / jobs;
+}
+
+export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void = () => {}): CampaignControl {
+  const props = selectProperties(o.properties);
+  const t0 = Date.now();
+  const deadline = o.timeMs !== undefined ? t0 + o.timeMs : undefined;
+  const stats = emptyStats();
+  let checks = 0;
+  let stopped = false;
+  const failures = new Map<string, { entry: FailureEntry; repro: Reproducer }>();
+  let stopHook = () => {};
+
+  const record = (f: Found) => {
+    const old = failures.get(f.key);
+    // Keep the lowest check index per key, so a --runs campaign reports the same reproducer
+    // whatever the number of jobs.
+    if (old && old.entry.check <= f.index) return;
+    const repro = reproducerOf(f, o.seed, o.config);
+    const path = writeReproducer(o.out, repro);
+    const detected_s = old ? old.entry.detected_s : (Date.now() - t0) / 1000;
+    failures.set(f.key, {
+      entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s },
+      repro,
+    });
+  };
+  const snapshot = (): Snapshot => {
+    const elapsedMs = Date.now() - t0;
+    return {
+      checks,
+      failures: failures.size,
+      elapsedMs,
+      ...(deadline !== undefined ? { remainingMs: Math.max(0, deadline - Date.now()) } : {}),
+      ...(o.runs !== undefined ? { remainingChecks: Math.max(0, ownedTotal(o) - checks) } : {}),
+    };
+  };
+  const tick = setInterval(() => onTick(snapshot()), 250);
+
+  const run = async (): Promise<void> => {
+    const env = await makeEnv(o.config);
+    const entry = o.inProcess ? undefined : workerEntry();
+    const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline } : {}) };
+    const progress = (d: Stats, n: number) => {
+      mergeStats(stats, d);
+      checks += n;
+    };
+    if (!entry) {
+      // In-process: the jobs run one after another on this thread (same indices, same results).
+      stopHook = () => {
+        stopped = true;
+      };
+      for (let job = 0; job < o.jobs && !stopped; job++) {
+        await runSlice({ ...base, job, startK: 0 }, env, props, { shouldStop: () => stopped, onFound: record, onProgress: progress });
+      }
+      return;
+    }
+    const live = new Set<Worker>();
+    stopHook = () => {
+      stopped = true;
+      for (const w of live) w.postMessage({ type: 'stop' });
+    };
+    const spawn = (job: number, startK: number): Promise<void> =>
+      new Promise((resolveJob) => {
+        const watch = new Float64Array(new SharedArrayBuffer(16));
+        watch[0] = -1;
+        const spec: SliceSpec = { ...base, job, startK };
+        const w = new Worker(entry, { workerData: { spec, config: o.config, properties: props.map((p) => p.name), watch } });
+        live.add(w);
+        let finished = false;
+        const finish = () => {
+          if (finished) return;
+          finished = true;
+          clearInterval(dog);
+          live.delete(w);
+          resolveJob();
+        };
+        const dog = setInterval(() => {
+          const index = watch[0]!;
+          if (index < 0 || Date.now() - watch[1]! <= o.budgetMs || finished) return;
+          // A hang: the check's thread cannot be interrupted from inside, so the worker is
+          // replaced; the case is regenerated here from its seed for the reproducer.
+          finished = true;
+          clearInterval(dog);
+          live.delete(w);
+          void w.terminate();
+          checks++;
+          recordTimeout(index);
+          if (stopped) resolveJob();
+          else void spawn(job, localPosition(o.shard, o.jobs, job, index) + 1).then(resolveJob);
+        }, 100);
+        w.on('message', (m: WorkerMessage) => {
+          if (m.type === 'progress') progress(m.stats, m.checks);
+          else if (m.type === 'found') record(m.found);
+          else if (m.type === 'done') finish();
+        });
+        w.on('error', (e) => {
+          record(internalFailure(job, e));
+          finish();
+        });
+        w.on('exit', finish);
+      });
+    const recordTimeout = (index: number) => {
+      const prop = propertyFor(props, o.seed, index);
+      const seed = checkSeed(o.seed, index);
+      let text: Found['text'];
+      try {
+        text = prop.encode(prop.concretize(generated(prop, env, seed), env));
+      } catch {
+        text = { extra: { note: 'the case could not be regenerated' } };
+      }
+      const counts = (stats.properties[prop.name] ??= { checks: 0, failures: 0, discards: 0 });
+      counts.checks++;
+      counts.failures++;
+      record({
+        property: prop.name, index, checkSeed: seed, key: `${prop.name}/timeout/${index}`, text, shrinks: 0,
+        failure: { status: 'fail', verdict: 'timeout', expected: `the check finishes within ${o.budgetMs} ms`, actual: 'still running at the budget; the worker was stopped' },
+      });
+    };
+    await Promise.all(Array.from({ length: o.jobs }, (_, j) => spawn(j, 0)));
+  };
+
+  const done = run().then(() => {
+    clearInterval(tick);
+    onTick(snapshot());
+    const elapsed = (Date.now() - t0) / 1000;
+    const list = [...failures.values()].map((f) => f.entry).sort((a, b) => a.check - b.check);
+    return {
+      seed: o.seed,
+      runs: checks,
+      elapsed_s: round(elapsed),
+      checks_per_s: round(checks / Math.max(elapsed, 1e-3)),
+      failures: list,
+      directives: stats.directives,
+      properties: stats.properties,
+      constructs: stats.constructs,
+      jobs: o.jobs,
+      shard: `${o.shard.index}/${o.shard.count}`,
+      engine: o.config.engine,
+      interrupted: stopped,
+    };
+  }, (e: unknown) => {
+    clearInterval(tick);
+    throw e;
+  });
+  return { stop: () => stopHook(), done };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+function ownedTotal(o: CampaignOptions): number {
+  let n = 0;
+  for (let j = 0; j < o.jobs; j++) n += ownedCount(o.shard, o.jobs, j, o.runs!);
+  return n;
+}
+
+function internalFailure(job: number, e: Error): Found {
+  return {
+    property: 'runner', index: -1 - job, checkSeed: 0, key: `runner/worker-error/${e.message}`, text: {}, shrinks: 0,
+    failure: { status: 'fail', verdict: 'internal-error', expected: 'the worker runs to the end', actual: e.stack ?? e.message },
+  };
+}
+
+export type WorkerMessage =
+  | { readonly type: 'progress'; readonly stats: Stats; readonly checks: number }
+  | { readonly type: 'found'; readonly found: Found }
+  | { readonly type: 'done' };

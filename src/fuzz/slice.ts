@@ -1,0 +1,67 @@
+// The check loop one worker (or the main thread, when jobs run in-process) executes over its share
+// of the campaign's check indices. Shared by worker.ts and the in-process runner so both behave
+// identically.
+import { DEFAULT_SHRINK, type Found, runCheck } from './check.js';
+import type { FuzzEnv } from './env.js';
+import type { AnyProperty } from './property.js';
+import { type Shard, checkSeed, globalIndex } from './seed.js';
+import { type Stats, emptyStats } from './stats.js';
+
+export interface SliceSpec {
+  readonly seed: number;
+  readonly shard: Shard;
+  readonly jobs: number;
+  readonly job: number;
+  /** global index bound (exclusive), or undefined for a timed campaign */
+  readonly runs?: number;
+  /** wall-clock end (ms since epoch), or undefined */
+  readonly deadline?: number;
+  /** first local position k to run (a worker restarted after a timeout continues after it) */
+  readonly startK: number;
+}
+
+export interface SliceHooks {
+  shouldStop(): boolean;
+  onFound(f: Found): void;
+  /** stats gathered since the last call, and how many checks they cover */
+  onProgress(delta: Stats, checks: number): void;
+  /** the check now running (index), or -1 when idle; for the watchdog */
+  onStart?(index: number): void;
+}
+
+/** Which property check `index` runs: a hash of (seed, index), so it does not depend on jobs. */
+export function propertyFor(props: readonly AnyProperty[], seed: number, index: number): AnyProperty {
+  return props[(checkSeed(seed ^ 0x2545f491, index) >>> 0) % props.length]!;
+}
+
+export const PROGRESS_MS = 200;
+
+export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly AnyProperty[], hooks: SliceHooks): Promise<void> {
+  let delta = emptyStats();
+  let checks = 0;
+  let lastFlush = Date.now();
+  const flush = () => {
+    hooks.onProgress(delta, checks);
+    delta = emptyStats();
+    checks = 0;
+    lastFlush = Date.now();
+  };
+  for (let k = spec.startK; ; k++) {
+    const index = globalIndex(spec.shard, spec.jobs, spec.job, k);
+    if (spec.runs !== undefined && index >= spec.runs) break;
+    if (spec.deadline !== undefined && Date.now() >= spec.deadline) break;
+    if (hooks.shouldStop()) break;
+    const prop = propertyFor(props, spec.seed, index);
+    hooks.onStart?.(index);
+    const found = runCheck(prop, env, index, checkSeed(spec.seed, index), delta, DEFAULT_SHRINK);
+    hooks.onStart?.(-1);
+    checks++;
+    if (found) hooks.onFound(found);
+    if (Date.now() - lastFlush >= PROGRESS_MS) {
+      flush();
+      // Let messages (stop requests, SIGINT, progress printing) through between checks.
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+  flush();
+}

@@ -1,0 +1,37 @@
+// Worker-thread entry of a campaign (runner.ts spawns it from dist/): runs its slice of check
+// indices and reports progress, failures and the check in flight (for the time-budget watchdog).
+import { parentPort, workerData } from 'node:worker_threads';
+import type { EnvConfig } from './env.js';
+import { makeEnv } from './make-env.js';
+import { selectProperties } from './properties/index.js';
+import type { WorkerMessage } from './runner.js';
+import { type SliceSpec, runSlice } from './slice.js';
+
+interface Data {
+  readonly spec: SliceSpec;
+  readonly config: EnvConfig;
+  readonly properties: readonly string[];
+  readonly watch: Float64Array;
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const d = workerData as Data;
+  let stop = false;
+  port.on('message', (m: { type: string }) => {
+    if (m.type === 'stop') stop = true;
+  });
+  const post = (m: WorkerMessage) => port.postMessage(m);
+  const env = await makeEnv(d.config);
+  await runSlice(d.spec, env, selectProperties(d.properties), {
+    shouldStop: () => stop,
+    onFound: (found) => post({ type: 'found', found }),
+    onProgress: (stats, checks) => post({ type: 'progress', stats, checks }),
+    onStart: (index) => {
+      d.watch[1] = Date.now();
+      d.watch[0] = index;
+    },
+  });
+  post({ type: 'done' });
+  port.close();
+}

@@ -1,0 +1,201 @@
+// The structural invariants that lowering establishes and every scheduling directive must keep
+// (§2.6): lemma 2.4 (every loop is named by ⟨func, stage, specialization, variable⟩, uniquely) and
+// lemma 2.5 (producers are computed before their consumers' assignments, and allocated before
+// they are computed). Both checkers return the violations they find; an empty list means the
+// invariant holds.
+import { walkExpr } from '../expr/ast.js';
+import type { Pipeline } from '../alg-semantics/ast.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { printHead } from '../target-semantics/print.js';
+import { loopVarName, stageLabel } from './lower.js';
+
+/** One step from a statement to a child: an index into a block, or a named sub-statement. */
+export type PathStep = number | 'body' | 'then' | 'else';
+export type StmtPath = readonly PathStep[];
+
+/** The loop name ⟨f, i, j, v⟩ of lemma 2.4; `spec` is 0 outside any specialization. */
+export interface LoopName {
+  readonly func: string;
+  readonly stage: number;
+  readonly spec: number;
+  readonly v: string;
+}
+
+export type ForStmt = Extract<Stmt, { k: 'for' }>;
+
+export interface LoopInfo {
+  /** The parsed name, or undefined when the induction variable is not of the form f.s<i>[.k<j>].v. */
+  readonly name: LoopName | undefined;
+  readonly stmt: ForStmt;
+  readonly path: StmtPath;
+  /** Names of the enclosing labels, outermost first. */
+  readonly labels: readonly string[];
+}
+
+/** Rule IDs of spec/lowering.md; every violation message starts with one. */
+export const LOOP_NAMING = 'LOOP-NAMING';
+export const DOMINANCE = 'DOMINANCE';
+
+const LOOP_NAME = /^([^.]+)\.s(\d+)(?:\.k([1-9]\d*))?\.([^.]+)$/;
+
+/** Reads ⟨f, i, j, v⟩ from an induction variable spelled as in docs/development.md. */
+export function parseLoopName(v: string): LoopName | undefined {
+  const m = LOOP_NAME.exec(v);
+  if (!m) return undefined;
+  return { func: m[1]!, stage: Number(m[2]), spec: m[3] === undefined ? 0 : Number(m[3]), v: m[4]! };
+}
+
+export function showLoopName(n: LoopName): string {
+  return loopVarName(n.func, n.stage, n.v, n.spec);
+}
+
+/** The immediate sub-statements of s with the step that reaches each. */
+export function children(s: Stmt): [PathStep, Stmt][] {
+  switch (s.k) {
+    case 'seq':
+      return s.body.map((b, i) => [i, b]);
+    case 'if':
+      return [['then', s.then], ['else', s.else]];
+    case 'for':
+    case 'let':
+    case 'label':
+      return [['body', s.body]];
+    default:
+      return [];
+  }
+}
+
+/** The statement at a path (as produced by `loopsOf`), or undefined if the path leads nowhere. */
+export function stmtAt(s: Stmt, path: StmtPath): Stmt | undefined {
+  let cur: Stmt | undefined = s;
+  for (const step of path) {
+    cur = cur && children(cur).find(([k]) => k === step)?.[1];
+  }
+  return cur;
+}
+
+/** Every statement with its path and enclosing labels, in program order (pre-order). */
+function visit(s: Stmt, f: (s: Stmt, path: StmtPath, labels: readonly string[]) => void, path: StmtPath = [], labels: readonly string[] = []): void {
+  f(s, path, labels);
+  const inner = s.k === 'label' ? [...labels, s.name] : labels;
+  for (const [step, c] of children(s)) visit(c, f, [...path, step], inner);
+}
+
+/** Every for loop of the program, in program order, with its parsed name and its path from `t.body`. */
+export function loopsOf(t: TgtProgram): LoopInfo[] {
+  const out: LoopInfo[] = [];
+  visit(t.body, (s, path, labels) => {
+    if (s.k === 'for') out.push({ name: parseLoopName(s.var), stmt: s, path, labels });
+  });
+  return out;
+}
+
+/**
+ * Lemma 2.4: every loop's induction variable spells a name ⟨f, i, j, v⟩, no two loops share one,
+ * and the loop sits inside `label f` and, within it, inside the stage label `f.s<i>`.
+ */
+export function checkLoopNaming(t: TgtProgram): string[] {
+  const found: string[] = [];
+  const fail = (m: string) => found.push(`[${LOOP_NAMING}] ${m}`);
+  const seen = new Map<string, string>();
+  for (const l of loopsOf(t)) {
+    const head = printHead(l.stmt);
+    if (!l.name) {
+      fail(`loop '${l.stmt.var}' is not named ⟨func, stage, specialization, variable⟩ (expected f.s<i>.v or f.s<i>.k<j>.v): ${head}`);
+      continue;
+    }
+    const key = showLoopName(l.name);
+    if (key !== l.stmt.var) fail(`loop '${l.stmt.var}' should be spelled '${key}'`);
+    const before = seen.get(key);
+    if (before !== undefined) fail(`two loops are named ${key}: ${before} and ${head}`);
+    else seen.set(key, head);
+    const fAt = l.labels.lastIndexOf(l.name.func);
+    const sAt = l.labels.lastIndexOf(stageLabel(l.name.func, l.name.stage));
+    if (fAt < 0) fail(`loop ${key} is not inside 'label ${l.name.func}'`);
+    else if (sAt < fAt) fail(`loop ${key} is not inside 'label ${stageLabel(l.name.func, l.name.stage)}' within 'label ${l.name.func}'`);
+  }
+  return found;
+}
+
+/**
+ * Facts that hold after a statement has run to completion on every path: `alloc f` (f has been
+ * allocated) and `done f` (the statement `label f`, which holds all of f's loops, has finished).
+ * A loop may run zero times and an if runs one branch, so facts from inside a loop do not
+ * escape it and an if keeps only the facts both branches establish.
+ */
+function established(s: Stmt, funcs: ReadonlySet<string>): Set<string> {
+  switch (s.k) {
+    case 'allocate':
+      return new Set([`alloc ${s.func}`]);
+    case 'seq':
+      return new Set(s.body.flatMap((b) => [...established(b, funcs)]));
+    case 'label': {
+      const inner = established(s.body, funcs);
+      if (funcs.has(s.name)) inner.add(`done ${s.name}`);
+      return inner;
+    }
+    case 'let':
+      return established(s.body, funcs);
+    case 'if': {
+      const b = established(s.else, funcs);
+      return new Set([...established(s.then, funcs)].filter((x) => b.has(x)));
+    }
+    default:
+      return new Set();
+  }
+}
+
+/** Calls f on every statement with the facts that dominate it (hold whenever it starts). */
+function withDominators(s: Stmt, funcs: ReadonlySet<string>, f: (s: Stmt, dom: ReadonlySet<string>) => void, dom: ReadonlySet<string> = new Set()): void {
+  f(s, dom);
+  if (s.k === 'seq') {
+    const acc = new Set(dom);
+    for (const b of s.body) {
+      withDominators(b, funcs, f, new Set(acc));
+      for (const x of established(b, funcs)) acc.add(x);
+    }
+  } else {
+    for (const [, c] of children(s)) withDominators(c, funcs, f, dom);
+  }
+}
+
+/** The funcs a func's definition refers to, other than itself (lemma 2.5's "f appears in g"). */
+function producersOf(p: Pipeline): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const g of p.funcs) {
+    const uses = new Set<string>();
+    for (const u of g.stages) {
+      for (const e of [...u.lhs, u.rhs, u.pred, ...u.rdom.flatMap((r) => [r.min, r.len])]) {
+        walkExpr(e, (x) => {
+          if (x.k === 'access' && x.func !== g.name) uses.add(x.func);
+        });
+      }
+    }
+    out.set(g.name, uses);
+  }
+  return out;
+}
+
+/**
+ * Lemma 2.5: for every func f used in the definition of g, `label f` (all of f's loops) has
+ * completed before each assignment to g starts; and `allocate f` dominates every loop of f and
+ * every assignment to f.
+ */
+export function checkDominance(t: TgtProgram, p: Pipeline): string[] {
+  const found: string[] = [];
+  const fail = (m: string) => found.push(`[${DOMINANCE}] ${m}`);
+  const funcs = new Set(p.funcs.map((f) => f.name));
+  const producers = producersOf(p);
+  withDominators(t.body, funcs, (s, dom) => {
+    if (s.k === 'store') {
+      for (const f of producers.get(s.func) ?? []) {
+        if (!dom.has(`done ${f}`)) fail(`the loops for ${f} do not dominate the assignment to ${s.func}: ${printHead(s)}`);
+      }
+      if (!dom.has(`alloc ${s.func}`)) fail(`allocate ${s.func} does not dominate the assignment: ${printHead(s)}`);
+    } else if (s.k === 'for') {
+      const n = parseLoopName(s.var);
+      if (n && !dom.has(`alloc ${n.func}`)) fail(`allocate ${n.func} does not dominate loop ${s.var}`);
+    }
+  });
+  return found;
+}

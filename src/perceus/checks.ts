@@ -1,0 +1,94 @@
+// The theorems of §4.3 as per-step checks on heap-machine states (docs/proofs/perceus.md):
+//   garbage   — theorem 4.2: every heap entry is reachable (def. 4.1) from the expression;
+//   precision — theorem 4.4: away from dup/drop, every entry is reachable from the erased expression;
+//   counts    — every count equals the number of references (from the expression and the heap);
+// and the two end-of-run checks, soundness (theorem 4.1) and an empty heap, done by pipeline.ts.
+// The "expression" of a state is the current code, the pending `val x = □; e` frames and the
+// queued drops of a cascade, each read through its environment.
+import { Cell, type Code, Op, RESERVED, type RV, type StateView, type StepCheck, FREED, showCell } from './heap.js';
+
+export const CHECKS = ['soundness', 'garbage', 'precision', 'counts', 'empty'] as const;
+export type CheckName = (typeof CHECKS)[number];
+
+/** The redex: `val x = E; e` focuses on E before any transition. */
+function redex(c: Code): Code {
+  let r = c;
+  while (r.op === Op.VAL && !r.bound!.simple) r = r.bound!;
+  return r;
+}
+
+const isRcInstruction = (c: Code) => c.op === Op.DUP || c.op === Op.DROP || c.op === Op.DROPREUSE || c.op === Op.DROPSPEC;
+
+function addRef(m: Map<Cell, number>, v: RV | undefined, d: number): void {
+  if (v instanceof Cell && v.rc !== -1) m.set(v, (m.get(v) ?? 0) + d);
+}
+
+/** Parts of the remaining expression: (code, env, bound slot excluded). */
+function parts(s: StateView): [Code, RV[], number][] {
+  const out: [Code, RV[], number][] = [];
+  if (s.code) out.push([s.code, s.env, -1]);
+  for (let i = 0; i < s.fsp; i++) out.push([s.fcode[i]!, s.fenv[i]!, s.fslot[i]!]);
+  return out;
+}
+
+function reach(s: StateView, erased: boolean): Set<Cell> {
+  const seen = new Set<Cell>();
+  const todo: Cell[] = [];
+  const root = (v: RV | undefined) => {
+    if (v instanceof Cell && v.rc !== -1 && !seen.has(v)) {
+      seen.add(v);
+      todo.push(v);
+    }
+  };
+  for (const [c, env, x] of parts(s)) for (const slot of erased ? c.fvErased : c.fv) if (slot !== x) root(env[slot]);
+  root(s.ret);
+  if (!erased) for (let i = 0; i < s.pn; i++) root(s.pend[i]);
+  while (todo.length > 0) {
+    const c = todo.pop()!;
+    if (c.rc > 0) for (const f of c.fields) root(f);
+  }
+  return seen;
+}
+
+export function stepChecker(which: ReadonlySet<CheckName>): StepCheck {
+  return (s, step, rule) => {
+    const at = `step ${step} [${rule}]`;
+    if (which.has('counts')) {
+      const refs = new Map<Cell, number>();
+      for (const [c, env, x] of parts(s)) for (const [slot, n] of c.own) if (slot !== x) addRef(refs, env[slot], n);
+      addRef(refs, s.ret, 1);
+      for (let i = 0; i < s.pn; i++) addRef(refs, s.pend[i], 1);
+      const fromExpr = new Map(refs);
+      for (const c of s.live) if (c.rc > 0) for (const f of c.fields) addRef(refs, f, 1);
+      for (const [c, n] of refs) {
+        if (c.rc === FREED) return { check: 'soundness', message: `${at}: ${showCell(c)} is referenced ${n} time(s) after it was freed` };
+      }
+      for (const c of s.live) {
+        const n = refs.get(c) ?? 0;
+        if (c.rc === RESERVED) {
+          if (n !== 1 || fromExpr.get(c) !== 1) return { check: 'counts', message: `${at}: reuse cell ${showCell(c)} must be held by exactly one token, found ${n} reference(s)` };
+        } else if (c.rc !== n) return { check: 'counts', message: `${at}: ${showCell(c)} has count ${c.rc} but ${n} reference(s)` };
+      }
+    }
+    if (which.has('garbage')) {
+      const r = reach(s, false);
+      for (const c of s.live) if (!r.has(c)) return { check: 'garbage', message: `${at}: ${showCell(c)} is unreachable (garbage, theorem 4.2)` };
+    }
+    if (which.has('precision') && s.pn === 0 && !(s.code && isRcInstruction(redex(s.code)))) {
+      const r = reach(s, true);
+      for (const c of s.live) if (c.rc > 0 && !r.has(c)) return { check: 'precision', message: `${at}: ${showCell(c)} is unreachable from the erased expression (not garbage free, theorem 4.4)` };
+    }
+    return undefined;
+  };
+}
+
+/** Parses a `--check` list: names from CHECKS, or `all`. */
+export function parseChecks(text: string): Set<CheckName> | string {
+  const out = new Set<CheckName>();
+  for (const w of text.split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (w === 'all') CHECKS.forEach((c) => out.add(c));
+    else if ((CHECKS as readonly string[]).includes(w)) out.add(w as CheckName);
+    else return w;
+  }
+  return out;
+}

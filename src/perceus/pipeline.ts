@@ -1,0 +1,157 @@
+// Configurations (issue item 7): which translation produces the annotated program, which passes
+// run, which checks apply; and one run of a configuration with its checks and statistics.
+import { type CheckName, stepChecker } from './checks.js';
+import { checkDerivable } from './declarative.js';
+import { elaborate } from './elaborate.js';
+import { Cell, type RV, type RunResult, type TraceLine, compile, run } from './heap.js';
+import { dropSpecialization } from './opt/dropspec.js';
+import { dupDropFusion } from './opt/fusion.js';
+import { reuseAnalysis } from './opt/reuse.js';
+import { reuseSpecialization } from './opt/reusespec.js';
+import { scopedRc } from './scoped.js';
+import { type StdOutcome, evalStandard, printValue, valueEquals } from './standard.js';
+import type { Stats } from './stats.js';
+import type { Expr, Program } from './syntax.js';
+import { perceus } from './syntax-directed.js';
+
+export const OPTS = ['dropspec', 'fusion', 'reuse', 'reusespec'] as const;
+export type OptName = (typeof OPTS)[number];
+
+export interface Config {
+  readonly name: string;
+  /** The scoped baseline of §4.2.2 instead of Perceus. */
+  readonly scoped?: boolean;
+  /** Run the formal (match_r) machine instead of the elaborated one. */
+  readonly formal?: boolean;
+  readonly opts: ReadonlySet<OptName>;
+}
+
+const cfg = (name: string, opts: OptName[], extra: Partial<Config> = {}): Config => ({ name, opts: new Set(opts), ...extra });
+
+/** The configurations of the benchmarks, cumulative as in fig. 4.9's "no-opt" … "all". */
+export const CONFIGS: readonly Config[] = [
+  cfg('scoped', [], { scoped: true }),
+  cfg('formal', [], { formal: true }),
+  cfg('perceus', []),
+  cfg('+dropspec', ['dropspec']),
+  cfg('+fusion', ['dropspec', 'fusion']),
+  cfg('+reuse', ['dropspec', 'fusion', 'reuse']),
+  cfg('+reusespec', ['dropspec', 'fusion', 'reuse', 'reusespec']),
+];
+
+/**
+ * The checks a configuration keeps (docs/proofs/perceus.md, "What each pass keeps"): every
+ * configuration keeps soundness, no garbage, exact counts and the empty heap; precision holds for
+ * all Perceus configurations (reserved reuse cells are memory, not heap entries) but not for the
+ * scoped baseline.
+ */
+export function applicableChecks(c: Config): Set<CheckName> {
+  const all = new Set<CheckName>(['soundness', 'garbage', 'precision', 'counts', 'empty']);
+  if (c.scoped) all.delete('precision');
+  return all;
+}
+
+/** The annotated program a configuration runs. */
+export function annotate(core: Program, c: Config): Program {
+  if (c.scoped) return scopedRc(core);
+  let p = core;
+  if (c.opts.has('reuse')) p = reuseAnalysis(p);
+  if (c.opts.has('reusespec') && c.opts.has('reuse')) p = reuseSpecialization(p);
+  p = perceus(p).program;
+  if (!c.formal) p = elaborate(p);
+  if (c.opts.has('dropspec')) p = dropSpecialization(p);
+  if (c.opts.has('fusion')) p = dupDropFusion(p);
+  return p;
+}
+
+/** [H]x: the value a heap name denotes, as a term (closures are functions, not compared). */
+export function readBack(v: RV): Expr {
+  if (!(v instanceof Cell)) return { k: 'lit', value: v };
+  if (v.lam) return { k: 'lam', param: v.lam.src.param, body: { k: 'lit', value: 0 } };
+  return { k: 'con', con: v.con!.name, args: v.fields.map(readBack) };
+}
+
+export type Verdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly check: string; readonly message: string; readonly step?: number };
+
+export interface ConfigRun {
+  readonly config: Config;
+  readonly program: Program;
+  readonly result: RunResult;
+  readonly verdict: Verdict;
+  readonly value?: string;
+}
+
+export interface RunSettings {
+  readonly checks?: ReadonlySet<CheckName>;
+  readonly maxSteps?: number;
+  readonly trace?: TraceLine[];
+  /** The standard semantics' outcome, when soundness is checked (computed once per program). */
+  readonly reference?: StdOutcome;
+}
+
+export function runConfig(core: Program, c: Config, s: RunSettings = {}): ConfigRun {
+  const program = annotate(core, c);
+  const checks = s.checks ?? new Set<CheckName>();
+  const stepChecks = new Set([...checks].filter((k) => k === 'garbage' || k === 'precision' || k === 'counts'));
+  const result = run(
+    compile(program, c.formal ?? false),
+    {
+      ...(s.maxSteps !== undefined ? { maxSteps: s.maxSteps } : {}),
+      ...(stepChecks.size ? { check: stepChecker(stepChecks) } : {}),
+      ...(s.trace ? { trace: s.trace } : {}),
+      verifyKeep: checks.has('counts'),
+    },
+    checks.has('soundness') ? readBack : undefined,
+  );
+  return { config: c, program, result, verdict: verdictOf(result, checks, s.reference), ...(result.readback ? { value: printValue(result.readback) } : {}) };
+}
+
+function verdictOf(r: RunResult, checks: ReadonlySet<CheckName>, ref: StdOutcome | undefined): Verdict {
+  if (r.stop?.kind === 'violation') return { ok: false, check: r.stop.check, message: r.stop.message, step: r.stop.step };
+  if (r.stop) return { ok: true };
+  if (checks.has('soundness') && ref) {
+    if (ref.kind !== 'value') return { ok: false, check: 'soundness', message: `the standard semantics ends ${ref.kind}, the heap machine with a value` };
+    if (!valueEquals(r.readback!, ref.value)) return { ok: false, check: 'soundness', message: `heap result ${printValue(r.readback!)} differs from the standard result ${printValue(ref.value)} (theorem 4.1)` };
+  }
+  if (checks.has('empty') && r.liveAtEnd !== 0) {
+    const which = r.leaked.slice(0, 5).map((c) => `#${c.id} ${c.con?.name ?? 'closure'}`).join(', ');
+    return { ok: false, check: 'empty', message: `${r.liveAtEnd} cell(s) remain after the result is dropped${which ? `: ${which}` : ''}` };
+  }
+  return { ok: true };
+}
+
+export interface PropertyVerdict {
+  readonly ok: boolean;
+  readonly config?: string;
+  readonly check?: string;
+  readonly message?: string;
+  /** Per configuration, for reporting. */
+  readonly stats: Record<string, Stats>;
+}
+
+/**
+ * The fuzz property (issue item 8): one program, every configuration, every applicable check;
+ * theorem 4.3 (Perceus output derivable in fig. 4.5); and the peak-memory comparison with the
+ * scoped baseline. Programs the standard semantics cannot finish within the budget are vacuous.
+ */
+export function perceusProperty(core: Program, maxSteps = 200_000): PropertyVerdict {
+  const stats: Record<string, Stats> = {};
+  const reference = evalStandard(core, maxSteps);
+  if (reference.kind !== 'value') return { ok: true, stats };
+  const nd = checkDerivable(perceus(core).program);
+  if (nd) return { ok: false, config: 'perceus', check: 'derivable', message: `${nd.fun}: [${nd.rule}] ${nd.message}`, stats };
+  for (const c of CONFIGS) {
+    const r = runConfig(core, c, { checks: applicableChecks(c), maxSteps: maxSteps * 20, reference });
+    stats[c.name] = r.result.stats;
+    if (r.result.stop && r.result.stop.kind !== 'violation') return { ok: false, config: c.name, check: 'soundness', message: `heap machine ${r.result.stop.kind} where the standard semantics has a value`, stats };
+    if (!r.verdict.ok) return { ok: false, config: c.name, check: r.verdict.check, message: r.verdict.message, stats };
+  }
+  for (const c of CONFIGS) {
+    if (!c.scoped && stats[c.name]!.peakLive > stats['scoped']!.peakLive) {
+      return { ok: false, config: c.name, check: 'peak', message: `peak live cells ${stats[c.name]!.peakLive} exceed the scoped baseline's ${stats['scoped']!.peakLive}`, stats };
+    }
+  }
+  return { ok: true, stats };
+}

@@ -1,0 +1,268 @@
+// λ1 (fig. 4.4) with the documented extensions of spec/perceus.md: data type declarations,
+// top-level recursive functions, unboxed integers with primitive operations, `if`. The same tree
+// carries the reference-counting instructions of fig. 4.4 (dup, drop) and those of the
+// optimizations (§4.2.3–4.2.5: drop-reuse, specialized drops, C@ru).
+import type { Loc } from '../diag.js';
+import type { OpName } from '../expr/ast.js';
+import type { Int } from '../expr/value.js';
+
+/** One reference-counting instruction inside a specialized drop (§4.2.3). */
+export interface RcOp {
+  readonly op: 'dup' | 'drop';
+  readonly name: string;
+}
+
+export interface Branch {
+  readonly con: string;
+  /** Pattern binders; wildcards are given fresh names by the normalizer (spec: "Wildcards"). */
+  readonly binders: readonly string[];
+  readonly body: Expr;
+  /** Reuse token bound in this branch by reuse analysis (§4.2.4). */
+  readonly token?: string;
+  readonly loc?: Loc;
+}
+
+export type Expr =
+  | { readonly k: 'var'; readonly name: string; readonly loc?: Loc }
+  | { readonly k: 'lit'; readonly value: Int; readonly loc?: Loc }
+  | { readonly k: 'lam'; readonly param: string; readonly body: Expr; readonly loc?: Loc }
+  | { readonly k: 'app'; readonly fn: Expr; readonly arg: Expr; readonly loc?: Loc }
+  | { readonly k: 'call'; readonly fn: string; readonly args: readonly Expr[]; readonly loc?: Loc }
+  | {
+      readonly k: 'con';
+      readonly con: string;
+      readonly args: readonly Expr[];
+      /** C@ru: the reuse token (§4.2.4). */
+      readonly reuse?: string;
+      /** Reuse specialization (§4.2.5): fields that already hold the right value in place. */
+      readonly keep?: readonly boolean[];
+      readonly loc?: Loc;
+    }
+  | { readonly k: 'prim'; readonly op: OpName; readonly args: readonly Expr[]; readonly loc?: Loc }
+  | { readonly k: 'val'; readonly name: string; readonly bound: Expr; readonly body: Expr; readonly loc?: Loc }
+  | {
+      readonly k: 'match';
+      readonly scrut: Expr;
+      readonly branches: readonly Branch[];
+      /** Elaborated form (footnote 4): the branches carry their own dup/drop of fields and scrutinee. */
+      readonly elab?: boolean;
+      readonly loc?: Loc;
+    }
+  | { readonly k: 'if'; readonly cond: Expr; readonly then: Expr; readonly else: Expr; readonly loc?: Loc }
+  | { readonly k: 'dup'; readonly name: string; readonly body: Expr; readonly loc?: Loc }
+  | { readonly k: 'drop'; readonly name: string; readonly body: Expr; readonly loc?: Loc }
+  /** `val token = drop-reuse name; body` (§4.2.4). */
+  | { readonly k: 'dropreuse'; readonly name: string; readonly token: string; readonly body: Expr; readonly loc?: Loc }
+  /**
+   * A specialized `drop name` (or `drop-reuse`, when `token` is set), §4.2.3 and §4.2.5:
+   * `if is-unique(name) then { unique; free | &name } else { shared; decref | NULL }; body`.
+   * `pushed` are the dups moved in by fusion: the node means `dup pushed; drop name` formally.
+   */
+  | {
+      readonly k: 'dropspec';
+      readonly name: string;
+      readonly unique: readonly RcOp[];
+      readonly shared: readonly RcOp[];
+      readonly pushed: readonly string[];
+      readonly token?: string;
+      readonly body: Expr;
+      readonly loc?: Loc;
+    };
+
+export interface ConInfo {
+  readonly name: string;
+  readonly type: string;
+  readonly arity: number;
+  /** Position within its type (the runtime tag). */
+  readonly index: number;
+  readonly loc?: Loc;
+}
+
+export interface TypeDecl {
+  readonly name: string;
+  readonly cons: readonly ConInfo[];
+  readonly loc?: Loc;
+}
+
+export interface FunDecl {
+  readonly name: string;
+  readonly params: readonly string[];
+  readonly body: Expr;
+  readonly loc?: Loc;
+}
+
+export interface Program {
+  readonly file: string;
+  readonly types: readonly TypeDecl[];
+  readonly cons: ReadonlyMap<string, ConInfo>;
+  readonly funs: readonly FunDecl[];
+}
+
+export const ENTRY = 'main';
+
+export function funMap(p: Program): Map<string, FunDecl> {
+  return new Map(p.funs.map((f) => [f.name, f]));
+}
+
+/** Names a node consumes directly (not through sub-expressions): atoms and the reuse token. */
+function addAtoms(args: readonly Expr[], out: Set<string>): void {
+  for (const a of args) if (a.k === 'var') out.add(a.name);
+}
+
+/**
+ * fv(e) of §4.3.1, counting the names in reference-counting instructions too (they are
+ * references the heap machine must keep alive). `erased` gives fv([e]): dup, drop and the
+ * reuse machinery removed.
+ */
+export function freeVars(e: Expr, erased = false): Set<string> {
+  const out = new Set<string>();
+  const go = (e: Expr, bound: ReadonlySet<string>): void => {
+    const add = (n: string) => {
+      if (!bound.has(n)) out.add(n);
+    };
+    switch (e.k) {
+      case 'var':
+        return add(e.name);
+      case 'lit':
+        return;
+      case 'lam':
+        return go(e.body, new Set([...bound, e.param]));
+      case 'app':
+        go(e.fn, bound);
+        return go(e.arg, bound);
+      case 'call':
+      case 'prim':
+        for (const a of e.args) go(a, bound);
+        return;
+      case 'con':
+        for (const a of e.args) go(a, bound);
+        if (e.reuse !== undefined && !erased) add(e.reuse);
+        return;
+      case 'val':
+        go(e.bound, bound);
+        return go(e.body, new Set([...bound, e.name]));
+      case 'match':
+        go(e.scrut, bound);
+        for (const b of e.branches) {
+          const inner = new Set([...bound, ...b.binders]);
+          if (b.token !== undefined) inner.add(b.token);
+          go(b.body, inner);
+        }
+        return;
+      case 'if':
+        go(e.cond, bound);
+        go(e.then, bound);
+        return go(e.else, bound);
+      case 'dup':
+      case 'drop':
+        if (!erased) add(e.name);
+        return go(e.body, bound);
+      case 'dropreuse':
+        if (!erased) add(e.name);
+        return go(e.body, new Set([...bound, e.token]));
+      case 'dropspec': {
+        if (!erased) {
+          add(e.name);
+          for (const o of [...e.unique, ...e.shared]) add(o.name);
+        }
+        return go(e.body, e.token === undefined ? bound : new Set([...bound, e.token]));
+      }
+    }
+  };
+  go(e, new Set());
+  return out;
+}
+
+/** [e]: the expression with every reference-counting instruction removed (§4.3.2). */
+export function erase(e: Expr): Expr {
+  switch (e.k) {
+    case 'var':
+    case 'lit':
+      return e;
+    case 'lam':
+      return { ...e, body: erase(e.body) };
+    case 'app':
+      return { ...e, fn: erase(e.fn), arg: erase(e.arg) };
+    case 'call':
+    case 'prim':
+      return { ...e, args: e.args.map(erase) };
+    case 'con': {
+      const { reuse: _r, keep: _k, ...rest } = e;
+      return { ...rest, args: e.args.map(erase) };
+    }
+    case 'val':
+      return { ...e, bound: erase(e.bound), body: erase(e.body) };
+    case 'match': {
+      const { elab: _e, ...rest } = e;
+      return {
+        ...rest,
+        scrut: erase(e.scrut),
+        branches: e.branches.map(({ token: _t, ...b }) => ({ ...b, body: erase(b.body) })),
+      };
+    }
+    case 'if':
+      return { ...e, cond: erase(e.cond), then: erase(e.then), else: erase(e.else) };
+    case 'dup':
+    case 'drop':
+    case 'dropreuse':
+    case 'dropspec':
+      return erase(e.body);
+  }
+}
+
+export function eraseProgram(p: Program): Program {
+  return { ...p, funs: p.funs.map((f) => ({ ...f, body: erase(f.body) })) };
+}
+
+/** An atom of the A-normal core: a variable, a literal or a nullary constructor. */
+export function isAtom(e: Expr): boolean {
+  return e.k === 'var' || e.k === 'lit' || (e.k === 'con' && e.args.length === 0);
+}
+
+/** Atom names consumed by an n-ary node, in order (used by several passes). */
+export function atomNames(args: readonly Expr[]): string[] {
+  const s = new Set<string>();
+  addAtoms(args, s);
+  return [...s];
+}
+
+/** Wraps `body` in one instruction per name, first name outermost. */
+export function wrapRc(kind: 'dup' | 'drop', names: Iterable<string>, body: Expr): Expr {
+  const ns = [...names];
+  let out = body;
+  for (let i = ns.length - 1; i >= 0; i--) out = { k: kind, name: ns[i]!, body: out };
+  return out;
+}
+
+/** Size of an expression tree (used by generators and shrinking limits). */
+export function size(e: Expr): number {
+  switch (e.k) {
+    case 'var':
+    case 'lit':
+      return 1;
+    case 'lam':
+      return 1 + size(e.body);
+    case 'app':
+      return 1 + size(e.fn) + size(e.arg);
+    case 'call':
+    case 'prim':
+    case 'con':
+      return 1 + e.args.reduce((n, a) => n + size(a), 0);
+    case 'val':
+      return 1 + size(e.bound) + size(e.body);
+    case 'match':
+      return 1 + size(e.scrut) + e.branches.reduce((n, b) => n + size(b.body), 0);
+    case 'if':
+      return 1 + size(e.cond) + size(e.then) + size(e.else);
+    case 'dup':
+    case 'drop':
+    case 'dropreuse':
+    case 'dropspec':
+      return 1 + size(e.body);
+  }
+}
+
+/** Applies `f` to every function body. */
+export function mapBodies(p: Program, f: (body: Expr, fun: FunDecl) => Expr): Program {
+  return { ...p, funs: p.funs.map((d) => ({ ...d, body: f(d.body, d) })) };
+}

@@ -1,0 +1,25 @@
+// The helper object handed to user directive modules (`export default (api) => …`) and available
+// to every directive as `ctx.api`: the same helpers the built-ins use, so a user directive needs no
+// import from the project (spec/schedule.md, "Writing a directive").
+import { cst, freeVars, op, substExpr, vr } from '../expr/ast.js';
+import { parseExprText } from '../expr/parse.js';
+import { printExpr } from '../expr/print.js';
+import { printStmt } from '../target-semantics/print.js';
+import {
+  constValue, dimsOf, firstValid, freshLoopVar, funcsOf, inventName, isPure, loopsOf, nestedLoop, pick, pureVars, replaceAt,
+  requireStartup, resolveLoop, shuffled, stageCount,
+} from './loops.js';
+import { type DirectiveApi, Rejection, defineDirective } from './plugin.js';
+
+export const directiveApi: DirectiveApi = Object.freeze({
+  defineDirective,
+  Rejection,
+  // expressions
+  cst, vr, op, freeVars, substExpr, printExpr, parseExpr: (text: string) => parseExprText(text, 'tgt'),
+  printStmt,
+  // programs
+  funcsOf, dimsOf, stageCount, loopsOf, resolveLoop, nestedLoop, isPure, pureVars, replaceAt, freshLoopVar, inventName,
+  requireStartup, constValue,
+  // randomness for generate
+  pick, shuffled, firstValid,
+});

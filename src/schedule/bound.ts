@@ -1,0 +1,39 @@
+// bound(f, x, e_min, e_len) (§2.8.5): the compute bounds of f's final stage in dimension x are
+// exactly (e_min, e_len); recorded as a hint the bounds engine honours.
+import { type Expr, cst, op, vr } from '../expr/ast.js';
+import { hintExpr, hintTarget, hintTargets, withHint } from './hints.js';
+import { firstValid } from './loops.js';
+import { type Directive, defineDirective } from './plugin.js';
+
+export interface BoundArgs {
+  readonly dim: string;
+  readonly min: Expr;
+  readonly len: Expr;
+}
+
+export const bound: Directive<BoundArgs> = defineDirective<BoundArgs>({
+  name: 'bound',
+  rule: 'BOUND',
+  phase: 'bounds',
+  summary: 'fix the compute bounds of a func dimension to (min, len)',
+  params: [
+    { name: 'dim', type: 'dim' },
+    { name: 'min', type: 'expr', key: 'min' },
+    { name: 'len', type: 'expr', key: 'len' },
+  ],
+  validate(t, a) {
+    hintTarget(t, a.dim);
+    hintExpr(t, a.min, 'the min', -Infinity, 'BOUND-LEN');
+    hintExpr(t, a.len, 'the extent', 0, 'BOUND-LEN');
+  },
+  apply(t, a) {
+    const { func, dim } = hintTarget(t, a.dim);
+    return withHint(t, { k: 'bound', func, dim, min: a.min, len: a.len });
+  },
+  generate(t, rng, ctx) {
+    const mins: Expr[] = [cst(0), cst(-2), ...t.window.map((w) => vr(w.min))];
+    const lens: Expr[] = [cst(0), cst(4), cst(9), ...t.window.map((w) => op('+', vr(w.len), cst(2)))];
+    const cands = hintTargets(t).flatMap((d) => mins.flatMap((min) => lens.map((len) => ({ dim: d, min, len }))));
+    return firstValid(rng, cands, (c) => ctx.valid(t, c));
+  },
+});

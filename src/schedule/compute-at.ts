@@ -1,0 +1,77 @@
+// compute-at(f, ℓg) (§2.8.3): moves the whole statement `label f: …` to the first position in the
+// body of loop ℓg, provided it still completes before every access to f made outside it and
+// `allocate f` still runs before it (lemma 2.5).
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { dominanceViolations } from './dominance.js';
+import {
+  eachStmt, firstValid, funcsOf, isInside, labelOf, loopsOf, prependToLoop, removeAt, requireFunc, resolveLoop,
+} from './loops.js';
+import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
+
+export interface ComputeAtArgs {
+  readonly func: string;
+  readonly loop: string;
+}
+
+/** The program with `label f` moved into loop ℓ, unchecked. */
+function moved(t: TgtProgram, a: ComputeAtArgs): TgtProgram {
+  const site = labelOf(t, a.func)!;
+  const without = removeAt(t, site.path);
+  const target = resolveLoop(without, a.loop);
+  return prependToLoop(without, target.path, site.stmt);
+}
+
+/** The funcs whose statements sit inside `label f` (they move with it). */
+function nestedFuncs(t: TgtProgram, f: string): string[] {
+  const funcs = new Set(funcsOf(t));
+  const out = [f];
+  eachStmt(labelOf(t, f)!.stmt.body, (s) => {
+    if (s.k === 'label' && funcs.has(s.name)) out.push(s.name);
+  });
+  return out;
+}
+
+function check(t: TgtProgram, a: ComputeAtArgs, ctx: DirectiveCtx): TgtProgram {
+  requireFunc(t, a.func);
+  if (a.func === t.output) {
+    ctx.reject('COMPUTE-AT-OUTPUT', `'${a.func}' is the output func; it is computed at the top level`, 'compute its producers inside its loops instead');
+  }
+  const target = resolveLoop(t, a.loop);
+  const site = labelOf(t, a.func)!;
+  if (isInside(target.path, site.path)) {
+    ctx.reject('COMPUTE-AT-OWN', `loop ${target.stmt.var} is inside the computation of '${a.func}' itself`, `choose a loop of a consumer of '${a.func}'`);
+  }
+  const next = moved(t, a);
+  for (const g of nestedFuncs(t, a.func)) {
+    const v = dominanceViolations(next, g)[0];
+    if (!v) continue;
+    if (v.kind === 'compute') {
+      ctx.reject('COMPUTE-AT-DOMINANCE',
+        `${v.consumer ? `consumer '${v.consumer}'` : 'a statement'} reads '${g}' outside loop ${target.stmt.var} (at ${v.at}), where '${g}' would not have been computed`,
+        `compute '${a.func}' at a loop that contains every use of '${g}'`);
+    }
+    ctx.reject('COMPUTE-AT-DOMINANCE', `'allocate ${g}' would no longer run before ${v.at}`, `compute '${a.func}' where its allocation is in scope`);
+  }
+  return next;
+}
+
+export const computeAt: Directive<ComputeAtArgs> = defineDirective<ComputeAtArgs>({
+  name: 'compute-at',
+  rule: 'COMPUTE-AT',
+  phase: 'compute',
+  summary: 'compute a func inside a loop of its consumer',
+  params: [
+    { name: 'func', type: 'func' },
+    { name: 'loop', type: 'loop', key: 'at' },
+  ],
+  validate(t, a, ctx) {
+    check(t, a, ctx);
+  },
+  apply(t, a, ctx) {
+    return check(t, a, ctx);
+  },
+  generate(t, rng, ctx) {
+    const cands = funcsOf(t).flatMap((func) => loopsOf(t).map((l) => ({ func, loop: l.stmt.var })));
+    return firstValid(rng, cands, (c) => ctx.valid(t, c));
+  },
+});

@@ -1,0 +1,91 @@
+// Dominance as the compute and storage phases need it (§2.8.3, §2.8.4): after moving `label f` or
+// `allocate f`, every *access* to f — in a store, a guard, a let, a loop bound — must still run
+// after f has been computed (unless it is inside f's own statement) and after f has been
+// allocated. Lemma 2.5 itself is checked on stores by src/lowering/invariants.ts; this finer,
+// per-access check is what lets compute-at and store-at name the consumer left behind.
+import type { Expr } from '../expr/ast.js';
+import { walkExpr } from '../expr/ast.js';
+import { children } from '../lowering/invariants.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { printHead } from '../target-semantics/print.js';
+import { funcsOf } from './loops.js';
+
+export interface Violation {
+  /** `compute`: f read before `label f` completed; `alloc`: f used before `allocate f` ran. */
+  readonly kind: 'compute' | 'alloc';
+  readonly func: string;
+  /** The func whose statement makes the access (innermost enclosing func label), if any. */
+  readonly consumer: string | undefined;
+  /** The accessing statement, printed head only. */
+  readonly at: string;
+}
+
+/** Facts a statement establishes on every path once it completes (loops may run zero times). */
+function established(s: Stmt, funcs: ReadonlySet<string>): Set<string> {
+  switch (s.k) {
+    case 'allocate':
+      return new Set([`alloc ${s.func}`]);
+    case 'seq':
+      return new Set(s.body.flatMap((b) => [...established(b, funcs)]));
+    case 'label': {
+      const inner = established(s.body, funcs);
+      if (funcs.has(s.name)) inner.add(`done ${s.name}`);
+      return inner;
+    }
+    case 'let':
+      return established(s.body, funcs);
+    case 'if': {
+      const b = established(s.else, funcs);
+      return new Set([...established(s.then, funcs)].filter((x) => b.has(x)));
+    }
+    default:
+      return new Set();
+  }
+}
+
+function ownExprs(s: Stmt): Expr[] {
+  switch (s.k) {
+    case 'assert':
+      return [s.cond];
+    case 'allocate':
+      return s.dims.flatMap((d) => [d.min, d.len]);
+    case 'store':
+      return [...s.idx, s.value];
+    case 'if':
+      return [s.cond];
+    case 'for':
+      return [s.min, s.len];
+    case 'let':
+      return [s.value];
+    default:
+      return [];
+  }
+}
+
+/** Every access to `f` (and every statement of f's) that is not dominated as it must be. */
+export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
+  const funcs = new Set(funcsOf(t));
+  const out: Violation[] = [];
+  const visit = (s: Stmt, dom: ReadonlySet<string>, labels: readonly string[]): void => {
+    const consumer = [...labels].reverse().find((l) => funcs.has(l));
+    const report = (kind: Violation['kind']) => out.push({ kind, func: f, consumer, at: printHead(s) });
+    let reads = false;
+    for (const e of ownExprs(s)) walkExpr(e, (x) => void (x.k === 'access' && x.func === f && (reads = true)));
+    const writes = s.k === 'store' && s.func === f;
+    const insideF = labels.includes(f);
+    if ((reads || writes || (s.k === 'label' && s.name === f)) && !dom.has(`alloc ${f}`)) report('alloc');
+    if (reads && !insideF && !dom.has(`done ${f}`)) report('compute');
+    const inner = s.k === 'label' ? [...labels, s.name] : labels;
+    if (s.k === 'seq') {
+      const acc = new Set(dom);
+      for (const b of s.body) {
+        visit(b, acc, inner);
+        for (const x of established(b, funcs)) acc.add(x);
+      }
+    } else {
+      for (const [, c] of children(s)) visit(c, dom, inner);
+    }
+  };
+  visit(t.body, new Set(), []);
+  return out;
+}

@@ -1,0 +1,84 @@
+// fuse(ℓ, x) (§2.8.2): two immediately nested loops of the same kind become one loop over the
+// product of their extents (rewrite in schedule-directives.md, "Loops phase").
+import { cst, freeVars, op, vr } from '../expr/ast.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import {
+  type ForStmt, type LoopInfo, type Wrapper, firstValid, freshLoopVar, inventName, isPure, loopsOf, nameOf, nestedLoop, replaceAt,
+  resolveLoop, rewrap, wrapperBinds,
+} from './loops.js';
+import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
+
+export interface FuseArgs {
+  /** The outer of the two loops. */
+  readonly loop: string;
+  readonly name: string;
+}
+
+function pair(t: TgtProgram, l: LoopInfo, ctx: DirectiveCtx): { wrappers: Wrapper[]; inner: ForStmt } {
+  const nest = nestedLoop(l.stmt);
+  const n = nameOf(l);
+  const inner = nest?.inner.var;
+  const m = inner === undefined ? undefined : loopsOf(t).find((x) => x.stmt.var === inner)?.name;
+  if (!nest || !m || m.func !== n.func || m.stage !== n.stage || m.spec !== n.spec) {
+    ctx.reject('FUSE-NESTED', `loop ${l.stmt.var} does not have a loop of the same stage immediately inside it`,
+      'fuse names the outer of two immediately nested loops');
+  }
+  return nest;
+}
+
+export const fuse: Directive<FuseArgs> = defineDirective<FuseArgs>({
+  name: 'fuse',
+  rule: 'FUSE',
+  phase: 'loops',
+  summary: 'fuse a loop with the loop immediately inside it into one loop',
+  params: [
+    { name: 'loop', type: 'loop' },
+    { name: 'name', type: 'name', key: 'into' },
+  ],
+  validate(t, a, ctx) {
+    const l = resolveLoop(t, a.loop);
+    const { wrappers, inner } = pair(t, l, ctx);
+    const po = isPure(t, l.stmt.var);
+    if (po !== isPure(t, inner.var)) {
+      ctx.reject('FUSE-KIND', `${l.stmt.var} is a ${po ? 'pure' : 'reduction'} loop but ${inner.var} is a ${po ? 'reduction' : 'pure'} loop`,
+        'only two pure loops or two reduction loops can be fused (def. 2.16)');
+    }
+    const blocked = new Set([l.stmt.var, ...wrapperBinds(wrappers)]);
+    const uses = [...freeVars(inner.min), ...freeVars(inner.len)].filter((v) => blocked.has(v));
+    if (uses.length > 0) {
+      ctx.reject('FUSE-BOUNDS', `the bounds of ${inner.var} depend on ${uses.join(', ')}, bound by or around ${l.stmt.var}`);
+    }
+    freshLoopVar(t, nameOf(l), a.name);
+  },
+  apply(t, a, ctx) {
+    const l = resolveLoop(t, a.loop);
+    const x = freshLoopVar(t, nameOf(l), a.name);
+    const { wrappers, inner } = pair(t, l, ctx);
+    return replaceAt(t, l.path, () => fuseLoops(l.stmt, wrappers, inner, x));
+  },
+  generate(t, rng, ctx) {
+    const cands = loopsOf(t).flatMap((l) => {
+      const inner = nestedLoop(l.stmt)?.inner;
+      if (!l.name || !inner) return [];
+      const v = inner.var.slice(inner.var.lastIndexOf('.') + 1);
+      return [{ loop: l.stmt.var, name: inventName(t, l.name, `${l.name.v}${v}`) }];
+    });
+    return firstValid(rng, cands, (c) => ctx.valid(t, c));
+  },
+});
+
+/**
+ * `for xa in (ma, la) do W[for xb in (mb, lb) do s]` ⟶
+ * `for x in (0, la·lb) do let xa = ma + x div lb in let xb = mb + x mod lb in W[s]`. The fused loop
+ * keeps the traversal the two loops share, and is serial when they differ.
+ */
+export function fuseLoops(outer: ForStmt, wrappers: readonly Wrapper[], inner: ForStmt, x: string): Stmt {
+  const body: Stmt = {
+    k: 'let', var: outer.var, value: op('+', outer.min, op('div', vr(x), inner.len)),
+    body: { k: 'let', var: inner.var, value: op('+', inner.min, op('mod', vr(x), inner.len)), body: rewrap(wrappers, inner.body) },
+  };
+  return {
+    k: 'for', var: x, trav: outer.trav === inner.trav ? outer.trav : 'serial', min: cst(0), len: op('*', outer.len, inner.len), body,
+    ...(outer.loc ? { loc: outer.loc } : {}),
+  };
+}

@@ -1,0 +1,50 @@
+// What the bounds-phase directives (§2.8.5) share: they do not rewrite loops but record a
+// BoundsHint for the bounds engine, on a pure dimension of a func's final stage, at most one per
+// func dimension.
+import { type Expr, cst, holeKey, op } from '../expr/ast.js';
+import { printExpr } from '../expr/print.js';
+import type { BoundsHint, Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { holesOf } from '../target-semantics/holes.js';
+import { constValue, dimsOf, funcsOf, requireFunc, requireStartup } from './loops.js';
+import { Rejection } from './plugin.js';
+
+/**
+ * [BOUNDS-DIM] `f.x` names a pure dimension of f's final stage — one with the compute hole
+ * ?cpu f_x that the hint constrains; [BOUNDS-ONCE] no other bounds directive names it.
+ */
+export function hintTarget(t: TgtProgram, text: string): { func: string; dim: string } {
+  const [func, dim] = text.split('.') as [string, string];
+  requireFunc(t, func);
+  const dims = dimsOf(t, func);
+  if (!dims.includes(dim)) {
+    throw new Rejection('BOUNDS-DIM', `'${func}' has no dimension '${dim}'`, `its dimensions are: ${dims.join(', ') || 'none'}`);
+  }
+  const key = holeKey({ kind: 'cpu', end: 'min', func, dim });
+  if (!holesOf(t).some((h) => holeKey(h) === key)) {
+    throw new Rejection('BOUNDS-DIM', `'${dim}' is not a pure dimension of the final stage of '${func}', so it has no compute bounds to fix`,
+      'bounds directives apply to dimensions the final stage loops over (def. 2.8)');
+  }
+  const prev = (t.hints ?? []).find((h) => h.func === func && h.dim === dim);
+  if (prev) throw new Rejection('BOUNDS-ONCE', `${func}.${dim} already has a ${prev.k} directive`, 'give at most one bounds directive per func dimension');
+  return { func, dim };
+}
+
+/** Checks that a hint expression is a startup expression and, if constant, at least `least`. */
+export function hintExpr(t: TgtProgram, e: Expr, what: string, least: number, rule: string): void {
+  requireStartup(t, e, what);
+  const c = constValue(e);
+  if (c !== undefined && c < least) throw new Rejection(rule, `${what} must be at least ${least}, not ${printExpr(e, 'tgt')}`);
+}
+
+/** The program with hint h recorded, and `assert` prepended for each positivity condition given. */
+export function withHint(t: TgtProgram, h: BoundsHint, asserts: readonly Expr[] = []): TgtProgram {
+  const checks: Stmt[] = asserts.filter((e) => constValue(e) === undefined).map((e) => ({ k: 'assert', cond: op('>', e, cst(0)) }));
+  const body: Stmt = checks.length === 0 ? t.body : { k: 'seq', body: [...checks, ...(t.body.k === 'seq' ? t.body.body : [t.body])] };
+  return { ...t, hints: [...(t.hints ?? []), h], body };
+}
+
+/** Candidate `f.x` targets for `generate`: dimensions with a final-stage compute hole. */
+export function hintTargets(t: TgtProgram): string[] {
+  const keys = new Set(holesOf(t).map(holeKey));
+  return funcsOf(t).flatMap((f) => dimsOf(t, f).filter((x) => keys.has(holeKey({ kind: 'cpu', end: 'min', func: f, dim: x }))).map((x) => `${f}.${x}`));
+}

@@ -1,0 +1,342 @@
+// Helpers every directive shares: finding funcs, loops (by the names of lemma 2.4) and their
+// purity (def. 2.16), fresh names, startup expressions (def. 2.9), and immutable IR edits.
+// Rule IDs here are the validity rules common to several directives (spec/schedule.md).
+import { castDraft, produce } from 'immer';
+import { type Expr, freeVars, walkExpr } from '../expr/ast.js';
+import { evalExpr } from '../expr/eval.js';
+import { printExpr } from '../expr/print.js';
+import { type Int, isError } from '../expr/value.js';
+import {
+  type ForStmt, type LoopInfo, type LoopName, type StmtPath, children, loopsOf, parseLoopName, showLoopName, stmtAt,
+} from '../lowering/invariants.js';
+import { loopVarName, stageLabel } from '../lowering/lower.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { Rejection } from './plugin.js';
+
+export type { ForStmt, LoopInfo, LoopName, StmtPath };
+export { loopVarName, loopsOf, parseLoopName, showLoopName, stmtAt };
+
+/** Every statement of `s` with its path, in program order. */
+export function eachStmt(s: Stmt, f: (s: Stmt, path: StmtPath) => void, path: StmtPath = []): void {
+  f(s, path);
+  for (const [step, c] of children(s)) eachStmt(c, f, [...path, step]);
+}
+
+export interface Site<S extends Stmt = Stmt> {
+  readonly stmt: S;
+  readonly path: StmtPath;
+}
+
+function findStmt<K extends Stmt['k']>(t: TgtProgram, k: K, pred: (s: Extract<Stmt, { k: K }>) => boolean): Site<Extract<Stmt, { k: K }>> | undefined {
+  let out: Site<Extract<Stmt, { k: K }>> | undefined;
+  eachStmt(t.body, (s, path) => {
+    if (!out && s.k === k && pred(s as Extract<Stmt, { k: K }>)) out = { stmt: s as Extract<Stmt, { k: K }>, path };
+  });
+  return out;
+}
+
+/** The funcs of a program: lowering allocates each exactly once (fig. 2.9). */
+export function funcsOf(t: TgtProgram): string[] {
+  const out: string[] = [];
+  eachStmt(t.body, (s) => {
+    if (s.k === 'allocate' && !out.includes(s.func)) out.push(s.func);
+  });
+  return out;
+}
+
+export const allocOf = (t: TgtProgram, f: string) => findStmt(t, 'allocate', (s) => s.func === f);
+
+/** `label f: …`, the statement that computes every stage of f (fig. 2.9, [LOWER-FUNC]). */
+export const labelOf = (t: TgtProgram, f: string) => findStmt(t, 'label', (s) => s.name === f);
+
+/** The func f named in a directive: it must exist. */
+export function requireFunc(t: TgtProgram, f: string): void {
+  const fs = funcsOf(t);
+  if (!fs.includes(f)) {
+    throw new Rejection('SCHED-FUNC', `there is no func '${f}'`, `the funcs are: ${fs.join(', ') || 'none'}`);
+  }
+}
+
+/** The pure variables of f, in order (they name the allocated dimensions). */
+export function dimsOf(t: TgtProgram, f: string): string[] {
+  return allocOf(t, f)?.stmt.dims.map((d) => d.dim) ?? [];
+}
+
+/** Number of stages of f: the stage labels `f.s<i>` lowering puts inside `label f`. */
+export function stageCount(t: TgtProgram, f: string): number {
+  const site = labelOf(t, f);
+  let n = 0;
+  if (site) {
+    eachStmt(site.stmt.body, (s) => {
+      if (s.k !== 'label' || !s.name.startsWith(`${f}.s`)) return;
+      const i = Number(s.name.slice(f.length + 2));
+      if (Number.isInteger(i) && s.name === stageLabel(f, i)) n = Math.max(n, i + 1);
+    });
+  }
+  return n;
+}
+
+/** Has f been specialized? Its copies j ≥ 1 hold loops named ⟨f, i, j, v⟩ (§2.8.1). */
+export function isSpecialized(t: TgtProgram, f: string): boolean {
+  return loopsOf(t).some((l) => l.name?.func === f && l.name.spec > 0);
+}
+
+function describeLoops(ls: readonly LoopInfo[]): string {
+  return ls.length === 0 ? 'none' : ls.map((l) => l.stmt.var).join(', ');
+}
+
+/**
+ * [SCHED-LOOP] Resolves a loop name as written in a schedule: `f.s<i>.v` or `f.s<i>.k<j>.v`
+ * exactly, or the short form `f.v`, which means the loop v of f's final stage when f is not
+ * specialized.
+ */
+export function resolveLoop(t: TgtProgram, text: string): LoopInfo {
+  const loops = loopsOf(t);
+  const parts = text.split('.');
+  const f = parts[0]!;
+  requireFunc(t, f);
+  const ofF = loops.filter((l) => l.name?.func === f);
+  let want: string;
+  if (parts.length === 2) {
+    if (isSpecialized(t, f)) {
+      throw new Rejection('SCHED-LOOP', `'${text}' is ambiguous because '${f}' is specialized`, `name the loop with its stage and specialization; the loops of ${f} are: ${describeLoops(ofF)}`);
+    }
+    want = loopVarName(f, Math.max(0, stageCount(t, f) - 1), parts[1]!);
+  } else {
+    want = text;
+  }
+  const hit = loops.find((l) => l.stmt.var === want);
+  if (!hit) {
+    throw new Rejection('SCHED-LOOP', `there is no loop ${want}${want === text ? '' : ` (what '${text}' means)`}`, `the loops of ${f} are: ${describeLoops(ofF)}`);
+  }
+  return hit;
+}
+
+/** The parsed name of a resolved loop (lowering names every loop, lemma 2.4). */
+export function nameOf(l: LoopInfo): LoopName {
+  if (!l.name) throw new Rejection('SCHED-LOOP', `loop '${l.stmt.var}' is not named ⟨func, stage, specialization, variable⟩`);
+  return l.name;
+}
+
+/** Every name bound anywhere in the program: parameters, window parameters, loop and let variables. */
+export function boundNames(t: TgtProgram): Set<string> {
+  const out = new Set<string>([...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);
+  eachStmt(t.body, (s) => {
+    if (s.k === 'for' || s.k === 'let') out.add(s.var);
+  });
+  return out;
+}
+
+/**
+ * [SCHED-FRESH] The variable of a new loop of stage ⟨f, i, j⟩ called v: v must be a plain name,
+ * not bound anywhere in the program and not a dimension of f (a loop named after a dimension
+ * would be taken for that dimension's pure loop, def. 2.16).
+ */
+export function freshLoopVar(t: TgtProgram, like: LoopName, v: string, taken: ReadonlySet<string> = new Set()): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_']*$/.test(v)) {
+    throw new Rejection('SCHED-FRESH', `'${v}' is not a plain name`, 'new loop names are letters, digits, _ and \', without dots');
+  }
+  const full = loopVarName(like.func, like.stage, v, like.spec);
+  if (dimsOf(t, like.func).includes(v)) {
+    throw new Rejection('SCHED-FRESH', `new loop name '${v}' is a dimension of '${like.func}'`, 'choose a name that is not one of the func\'s pure variables');
+  }
+  if (boundNames(t).has(full) || taken.has(full)) {
+    throw new Rejection('SCHED-FRESH', `new loop name '${v}' is not fresh: ${full} is already used`, 'choose another name');
+  }
+  return full;
+}
+
+/** A fresh plain name for a new loop of stage `like`, derived from `base` (for `generate`). */
+export function inventName(t: TgtProgram, like: LoopName, base: string, taken: ReadonlySet<string> = new Set()): string {
+  const used = boundNames(t);
+  const dims = dimsOf(t, like.func);
+  for (let k = 0; ; k++) {
+    const v = k === 0 ? base : `${base}${k}`;
+    const full = loopVarName(like.func, like.stage, v, like.spec);
+    if (!used.has(full) && !taken.has(full) && !dims.includes(v)) return v;
+  }
+}
+
+/**
+ * Pure variables (def. 2.16), recovered from the program: a loop or let variable `f.s<i>[.k<j>].x`
+ * with x a dimension of f is pure (lowering names pure loops so, and [SCHED-FRESH] keeps new names
+ * apart from dimensions); a variable made by split or fuse is pure iff a variable it defines —
+ * a let whose value mentions it — is pure. Everything else is a reduction variable.
+ */
+export function pureVars(t: TgtProgram): Set<string> {
+  const dims = new Map(funcsOf(t).map((f) => [f, new Set(dimsOf(t, f))]));
+  const defines = new Map<string, string[]>(); // v ↦ let variables whose value mentions v
+  const vars: string[] = [];
+  eachStmt(t.body, (s) => {
+    if (s.k === 'for' || s.k === 'let') vars.push(s.var);
+    if (s.k === 'let') for (const v of freeVars(s.value)) if (v !== s.var) defines.set(v, [...(defines.get(v) ?? []), s.var]);
+  });
+  const memo = new Map<string, boolean>();
+  const pure = (v: string): boolean => {
+    const known = memo.get(v);
+    if (known !== undefined) return known;
+    memo.set(v, false); // cycles cannot arise (lets bind inside their users' scopes); guard anyway
+    const n = parseLoopName(v);
+    const r = (n !== undefined && dims.get(n.func)?.has(n.v) === true) || (defines.get(v) ?? []).some(pure);
+    memo.set(v, r);
+    return r;
+  };
+  return new Set(vars.filter(pure));
+}
+
+/** Is the variable of this loop pure (def. 2.16)? */
+export function isPure(t: TgtProgram, v: string): boolean {
+  return pureVars(t).has(v);
+}
+
+/**
+ * [SCHED-STARTUP] A startup expression (def. 2.9) of the target program: no func accesses, no
+ * holes, and only the pipeline's parameters — the user parameters and the window parameters,
+ * which are all fixed before the program runs.
+ */
+export function requireStartup(t: TgtProgram, e: Expr, what: string): void {
+  const ok = new Set([...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);
+  walkExpr(e, (x) => {
+    if (x.k === 'access') throw new Rejection('SCHED-STARTUP', `${what} '${printExpr(e, 'tgt')}' reads func '${x.func}'`, 'startup expressions may use only constants and the pipeline parameters');
+    if (x.k === 'hole') throw new Rejection('SCHED-STARTUP', `${what} '${printExpr(e, 'tgt')}' contains a bounds hole`, 'startup expressions may use only constants and the pipeline parameters');
+    if (x.k === 'var' && !ok.has(x.name)) {
+      throw new Rejection('SCHED-STARTUP', `${what} '${printExpr(e, 'tgt')}' mentions '${x.name}', which is not a pipeline parameter`, `startup expressions may use only constants and the parameters: ${[...ok].join(', ') || 'none'}`);
+    }
+  });
+}
+
+/** The value of an expression without variables, holes or accesses; undefined otherwise. */
+export function constValue(e: Expr): Int | undefined {
+  let closed = true;
+  walkExpr(e, (x) => {
+    if (x.k === 'var' || x.k === 'hole' || x.k === 'access') closed = false;
+  });
+  if (!closed) return undefined;
+  const v = evalExpr(e, new Map());
+  return isError(v) ? undefined : v;
+}
+
+/** Replaces the statement at `path` (from `t.body`) by `f` of it, sharing everything else (immer). */
+export function replaceAt(t: TgtProgram, path: StmtPath, f: (s: Stmt) => Stmt): TgtProgram {
+  const old = stmtAt(t.body, path);
+  if (old === undefined) throw new Error(`no statement at path ${path.join('/')}`);
+  const next = castDraft(f(old));
+  return produce(t, (d) => {
+    if (path.length === 0) {
+      d.body = next;
+      return;
+    }
+    // Walk the draft with the same steps as `children`.
+    let parent: Record<string | number, unknown> = d.body as unknown as Record<string, unknown>;
+    for (const step of path.slice(0, -1)) parent = childOf(parent, step);
+    const last = path[path.length - 1]!;
+    if (typeof last === 'number') (parent.body as unknown[])[last] = next;
+    else parent[last] = next;
+  });
+}
+
+function childOf(s: Record<string | number, unknown>, step: string | number): Record<string | number, unknown> {
+  return (typeof step === 'number' ? (s.body as unknown[])[step] : s[step]) as Record<string | number, unknown>;
+}
+
+/** Removes the statement at `path`: dropped from its block, or replaced by nop elsewhere. */
+export function removeAt(t: TgtProgram, path: StmtPath): TgtProgram {
+  const last = path[path.length - 1];
+  if (typeof last === 'number') {
+    return replaceAt(t, path.slice(0, -1), (blk) => {
+      const body = (blk as Extract<Stmt, { k: 'seq' }>).body.filter((_, i) => i !== last);
+      return body.length === 1 ? body[0]! : { ...blk, k: 'seq', body } as Stmt;
+    });
+  }
+  return replaceAt(t, path, () => ({ k: 'nop' }));
+}
+
+/** `s` placed first in the body of the loop at `path` (compute-at, store-at). */
+export function prependToLoop(t: TgtProgram, path: StmtPath, s: Stmt): TgtProgram {
+  return replaceAt(t, path, (l) => {
+    const loop = l as ForStmt;
+    const rest = loop.body.k === 'seq' ? loop.body.body : loop.body.k === 'nop' ? [] : [loop.body];
+    return { ...loop, body: { k: 'seq', body: [s, ...rest] } };
+  });
+}
+
+/** Is `inner` a path strictly inside `outer`? */
+export function isInside(inner: StmtPath, outer: StmtPath): boolean {
+  return inner.length > outer.length && outer.every((s, i) => inner[i] === s);
+}
+
+/**
+ * Statements a loop-phase rewrite may look through between two nested loops (spec/schedule.md,
+ * [SWAP]): `let`s and split guards `if c then s` made by earlier splits, and blocks of assertions
+ * ending in the nested statement (split's `assert e > 0`). They mention no func.
+ */
+export type Wrapper =
+  | { readonly k: 'let'; readonly var: string; readonly value: Expr; readonly loc?: Stmt['loc'] }
+  | { readonly k: 'guard'; readonly cond: Expr; readonly loc?: Stmt['loc'] }
+  | { readonly k: 'asserts'; readonly asserts: readonly Stmt[]; readonly loc?: Stmt['loc'] };
+
+export function peelWrappers(s: Stmt): { wrappers: Wrapper[]; inner: Stmt } {
+  const wrappers: Wrapper[] = [];
+  for (;;) {
+    if (s.k === 'let') {
+      wrappers.push({ k: 'let', var: s.var, value: s.value, ...(s.loc ? { loc: s.loc } : {}) });
+      s = s.body;
+    } else if (s.k === 'if' && s.else.k === 'nop') {
+      wrappers.push({ k: 'guard', cond: s.cond, ...(s.loc ? { loc: s.loc } : {}) });
+      s = s.then;
+    } else if (s.k === 'seq' && s.body.length >= 2 && s.body.slice(0, -1).every((b) => b.k === 'assert')) {
+      wrappers.push({ k: 'asserts', asserts: s.body.slice(0, -1), ...(s.loc ? { loc: s.loc } : {}) });
+      s = s.body[s.body.length - 1]!;
+    } else {
+      return { wrappers, inner: s };
+    }
+  }
+}
+
+export function rewrap(wrappers: readonly Wrapper[], inner: Stmt): Stmt {
+  return wrappers.reduceRight<Stmt>((body, w) => {
+    const loc = w.loc ? { loc: w.loc } : {};
+    switch (w.k) {
+      case 'let':
+        return { k: 'let', var: w.var, value: w.value, body, ...loc };
+      case 'guard':
+        return { k: 'if', cond: w.cond, then: body, else: { k: 'nop' }, ...loc };
+      case 'asserts':
+        return { k: 'seq', body: [...w.asserts, body], ...loc };
+    }
+  }, inner);
+}
+
+/** Variables a wrapper chain binds, and the variables its expressions read. */
+export function wrapperBinds(ws: readonly Wrapper[]): Set<string> {
+  return new Set(ws.flatMap((w) => (w.k === 'let' ? [w.var] : [])));
+}
+
+/**
+ * The loop immediately nested in loop `outer` (through wrappers), with the wrappers between them;
+ * undefined when the body is not (wrappers around) a single loop.
+ */
+export function nestedLoop(outer: ForStmt): { wrappers: Wrapper[]; inner: ForStmt } | undefined {
+  const { wrappers, inner } = peelWrappers(outer.body);
+  return inner.k === 'for' ? { wrappers, inner } : undefined;
+}
+
+/** Picks an element uniformly. */
+export function pick<T>(rng: { below(n: number): number }, xs: readonly T[]): T | undefined {
+  return xs.length === 0 ? undefined : xs[rng.below(xs.length)];
+}
+
+/** A uniformly shuffled copy (Fisher–Yates with the given rng). */
+export function shuffled<T>(rng: { below(n: number): number }, xs: readonly T[]): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.below(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** The first candidate (in random order) that `valid` accepts: how built-ins implement `generate`. */
+export function firstValid<A>(rng: { below(n: number): number }, cands: readonly A[], valid: (a: A) => boolean): A | undefined {
+  return shuffled(rng, cands).find(valid);
+}

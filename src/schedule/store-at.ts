@@ -1,0 +1,52 @@
+// store-at(f, ℓg) (§2.8.4): moves `allocate f(…)` to the first position in the body of loop ℓg,
+// provided it still runs before f's computation and every access to f (lemma 2.5). Each iteration
+// of ℓg then allocates f afresh.
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { dominanceViolations } from './dominance.js';
+import { allocOf, firstValid, funcsOf, isInside, labelOf, loopsOf, prependToLoop, removeAt, requireFunc, resolveLoop } from './loops.js';
+import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
+
+export interface StoreAtArgs {
+  readonly func: string;
+  readonly loop: string;
+}
+
+function check(t: TgtProgram, a: StoreAtArgs, ctx: DirectiveCtx): TgtProgram {
+  requireFunc(t, a.func);
+  const target = resolveLoop(t, a.loop);
+  const lab = labelOf(t, a.func);
+  if (lab && isInside(target.path, lab.path)) {
+    ctx.reject('STORE-AT-OWN', `loop ${target.stmt.var} is inside the computation of '${a.func}' itself`, `'${a.func}' must be allocated before it is computed`);
+  }
+  const site = allocOf(t, a.func)!;
+  const without = removeAt(t, site.path);
+  const next = prependToLoop(without, resolveLoop(without, a.loop).path, site.stmt);
+  const v = dominanceViolations(next, a.func).find((x) => x.kind === 'alloc');
+  if (v) {
+    ctx.reject('STORE-AT-DOMINANCE',
+      `${v.consumer ? `'${v.consumer}'` : 'a statement'} uses '${a.func}' outside loop ${target.stmt.var} (at ${v.at}), where the allocation would not be in scope`,
+      `store '${a.func}' at a loop that contains its computation and all its consumers`);
+  }
+  return next;
+}
+
+export const storeAt: Directive<StoreAtArgs> = defineDirective<StoreAtArgs>({
+  name: 'store-at',
+  rule: 'STORE-AT',
+  phase: 'storage',
+  summary: 'allocate a func inside a loop (afresh on each iteration)',
+  params: [
+    { name: 'func', type: 'func' },
+    { name: 'loop', type: 'loop', key: 'at' },
+  ],
+  validate(t, a, ctx) {
+    check(t, a, ctx);
+  },
+  apply(t, a, ctx) {
+    return check(t, a, ctx);
+  },
+  generate(t, rng, ctx) {
+    const cands = funcsOf(t).flatMap((func) => loopsOf(t).map((l) => ({ func, loop: l.stmt.var })));
+    return firstValid(rng, cands, (c) => ctx.valid(t, c));
+  },
+});

@@ -1,0 +1,54 @@
+// Rendering outcomes of target programs for people (the CLI) and as the JSON shape of
+// ARCHITECTURE.md ("Contracts": `{"func", "window", "values"}`, plus `"outcome"` when stuck).
+import { showLoc } from '../diag.js';
+import { printExpr } from '../expr/print.js';
+import { type Value, showValue, valueToJson } from '../expr/value.js';
+import type { Buffer, Outcome, Stuck } from './outcome.js';
+
+const point = (func: string, p: readonly Value[]) => `${func}[${p.map(showValue).join(', ')}]`;
+
+/** What went wrong, in one line. */
+export function showStuck(s: Stuck): string {
+  const at = 'site' in s ? ` at ${s.site.loc ? showLoc(s.site.loc) + ' ' : ''}in \`${s.site.stmt}\`` : '';
+  switch (s.kind) {
+    case 'assert-failed':
+      return `assertion failed: ${printExpr(s.cond, 'tgt')} is 0${at}`;
+    case 'rdom-failure':
+      return `rdom failure: ${s.var} ranges over (${s.min}, ${s.len}), a negative extent${at}`;
+    case 'oob-read':
+    case 'oob-write':
+      return `out-of-bounds ${s.kind === 'oob-read' ? 'read' : 'write'} of ${point(s.func, s.point)}; ${s.func} is allocated over ${s.bounds.map(([m, l]) => `(${m}, ${l})`).join(' × ')}${at}`;
+    case 'error-in-control':
+      return `error value ${showValue(s.value)} used as ${s.what}${at}`;
+    case 'data-race':
+      return `data race on ${point(s.func, s.point)}: iterations ${s.loopVar} = ${s.iterations[0]} (${s.access[0]}) and ${s.loopVar} = ${s.iterations[1]} (${s.access[1]}) of a parallel loop${at}`;
+    case 'unallocated':
+      return `'${s.func}' is accessed but not allocated${at}`;
+    case 'budget-exceeded':
+      return `step budget of ${s.steps} exhausted`;
+  }
+}
+
+/** A buffer: one line per row for two dimensions, one line otherwise. */
+export function showBuffer(b: Buffer): string {
+  const head = `${b.func} over ${b.dims.map((d) => `${d.dim} in (${d.min}, ${d.len})`).join(', ')}`;
+  const vals = b.data.map(showValue);
+  if (b.dims.length !== 2) return `${head}:\n  ${vals.join(' ')}`;
+  const w = Number(b.dims[0]!.len);
+  const rows: string[] = [];
+  for (let i = 0; i < vals.length; i += w) rows.push('  ' + vals.slice(i, i + w).join(' '));
+  return `${head}:\n${rows.join('\n')}`;
+}
+
+export function showOutcome(o: Outcome): string {
+  const after = `after ${o.steps} step${o.steps === 1 ? '' : 's'}`;
+  return o.kind === 'done' ? `done ${after}: ${showBuffer(o.output)}` : `stuck ${after}: ${showStuck(o.stuck)}`;
+}
+
+/** The JSON contract of ARCHITECTURE.md; a stuck run has no values but its outcome. */
+export function outcomeJson(o: Outcome, func: string): object {
+  if (o.kind === 'done') {
+    return { func: o.output.func, window: o.output.dims.map((d) => [valueToJson(d.min), valueToJson(d.len)]), values: o.output.data.map(valueToJson) };
+  }
+  return { func, outcome: { kind: o.stuck.kind, message: showStuck(o.stuck), steps: o.steps } };
+}

@@ -1,0 +1,343 @@
+// The small-step machine of fig. 2.8, followed literally: a configuration ⟨s | Σ | σ⟩, one rule
+// application per step, found by decomposing the term into an evaluation context E and a redex
+// ([REDUCE]). Slow by design: it is the reference the fast executor (exec.ts) is tested against
+// and the source of `refsem step` traces. Stuck states are named outcomes (outcome.ts).
+import type { Input } from '../alg-semantics/ast.js';
+import type { Expr } from '../expr/ast.js';
+import { add, applyOp, sub } from '../expr/ops.js';
+import { printExpr } from '../expr/print.js';
+import { type Int, type Value, isError, showValue } from '../expr/value.js';
+import type { Stmt, TgtProgram } from './ast.js';
+import { bindInput, checkTgt } from './check.js';
+import type { Outcome, Stuck } from './outcome.js';
+import { RaceDetector, Rng, permutation } from './parallel.js';
+import { Buf, allocate, oob, programSite, siteOf } from './store.js';
+
+export type RuleId =
+  | 'TGT-REALIZE' | 'END' | 'TGT-VAR' | 'EVAL' | 'READ' | 'NOP' | 'ASSERT-TRUE' | 'LET' | 'LABEL'
+  | 'FOR-ITER' | 'FOR-STOP' | 'IF-T' | 'IF-F' | 'ASSN' | 'ALLOC';
+
+/** One rule application: its number, its rule, whether it fired inside a context ([REDUCE]), what changed. */
+export interface StepEvent {
+  readonly step: number;
+  readonly rule: RuleId;
+  readonly reduce: boolean;
+  readonly redex: string;
+  readonly result: string;
+}
+
+export interface MachineOptions {
+  readonly maxSteps?: number;
+  readonly seed?: number;
+  readonly onStep?: (ev: StepEvent) => void;
+}
+
+/** The machine's default step budget. */
+export const DEFAULT_MAX_STEPS = 10_000_000;
+
+/**
+ * Statement terms. Expression positions hold partly evaluated expressions (constants are values);
+ * `o` is the source statement, for stuck sites. Nested statements of if/for/let/label stay source
+ * statements until the rule that enters them fires.
+ */
+type Term =
+  | { readonly k: 'nop' }
+  | { readonly k: 'seq'; readonly body: readonly Term[] } // two or more
+  | { readonly k: 'assert'; readonly cond: Expr; readonly o: Stmt & { k: 'assert' } }
+  | { readonly k: 'allocate'; readonly bounds: readonly Expr[]; readonly o: Stmt & { k: 'allocate' } }
+  | { readonly k: 'store'; readonly value: Expr; readonly idx: readonly Expr[]; readonly o: Stmt & { k: 'store' } }
+  | { readonly k: 'if'; readonly cond: Expr; readonly o: Stmt & { k: 'if' } }
+  | { readonly k: 'for'; readonly min: Expr; readonly len: Expr; readonly o: Stmt & { k: 'for' } }
+  /** A parallel loop under way: its iteration order and the next position in it. */
+  | { readonly k: 'par'; readonly order: readonly Int[]; readonly pos: number; readonly o: Stmt & { k: 'for' } }
+  | { readonly k: 'let'; readonly value: Expr; readonly o: Stmt & { k: 'let' } }
+  | { readonly k: 'label'; readonly o: Stmt & { k: 'label' } };
+
+const NOP: Term = { k: 'nop' };
+
+/** The term of a source statement. `{}` is nop and `{s}` is s, so sequencing needs no extra steps. */
+function term(s: Stmt): Term {
+  switch (s.k) {
+    case 'nop':
+      return NOP;
+    case 'seq':
+      return seq(s.body.map(term));
+    case 'assert':
+      return { k: 'assert', cond: s.cond, o: s };
+    case 'allocate':
+      return { k: 'allocate', bounds: s.dims.flatMap((d) => [d.min, d.len]), o: s };
+    case 'store':
+      return { k: 'store', value: s.value, idx: s.idx, o: s };
+    case 'if':
+      return { k: 'if', cond: s.cond, o: s };
+    case 'for':
+      return { k: 'for', min: s.min, len: s.len, o: s };
+    case 'let':
+      return { k: 'let', value: s.value, o: s };
+    case 'label':
+      return { k: 'label', o: s };
+  }
+}
+
+function seq(body: readonly Term[]): Term {
+  if (body.length === 0) return NOP;
+  if (body.length === 1) return body[0]!;
+  return { k: 'seq', body };
+}
+
+const isVal = (e: Expr): e is Expr & { k: 'const' } => e.k === 'const';
+const val = (v: Value): Expr => ({ k: 'const', value: v });
+const show = (e: Expr) => printExpr(e, 'tgt');
+
+/** Index of the first argument that is not yet a value: where the evaluation context's hole is. */
+const firstOpen = (es: readonly Expr[]) => es.findIndex((e) => !isVal(e));
+
+/** Raised inside a step: the configuration has no rule to apply. */
+class Stuck_ {
+  constructor(readonly stuck: Stuck) {}
+}
+
+export class Machine {
+  /** Σ: loop variables and let bindings (fig. 2.8). */
+  readonly env = new Map<string, Value>();
+  /** σ: the store, one buffer per func. */
+  readonly store = new Map<string, Buf>();
+  private readonly races = new RaceDetector();
+  private readonly rng: Rng;
+  private rule: RuleId = 'NOP';
+  private depth = 0;
+  private redex = '';
+  private result = '';
+
+  constructor(seed: number) {
+    this.rng = new Rng(seed);
+  }
+
+  private fire(rule: RuleId, redex: string, result: string): void {
+    this.rule = rule;
+    this.redex = redex;
+    this.result = result;
+  }
+
+  /** One step on an expression: the leftmost-innermost redex (contexts op(c̄, E, ē), f[c̄, E, ē]). */
+  private stepExpr(e: Expr, site: Stmt): Expr {
+    switch (e.k) {
+      case 'var': {
+        const v = this.env.get(e.name)!; // checkTgt guarantees the binding
+        this.fire('TGT-VAR', e.name, showValue(v));
+        return val(v);
+      }
+      case 'op': {
+        const i = firstOpen(e.args);
+        if (i >= 0) return { ...e, args: this.plugArg(e.args, i, site) };
+        const v = applyOp(e.op, e.args.map((a) => (a as { value: Value }).value));
+        this.fire('EVAL', show(e), showValue(v));
+        return val(v);
+      }
+      case 'access': {
+        const i = firstOpen(e.args);
+        if (i >= 0) return { ...e, args: this.plugArg(e.args, i, site) };
+        const point = e.args.map((a) => (a as { value: Value }).value);
+        const v = this.access(e.func, point, 'read', site);
+        this.fire('READ', show(e), showValue(v));
+        return val(v);
+      }
+      default:
+        throw new Error(`unreachable: ${e.k} is not a redex`);
+    }
+  }
+
+  private plugArg(args: readonly Expr[], i: number, site: Stmt): Expr[] {
+    this.depth++;
+    const out = [...args];
+    out[i] = this.stepExpr(args[i]!, site);
+    return out;
+  }
+
+  /** InBounds and the race check for [READ] and [ASSN]; returns the value read. */
+  private access(func: string, point: readonly Value[], kind: 'read' | 'write', s: Stmt, value?: Value): Value {
+    const site = siteOf(s);
+    const buf = this.store.get(func);
+    if (buf === undefined) throw new Stuck_({ kind: 'unallocated', func, site });
+    const off = buf.offset(point);
+    if (off < 0) throw new Stuck_(oob(kind === 'read' ? 'oob-read' : 'oob-write', buf, point, site));
+    if (this.races.active) {
+      const race = this.races.access(buf, off, point as Int[], kind, site);
+      if (race) throw new Stuck_(race);
+    }
+    if (kind === 'write') buf.data[off] = value!;
+    return buf.data[off]!;
+  }
+
+  /** Reduces the expression at position `i` of a statement ([REDUCE] with a statement context). */
+  private inCtx(e: Expr, site: Stmt): Expr {
+    this.depth++;
+    return this.stepExpr(e, site);
+  }
+
+  /** One step on a statement term. */
+  step(t: Term): Term {
+    switch (t.k) {
+      case 'nop':
+        throw new Error('unreachable: nop has no step');
+      case 'seq': {
+        const [head, ...rest] = t.body;
+        if (head!.k === 'nop') {
+          this.fire('NOP', 'nop; …', '…');
+          return seq(rest);
+        }
+        this.depth++; // context E; s
+        return seq([this.step(head!), ...rest]);
+      }
+      case 'assert': {
+        if (!isVal(t.cond)) return { ...t, cond: this.inCtx(t.cond, t.o) };
+        const c = t.cond.value;
+        if (isError(c)) throw new Stuck_({ kind: 'error-in-control', what: 'assert condition', value: c, site: siteOf(t.o) });
+        if (c === 0) throw new Stuck_({ kind: 'assert-failed', cond: t.o.cond, site: siteOf(t.o) });
+        this.fire('ASSERT-TRUE', `assert ${showValue(c)}`, 'nop');
+        return NOP;
+      }
+      case 'allocate': {
+        const i = firstOpen(t.bounds);
+        if (i >= 0) {
+          const bounds = [...t.bounds];
+          bounds[i] = this.inCtx(t.bounds[i]!, t.o);
+          return { ...t, bounds };
+        }
+        const r = allocate(t.o, t.bounds.map((b) => (b as { value: Value }).value));
+        if (!(r instanceof Buf)) throw new Stuck_(r);
+        this.store.set(t.o.func, r);
+        this.fire('ALLOC', `allocate ${t.o.func}(${r.bounds().map(([m, l]) => `(${m}, ${l})`).join(', ')})`, 'nop');
+        return NOP;
+      }
+      case 'store': {
+        if (!isVal(t.value)) return { ...t, value: this.inCtx(t.value, t.o) }; // a ← E
+        const i = firstOpen(t.idx); // E ← c
+        if (i >= 0) {
+          const idx = [...t.idx];
+          idx[i] = this.inCtx(t.idx[i]!, t.o);
+          return { ...t, idx };
+        }
+        const point = t.idx.map((e) => (e as { value: Value }).value);
+        const v = t.value.value;
+        this.access(t.o.func, point, 'write', t.o, v);
+        this.fire('ASSN', `${t.o.func}[${point.map(showValue).join(', ')}] <- ${showValue(v)}`, 'nop');
+        return NOP;
+      }
+      case 'if': {
+        if (!isVal(t.cond)) return { ...t, cond: this.inCtx(t.cond, t.o) };
+        const c = t.cond.value;
+        if (isError(c)) throw new Stuck_({ kind: 'error-in-control', what: 'if condition', value: c, site: siteOf(t.o) });
+        const taken = c !== 0;
+        this.fire(taken ? 'IF-T' : 'IF-F', `if ${showValue(c)} then … else …`, taken ? 'then branch' : 'else branch');
+        return term(taken ? t.o.then : t.o.else);
+      }
+      case 'let': {
+        if (!isVal(t.value)) return { ...t, value: this.inCtx(t.value, t.o) };
+        this.env.set(t.o.var, t.value.value);
+        this.fire('LET', `let ${t.o.var} = ${showValue(t.value.value)} in …`, `Σ[${t.o.var} = ${showValue(t.value.value)}]`);
+        return term(t.o.body);
+      }
+      case 'label':
+        this.fire('LABEL', `label ${t.o.name}: …`, '…');
+        return term(t.o.body);
+      case 'for':
+        return this.loop(t);
+      case 'par':
+        return this.parIter(t);
+    }
+  }
+
+  private loop(t: Term & { k: 'for' }): Term {
+    if (!isVal(t.min)) return { ...t, min: this.inCtx(t.min, t.o) }; // (E, e_len)
+    if (!isVal(t.len)) return { ...t, len: this.inCtx(t.len, t.o) }; // (c_min, E)
+    const x = t.o.var;
+    const site = siteOf(t.o);
+    const min = t.min.value;
+    const len = t.len.value;
+    if (isError(min)) throw new Stuck_({ kind: 'error-in-control', what: `loop min of ${x}`, value: min, site });
+    if (isError(len)) throw new Stuck_({ kind: 'error-in-control', what: `loop extent of ${x}`, value: len, site });
+    if (len < 0) throw new Stuck_({ kind: 'rdom-failure', var: x, min, len, site });
+    const head = `for ${x} in (${showValue(min)}, ${showValue(len)})`;
+    if (len === 0) {
+      this.env.delete(x);
+      this.fire('FOR-STOP', head, `nop, Σ \\ {${x}}`);
+      return NOP;
+    }
+    if (t.o.trav === 'parallel') {
+      // The iterations of a parallel loop run in a seeded order (schedule-directives.md).
+      const order = permutation(this.rng, min, len, site);
+      this.races.enter(x, order);
+      return this.parIter({ k: 'par', order, pos: 0, o: t.o });
+    }
+    this.env.set(x, min);
+    this.fire('FOR-ITER', head, `Σ[${x} = ${showValue(min)}]`);
+    return seq([term(t.o.body), { ...t, min: val(add(min, 1)), len: val(sub(len, 1)) }]);
+  }
+
+  /** [FOR-ITER] / [FOR-STOP] for a parallel loop: the next iteration is the next in its order. */
+  private parIter(t: Term & { k: 'par' }): Term {
+    const x = t.o.var;
+    if (t.pos === t.order.length) {
+      this.races.leave();
+      this.env.delete(x);
+      this.fire('FOR-STOP', `for parallel ${x} (all ${t.order.length} iterations done)`, `nop, Σ \\ {${x}}`);
+      return NOP;
+    }
+    const i = t.order[t.pos]!;
+    this.races.iterate(t.pos);
+    this.env.set(x, i);
+    this.fire('FOR-ITER', `for parallel ${x} (iteration ${t.pos + 1} of ${t.order.length})`, `Σ[${x} = ${showValue(i)}]`);
+    return seq([term(t.o.body), { ...t, pos: t.pos + 1 }]);
+  }
+
+  /** Runs the pipeline: [TGT-REALIZE], steps until nop, then [END]. */
+  run(p: TgtProgram, bound: ReadonlyMap<string, Value>, opts: MachineOptions): Outcome {
+    const max = opts.maxSteps ?? DEFAULT_MAX_STEPS;
+    let steps = 0;
+    let t: Term | 'realize' = 'realize';
+    for (;;) {
+      this.depth = 0;
+      let next: Term | Buf;
+      try {
+        if (t === 'realize') {
+          for (const [k, v] of bound) this.env.set(k, v);
+          this.fire('TGT-REALIZE', `pipeline ${p.output}(…); realize(…)`, bound.size === 0 ? 'no parameters' : [...bound].map(([k, v]) => `${k} = ${showValue(v)}`).join(', '));
+          next = term(p.body);
+        } else if (t.k === 'nop') {
+          const out = this.store.get(p.output);
+          if (out === undefined) throw new Stuck_({ kind: 'unallocated', func: p.output, site: programSite(p) });
+          this.fire('END', `pipeline ${p.output}(…) : nop`, `the buffer of ${p.output}`);
+          next = out;
+        } else next = this.step(t);
+      } catch (e) {
+        if (e instanceof Stuck_) return { kind: 'stuck', stuck: e.stuck, steps };
+        throw e;
+      }
+      if (steps >= max) return { kind: 'stuck', stuck: { kind: 'budget-exceeded', steps: max }, steps: max };
+      steps++;
+      opts.onStep?.({ step: steps, rule: this.rule, reduce: this.depth > 0, redex: this.redex, result: this.result });
+      if (next instanceof Buf) return { kind: 'done', output: next.toBuffer(), steps };
+      t = next;
+    }
+  }
+}
+
+/** Runs a completed program on an input with the small-step machine. */
+export function runMachine(p: TgtProgram, input: Input, opts: MachineOptions = {}): Outcome {
+  checkTgt(p);
+  const bound = bindInput(p, input);
+  return new Machine(opts.seed ?? 0).run(p, bound, opts);
+}
+
+/**
+ * One line of a trace: the step number, the rule (under [REDUCE] when it fired inside an
+ * evaluation context), the redex and what it became.
+ */
+/** fig. 2.8's context rule. */
+const REDUCE = 'REDUCE';
+
+export function showStep(ev: StepEvent): string {
+  const rule = ev.reduce ? `[${REDUCE}] [${ev.rule}]` : `[${ev.rule}]`;
+  return `${String(ev.step).padStart(6)}  ${rule}  ${ev.redex}  ⟶  ${ev.result}`;
+}

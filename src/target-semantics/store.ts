@@ -1,0 +1,133 @@
+// The store σ of fig. 2.8: buffers created by [ALLOC], read by [READ], written by [ASSN]. Shared by
+// both executors so that they agree on bounds checks (InBounds, def. 2.13), on the order in which
+// allocation bounds are checked, and on the shape of the buffers they return.
+import { UserError } from '../diag.js';
+import { sub } from '../expr/ops.js';
+import { E_MEM, type Int, type Value, isError } from '../expr/value.js';
+import type { Stmt } from './ast.js';
+import type { Buffer, Site, Stuck } from './outcome.js';
+import type { Shadow } from './parallel.js';
+import { printHead } from './print.js';
+
+/** Largest buffer either executor materializes; beyond it the host would run out of memory. */
+export const MAX_POINTS = 1 << 24;
+
+export function siteOf(s: Stmt): Site {
+  return s.loc ? { loc: s.loc, stmt: printHead(s) } : { stmt: printHead(s) };
+}
+
+/** A stuck state reached after `steps` steps, unwinding an executor to its driver. */
+export class StuckSignal {
+  constructor(
+    readonly stuck: Stuck,
+    readonly steps: number,
+  ) {}
+}
+
+/** One allocation ⟨λx̄.ε_mem, Ī⟩. Its identity tells accesses to distinct allocations apart (races). */
+export class Buf {
+  readonly data: Value[];
+  /** Per dimension: min, len and stride, as numbers when the min is a safe integer. */
+  readonly mins: readonly Int[];
+  readonly lens: readonly number[];
+  readonly strides: readonly number[];
+  /** The mins as numbers when they all are (the fast executor's inline bounds checks), else null. */
+  readonly numMins: readonly number[] | null;
+  /** Race-detection records, one per depth of running parallel loops (parallel.ts). */
+  readonly shadows: Shadow[] = [];
+
+  constructor(
+    readonly func: string,
+    readonly dimNames: readonly string[],
+    mins: readonly Int[],
+    lens: readonly number[],
+  ) {
+    this.mins = mins;
+    this.lens = lens;
+    const strides: number[] = [];
+    let size = 1;
+    for (const l of lens) {
+      strides.push(size);
+      size *= l;
+    }
+    this.strides = strides;
+    this.numMins = mins.every((m) => typeof m === 'number') ? (mins as number[]) : null;
+    this.data = new Array<Value>(size).fill(E_MEM);
+  }
+
+  /** InBounds(f[c̄], σ) and the flat offset of the point, or -1 when out of bounds. */
+  offset(point: readonly Value[]): number {
+    let off = 0;
+    for (let i = 0; i < point.length; i++) {
+      const c = point[i]!;
+      const m = this.mins[i]!;
+      let d: number;
+      if (typeof c === 'number' && typeof m === 'number') d = c - m;
+      else if (isError(c)) return -1; // a point containing an error value is out of bounds (def. 2.13)
+      else {
+        const big = sub(c, m);
+        if (typeof big !== 'number') return -1;
+        d = big;
+      }
+      if (d < 0 || d >= this.lens[i]!) return -1;
+      off += d * this.strides[i]!;
+    }
+    return off;
+  }
+
+  bounds(): [Int, Int][] {
+    return this.mins.map((m, i) => [m, this.lens[i]!]);
+  }
+
+  toBuffer(): Buffer {
+    return {
+      func: this.func,
+      dims: this.dimNames.map((dim, i) => ({ dim, min: this.mins[i]!, len: this.lens[i]! })),
+      data: [...this.data],
+    };
+  }
+}
+
+/**
+ * [ALLOC] on evaluated bounds (all dimensions evaluated left to right first, as the evaluation
+ * contexts of fig. 2.8 require). An error value as a bound is an error in control; a negative
+ * length is an invalid interval, reported as an rdom failure on `f.x` (spec/target.md, [ALLOC]).
+ */
+export function allocate(s: Extract<Stmt, { k: 'allocate' }>, bounds: readonly Value[]): Buf | Stuck {
+  const site = siteOf(s);
+  for (let i = 0; i < s.dims.length; i++) {
+    for (const [j, what] of [[0, 'min'], [1, 'extent']] as const) {
+      const v = bounds[2 * i + j]!;
+      if (isError(v)) return { kind: 'error-in-control', what: `allocation ${what} of ${s.func}.${s.dims[i]!.dim}`, value: v, site };
+    }
+  }
+  const mins: Int[] = [];
+  const lens: number[] = [];
+  let size = 1;
+  for (let i = 0; i < s.dims.length; i++) {
+    const min = bounds[2 * i] as Int;
+    const len = bounds[2 * i + 1] as Int;
+    if (len < 0) return { kind: 'rdom-failure', var: `${s.func}.${s.dims[i]!.dim}`, min, len, site };
+    mins.push(min);
+    lens.push(typeof len === 'number' ? len : Infinity);
+    size *= typeof len === 'number' ? len : Infinity;
+  }
+  if (size > MAX_POINTS) {
+    throw new UserError(
+      `allocation of '${s.func}' needs ${Number.isFinite(size) ? size : 'more than 2^53'} points; the executors stop at ${MAX_POINTS}`,
+      s.loc,
+      'run the program on a smaller window',
+    );
+  }
+  return new Buf(s.func, s.dims.map((d) => d.dim), mins, lens);
+}
+
+export function oob(kind: 'oob-read' | 'oob-write', buf: Buf, point: readonly Value[], site: Site): Stuck {
+  return { kind, func: buf.func, point: [...point], bounds: buf.bounds(), site };
+}
+
+/** The site of [END]: the pipeline itself. */
+export function programSite(p: { output: string; loc?: Site['loc'] }): Site {
+  const stmt = `pipeline ${p.output}(…) : nop`;
+  return p.loc ? { loc: p.loc, stmt } : { stmt };
+}

@@ -1,0 +1,46 @@
+// The fast executor agrees with the small-step machine (fig. 2.8) on generated completed programs,
+// stuck ones included: same outcome, same buffers, same step counts, same races.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { arbTgtInput, arbTgtProgram } from '../../src/fuzz/arbitraries/tgt.js';
+import { compileTgt, execTgt } from '../../src/target-semantics/exec.js';
+import { runMachine } from '../../src/target-semantics/machine.js';
+import type { Outcome } from '../../src/target-semantics/outcome.js';
+import { example, input } from './support.js';
+
+const kindOf = (o: Outcome) => (o.kind === 'done' ? 'done' : o.stuck.kind);
+
+describe('fast executor ≡ small-step machine', () => {
+  it('returns equal outcomes on generated programs', () => {
+    fc.assert(
+      fc.property(arbTgtProgram(), arbTgtInput, fc.integer(), fc.integer({ min: 0, max: 3000 }), (p, z, seed, maxSteps) => {
+        expect(execTgt(p, z, { seed, maxSteps })).toEqual(runMachine(p, z, { seed, maxSteps }));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('the generator reaches every outcome kind', () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(arbTgtProgram(), arbTgtInput, (p, z) => {
+        seen.add(kindOf(execTgt(p, z, { maxSteps: 100_000 })));
+      }),
+      { numRuns: 1500, seed: 7 },
+    );
+    expect([...seen].sort()).toEqual(
+      ['assert-failed', 'data-race', 'done', 'error-in-control', 'oob-read', 'oob-write', 'rdom-failure', 'unallocated'].sort(),
+    );
+  });
+
+  it('agrees on the examples, and a compiled program runs many inputs', () => {
+    const c = compileTgt(example('blur.tgt'));
+    for (const w of [[0, 3], [-2, 4], [5, 1]] as [number, number][]) {
+      const z = input([w, [1, 2]]);
+      expect(c.run(z, { seed: 1 })).toEqual(runMachine(c.program, z, { seed: 1 }));
+    }
+    const s = example('stencil.tgt');
+    const z = input([[-1, 5]], { k: 3 });
+    expect(execTgt(s, z, { seed: 9 })).toEqual(runMachine(s, z, { seed: 9 }));
+  });
+});

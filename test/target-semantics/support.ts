@@ -1,0 +1,48 @@
+// Helpers for the target-semantics tests.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Input } from '../../src/alg-semantics/ast.js';
+import { stripExprLocs } from '../../src/expr/ast.js';
+import { type Int, int } from '../../src/expr/value.js';
+import type { Stmt, TgtProgram } from '../../src/target-semantics/ast.js';
+import { mapStmtExprs } from '../../src/target-semantics/holes.js';
+import { parseTgt } from '../../src/target-semantics/parse.js';
+
+/** A program without source locations, for comparing trees. */
+export function stripLocs(p: TgtProgram): TgtProgram {
+  const st = (s: Stmt): Stmt => {
+    const { loc: _l, ...rest } = mapStmtExprs(s, stripExprLocs) as Stmt & { loc?: unknown };
+    switch (rest.k) {
+      case 'seq':
+        return { ...rest, body: rest.body.map(st) };
+      case 'if':
+        return { ...rest, then: st(rest.then), else: st(rest.else) };
+      case 'for':
+      case 'let':
+      case 'label':
+        return { ...rest, body: st(rest.body) } as Stmt;
+      default:
+        return rest as Stmt;
+    }
+  };
+  const { loc: _l, hints, ...rest } = p;
+  const h = hints?.map((x) => {
+    const { loc: _hl, ...r } = x;
+    return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'object' ? stripExprLocs(v) : v]));
+  });
+  return { ...rest, ...(h ? { hints: h as unknown as TgtProgram['hints'] } : {}), body: st(p.body) };
+}
+
+export const tgt = (src: string): TgtProgram => parseTgt(src, 'test.tgt');
+
+export const example = (name: string): TgtProgram => {
+  const file = join(__dirname, '..', '..', 'examples', name);
+  return parseTgt(readFileSync(file, 'utf8'), file);
+};
+
+export function input(window: [number, number][], params: Record<string, number> = {}): Input {
+  return {
+    window: window.map(([m, l]) => [int(m), int(l)] as [Int, Int]),
+    params: new Map(Object.entries(params).map(([k, v]) => [k, int(v)])),
+  };
+}
