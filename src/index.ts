@@ -7,3 +7,42 @@ export { loadPipeline } from './alg-semantics/load.js';
 export { checkInput, DEFAULT_MAX_POINTS } from './alg-semantics/input.js';
 export { type Realization, makePointEvaluator, realize, realizationJson } from './alg-semantics/fast-eval.js';
 export { type Derivation, type SpecResult, derivePoint, realizeSpec, showDerivation } from './alg-semantics/spec-eval.js';
+// Lowering (§2.6), its invariants (lemmas 2.4, 2.5), verdicts (defs. 2.1–2.3), hand completions.
+export { type LowerTrace, lower, loopVarName, stageLabel, windowParams } from './lowering/lower.js';
+export {
+  type LoopInfo, type LoopName, type PathStep, type StmtPath,
+  checkDominance, checkLoopNaming, loopsOf, parseLoopName, showLoopName, stmtAt,
+} from './lowering/invariants.js';
+export {
+  type CompareOptions, type Verdict, type VerdictOptions,
+  compareOutputs, isConfluent, negativeRdom, showVerdict, verdictFor,
+} from './lowering/equivalence.js';
+export { type HandBounds, fillByHand, parseCompletion } from './lowering/handfill.js';
+// Target language (§2.5): syntax, small-step machine (fig. 2.8), fast executor, parallel loops.
+export * from './target-semantics/ast.js';
+export * from './target-semantics/outcome.js';
+export { type Completion, assertHoleFree, fillHoles, holesOf, mapStmtExprs, stmtExprs } from './target-semantics/holes.js';
+export { TGT_KEYWORDS, parseStmtText, parseTgt } from './target-semantics/parse.js';
+export { printHead, printStmt, printTgt } from './target-semantics/print.js';
+export { type CheckedTgt, bindInput, checkTgt } from './target-semantics/check.js';
+export { DEFAULT_MAX_STEPS as TGT_DEFAULT_MAX_STEPS, type MachineOptions, type RuleId, type StepEvent, runMachine, showStep } from './target-semantics/machine.js';
+export { type CompiledTgt, type RunOptions, compileTgt, execTgt, exprSteps } from './target-semantics/exec.js';
+export { outcomeJson, showBuffer, showOutcome, showStuck } from './target-semantics/display.js';
+// Scheduling (§2.8): directives, schedule syntax, the driver and the directive plug-in API.
+export {
+  type ArgRecord, type ArgValue, type Args, type Directive, type DirectiveApi, type DirectiveCall, type DirectiveCtx,
+  type ParamSpec, type ParamType, type Phase, type Rng as DirectiveRng, type Schedule,
+  DirectiveRegistry, PHASES, Rejection, defineDirective, loadDirectiveModule,
+} from './schedule/plugin.js';
+export { BUILTINS as BUILTIN_DIRECTIVES, builtinRegistry } from './schedule/builtins.js';
+export { directiveApi } from './schedule/api.js';
+export { parseSchedule } from './schedule/parse.js';
+export { printCall, printSchedule } from './schedule/print.js';
+export { type ApplyOptions, applySchedule, directiveCtx, generateCall, invariantViolations, scheduleProgram } from './schedule/apply.js';
+export { loadSchedule, registryWith } from './schedule/schedule.js';
+// C and SIMD code generation (ch. 5): emission, the batched toolchain, verdicts against the reference.
+export {
+  type Backend, type BackendCheckOptions, type BatchItem, type BinaryResult, type CodegenFaults, type EmitOptions,
+  type SimdMode, type StatusName, type Verdict as BackendVerdict, STATUS, backendVerdict, compileAndRun, detectToolchain,
+  emitC, emitPipeline, judgeBatch, overflowConfirmed, showVerdict as showBackendVerdict, validateBackend, validateBatch,
+} from './codegen/index.js';

@@ -93,6 +93,19 @@ const OPS: Readonly<Record<OpName, (...a: V[]) => V>> = {
  * variables are slots, parameters are constants, accesses call the memoized funcs directly.
  */
 function compile(e: Expr, s: Scope): Code {
+  return compileWith(e, s, 'env', (i) => `env[${i}]`) as Code;
+}
+
+/**
+ * A pure func body as a function of its coordinates `(a0, a1, …)`, so that evaluating a point
+ * allocates nothing (the fast path of pure funcs such as the blur's).
+ */
+function compilePure(e: Expr, s: Scope, n: number): (...c: Value[]) => Value {
+  const ps = Array.from({ length: n }, (_, i) => `a${i}`);
+  return compileWith(e, s, ps.join(', '), (i) => ps[i]!) as (...c: Value[]) => Value;
+}
+
+function compileWith(e: Expr, s: Scope, params: string, slot: (i: number) => string): unknown {
   const consts: unknown[] = [];
   const k = (v: unknown): string => {
     let i = consts.indexOf(v);
@@ -105,7 +118,7 @@ function compile(e: Expr, s: Scope): Code {
         return typeof e.value === 'number' ? `(${e.value})` : k(e.value);
       case 'var': {
         const i = s.slots.get(e.name);
-        if (i !== undefined) return `env[${i}]`;
+        if (i !== undefined) return slot(i);
         const v = s.params.get(e.name);
         if (v === undefined) throw new UserError(`unbound variable '${e.name}'`, e.loc);
         return typeof v === 'number' ? `(${v})` : k(v);
@@ -114,7 +127,7 @@ function compile(e: Expr, s: Scope): Code {
         throw new UserError('bounds holes do not occur in algorithms', e.loc);
       case 'access': {
         const args = e.args.map(gen);
-        if (s.self && e.func === s.self.name) return `${k(s.self.at)}(env[${s.self.vslot}] - 1, [${args.join(', ')}])`;
+        if (s.self && e.func === s.self.name) return `${k(s.self.at)}(${slot(s.self.vslot)} - 1, [${args.join(', ')}])`;
         const g = s.funcs.get(e.func);
         if (!g) throw new UserError(`unknown func '${e.func}'`, e.loc);
         if (args.length === 1) return `${k(g)}.get1(${args[0]})`;
@@ -127,19 +140,23 @@ function compile(e: Expr, s: Scope): Code {
   };
   const body = gen(e);
   const decls = consts.map((_, i) => `const k${i} = K[${i}];`).join(' ');
-  return new Function('K', `${decls} return (env) => ${body};`)(consts) as Code;
+  return new Function('K', `${decls} return (${params}) => ${body};`)(consts);
 }
 
 /** A func with only its pure stage: one memo table of final values. */
 class PureFunc implements FuncRt {
   readonly table = new ValueTable();
   constructor(
-    readonly body: Code,
+    readonly body: (...c: Value[]) => Value,
     private readonly ctr: Counter,
   ) {}
   compute(c: Value[]): Value {
     tick(this.ctr);
-    return this.body(c);
+    return this.body(...c);
+  }
+  compute2(a: Value, b: Value): Value {
+    tick(this.ctr);
+    return this.body(a, b);
   }
   get(c: Value[]): Value {
     const v = this.table.get(c);
@@ -156,7 +173,7 @@ class PureFunc implements FuncRt {
     const v = this.table.get2(a, b);
     if (v !== undefined) return v;
     if (!this.table.fresh2(a, b)) return this.get([a, b]);
-    const r = this.compute([a, b]);
+    const r = this.compute2(a, b);
     if (!this.table.set2(a, b, r)) this.table.set([a, b], r);
     return r;
   }
@@ -283,11 +300,11 @@ function compilePipeline(p: Pipeline, params: ReadonlyMap<string, Int>, opts: Fa
   const funcs = new Map<string, FuncRt>();
   for (const f of p.funcs) {
     const scope: Scope = { slots: new Map(f.vars.map((x, i) => [x, i])), params, funcs: new Map(funcs) };
-    const pure = compile(f.stages[0]!.rhs, scope);
     if (f.stages.length === 1) {
-      funcs.set(f.name, new PureFunc(pure, ctr));
+      funcs.set(f.name, new PureFunc(compilePure(f.stages[0]!.rhs, scope, f.vars.length), ctr));
       continue;
     }
+    const pure = compile(f.stages[0]!.rhs, scope);
     funcs.set(f.name, new StagedFunc(pure, ctr, (self) => {
       let first = 1;
       return f.stages.slice(1).map((s) => {
@@ -330,20 +347,34 @@ export function realize(p: Pipeline, input: Input, opts: FastOptions = {}): Real
   const g = funcs.get(f.name)!;
   const window = input.window.map(([m, l]) => [m, l] as [Int, Int]);
   // Each output point is requested once, so a pure output func is computed without its memo.
-  const point = g instanceof PureFunc ? (c: Value[]) => g.compute(c) : (c: Value[]) => g.get(c);
   const values: Value[] = [];
-  guarded(() => forEachPoint(window, (c) => values.push(point(c))));
+  const small = window.every(([m, l]) => typeof m === 'number' && typeof l === 'number' && Number.isSafeInteger(m + l));
+  if (small) {
+    // Producers of the output's dimensionality are mostly read near the window (stencils): size
+    // their dense memo to the window plus a margin once, instead of growing it step by step.
+    const M = 4;
+    for (const h of p.funcs) {
+      const rt = funcs.get(h.name);
+      if (rt instanceof PureFunc && h.vars.length === window.length) {
+        rt.table.reserve(window.map(([m]) => (m as number) - M), window.map(([, l]) => (l as number) + 2 * M));
+      }
+    }
+  }
+  if (g instanceof PureFunc && small && window.length === 2) {
+    const [[x0, w], [y0, h]] = window as [number, number][];
+    guarded(() => {
+      for (let y = y0!; y < y0! + h!; y++) for (let x = x0!; x < x0! + w!; x++) values.push(g.compute2(x, y));
+    });
+  } else {
+    const point = g instanceof PureFunc ? (c: Value[]) => g.compute(c) : (c: Value[]) => g.get(c);
+    guarded(() => forEachPoint(window, (c) => values.push(point(c))));
+  }
   return { func: f.name, window, values };
 }
 
 /** Visits the points of a window, first dimension fastest. */
 export function forEachPoint(window: readonly (readonly [Int, Int])[], visit: (c: Value[]) => void): void {
   if (window.some(([, l]) => l <= 0)) return;
-  if (window.length === 2 && window.every(([m, l]) => typeof m === 'number' && typeof l === 'number' && Number.isSafeInteger(m + l))) {
-    const [[x0, w], [y0, h]] = window as [number, number][];
-    for (let y = y0!; y < y0! + h!; y++) for (let x = x0!; x < x0! + w!; x++) visit([x, y]);
-    return;
-  }
   const c: Int[] = window.map(([m]) => m);
   for (;;) {
     visit([...c]);

@@ -27,7 +27,8 @@ export interface CodegenFaults {
   readonly laneOrder?: boolean;
 }
 
-export type SimdMode = 'auto' | 'avx2' | 'avx512' | 'none';
+/** `generic` forces the portable vector-extension code (what `auto` falls back to without AVX2). */
+export type SimdMode = 'auto' | 'avx2' | 'avx512' | 'generic' | 'none';
 
 export interface EmitOptions {
   /** The pipeline's C name suffix; defaults to the output func's name. */

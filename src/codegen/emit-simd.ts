@@ -21,9 +21,12 @@ export const LANES: Readonly<Record<Isa, number>> = { avx512: 8, avx2: 4, generi
 type Loop = Extract<Stmt, { k: 'for' }>;
 type Store = Extract<Stmt, { k: 'store' }>;
 
-/** A loop body the vector code handles: lets around one store. */
+/** One wrapper around the store: a let, or a guard `if c then … else nop` (a split's Guard tail). */
+type Step = { readonly k: 'let'; readonly var: string; readonly value: Expr } | { readonly k: 'guard'; readonly cond: Expr };
+
+/** A loop body the vector code handles: lets and guards around one store. */
 export interface VectorPlan {
-  readonly lets: readonly { readonly var: string; readonly value: Expr }[];
+  readonly steps: readonly Step[];
   readonly store: Store;
 }
 
@@ -53,25 +56,28 @@ function shapeOf(e: Expr, x: string, lets: ReadonlyMap<string, Shape>): Shape {
 }
 
 /**
- * `C-VECTOR` applicability: the body is lets around one store; no error constants or constants
+ * `C-VECTOR` applicability: the body is lets and guards (`if c then … else nop`) around one store; no error constants or constants
  * beyond 64 bits (those chunks would always fall back); the stored func is read only at the
  * stored point, and then the point moves with the lanes, so no lane reads what another writes.
  * Any other body keeps the scalar loop.
  */
 export function vectorPlan(s: Loop, em: FnEmitter): VectorPlan | undefined {
-  const lets: { var: string; value: Expr }[] = [];
+  const steps: Step[] = [];
   let b = s.body;
   for (;;) {
     if (b.k === 'let') {
-      lets.push({ var: b.var, value: b.value });
+      steps.push({ k: 'let', var: b.var, value: b.value });
       b = b.body;
+    } else if (b.k === 'if' && b.else.k === 'nop') {
+      steps.push({ k: 'guard', cond: b.cond });
+      b = b.then;
     } else if (b.k === 'label') b = b.body;
     else if (b.k === 'seq' && b.body.length === 1) b = b.body[0]!;
     else break;
   }
   if (b.k !== 'store') return undefined;
   const store = b;
-  const exprs = [...lets.map((l) => l.value), store.value, ...store.idx];
+  const exprs = [...steps.map((st) => (st.k === 'let' ? st.value : st.cond)), store.value, ...store.idx];
   let ok = true;
   let readsSelf = false;
   for (const e of exprs) {
@@ -85,16 +91,16 @@ export function vectorPlan(s: Loop, em: FnEmitter): VectorPlan | undefined {
   }
   if (!ok) return undefined;
   if (readsSelf) {
-    const shapes = letShapes(lets, s.var);
+    const shapes = letShapes(steps, s.var);
     if (shapeOf(store.idx[0]!, s.var, shapes) !== 'stride1') return undefined;
   }
   if (em.funcs.get(store.func) === undefined) return undefined;
-  return { lets, store };
+  return { steps, store };
 }
 
-function letShapes(lets: VectorPlan['lets'], x: string): Map<string, Shape> {
+function letShapes(steps: VectorPlan['steps'], x: string): Map<string, Shape> {
   const m = new Map<string, Shape>();
-  for (const l of lets) m.set(l.var, shapeOf(l.value, x, m));
+  for (const st of steps) if (st.k === 'let') m.set(st.var, shapeOf(st.value, x, m));
   return m;
 }
 
@@ -213,7 +219,7 @@ class VectorEmitter {
 export function emitVectorLoop(em: FnEmitter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean): void {
   const isa = em.isa!;
   const w = LANES[isa];
-  const ve = new VectorEmitter(em, isa, s.var, letShapes(plan.lets, s.var));
+  const ve = new VectorEmitter(em, isa, s.var, letShapes(plan.steps, s.var));
   const t = TYPE[isa];
   const vi = em.temp('vi');
   em.line(`/* ${'C-VECTOR'}: ${isa}, ${w} lanes of int64 */`);
@@ -224,9 +230,12 @@ export function emitVectorLoop(em: FnEmitter, plan: VectorPlan, s: Loop, m: stri
   em.line('int ans = 0;');
   em.line(`const ${t} vx = ${ve.p}_iota(x0);`);
   em.line('(void)vx;');
-  for (const let_ of plan.lets) {
-    const v = ve.expr(let_.value);
-    em.line(`const ${t} w_${mangle(let_.var)} = ${v};`);
+  for (const st of plan.steps) {
+    const v = ve.expr(st.k === 'let' ? st.value : st.cond);
+    // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
+    // scalar code: the serial loop would not evaluate the rest of the body in that lane.
+    if (st.k === 'let') em.line(`const ${t} w_${mangle(st.var)} = ${v};`);
+    else em.line(`ans |= ${ve.p}_any((${t})(${v} == 0));`);
   }
   const value = ve.expr(plan.store.value);
   const idx = plan.store.idx.map((i) => ({ v: ve.expr(i), shape: shapeOf(i, s.var, ve.shapes) }));

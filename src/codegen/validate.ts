@@ -10,7 +10,7 @@ import type { Outcome, Stuck } from '../target-semantics/outcome.js';
 import { UserError } from '../diag.js';
 import type { StatusName } from './abi.js';
 import type { CodegenFaults, SimdMode } from './emit-c.js';
-import { type BinaryResult, type ToolchainOptions, compileAndRun } from './toolchain.js';
+import { type BatchItem, type BinaryResult, type ToolchainOptions, compileAndRun } from './toolchain.js';
 
 export type Verdict = VerdictBody & {
   /** The rule of spec/codegen.md that judged it. */
@@ -176,18 +176,24 @@ function reference(t: TgtProgram, inputs: readonly Input[], maxSteps: number | u
 
 /**
  * `validateBatch`: the hook for campaigns. Every completed program is compiled into one binary,
- * run on its inputs, and judged against the reference; one verdict per (program, input).
+ * run on its inputs, and judged against the reference; one verdict per (program, input). An item's
+ * own `emit` options (e.g. planted faults) override the backend's.
  */
-export async function validateBatch(items: readonly { t: TgtProgram; inputs: readonly Input[] }[], opts: BackendCheckOptions): Promise<Verdict[][]> {
+export async function validateBatch(items: readonly BatchItem[], opts: BackendCheckOptions): Promise<Verdict[][]> {
   const emit = { simd: opts.backend === 'c' ? ('none' as const) : (opts.simd ?? 'auto'), ...(opts.faults ? { faults: opts.faults } : {}) };
   const bin = await compileAndRun(
-    items.map((it) => ({ t: it.t, inputs: it.inputs, emit })),
+    items.map((it) => ({ t: it.t, inputs: it.inputs, emit: { ...emit, ...it.emit } })),
     opts,
   );
+  return judgeBatch(items, bin, opts.maxSteps);
+}
+
+/** Verdicts for the results of `compileAndRun(items)`, computing the reference for each input. */
+export function judgeBatch(items: readonly BatchItem[], bin: readonly BinaryResult[], maxSteps?: number): Verdict[][] {
   let k = 0;
   return items.map((it) => {
     const parallel = hasParallel(it.t.body);
-    const refs = reference(it.t, it.inputs, opts.maxSteps);
+    const refs = reference(it.t, it.inputs, maxSteps);
     return it.inputs.map((z, i): Verdict => {
       const r = refs[i]!;
       const b = bin[k++]!;

@@ -18,7 +18,9 @@ export const OP_ARITY: Readonly<Record<OpName, number>> = {
 /**
  * Label of a func reference in Tgt? (§2.6, def. 2.14): the stage whose values the reference
  * observes and the specialization it sits in. `stage` absent means the func's final stage, whose
- * compute hole is shared by all specializations, so `spec` is only meaningful with a stage.
+ * compute hole is shared by all specializations; a final-stage *store* inside specialization j ≥ 1
+ * still records j (printed `f@k<j>[…]`), because the stage before it is specialization j's
+ * (§2.8.1, spec/schedule.md [SPECIALIZE]).
  */
 export interface RefLabel {
   readonly stage?: number;
@@ -63,7 +65,8 @@ export function holeKey(h: Hole): string {
 
 /** Canonical text of a reference label (empty for the final stage). */
 export function refKey(r: RefLabel | undefined): string {
-  if (!r || r.stage === undefined) return '';
+  if (!r) return '';
+  if (r.stage === undefined) return r.spec ? `@k${r.spec}` : '';
   return `@s${r.stage}${r.spec ? `.k${r.spec}` : ''}`;
 }
 

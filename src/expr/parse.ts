@@ -186,9 +186,14 @@ function parseAtom(c: Cursor, mode: ExprMode): Expr {
   return withLoc({ k: 'var', name: t.text }, loc);
 }
 
-/** `s<i>` or `s<i>.k<j>`: a stage and optional specialization (def. 2.14). */
+/**
+ * `s<i>` or `s<i>.k<j>`: a stage and optional specialization (def. 2.14); or `k<j>` alone, the
+ * final stage inside specialization j (a store's label, see RefLabel).
+ */
 export function parseStageTag(c: Cursor): RefLabel {
   const t = c.ident('a stage tag such as s0 or s1.k2');
+  const fin = /^k([1-9]\d*)$/.exec(t.text);
+  if (fin) return { spec: Number(fin[1]) };
   const m = /^s(\d+)(?:\.k(\d+))?$/.exec(t.text);
   if (!m) {
     throw new UserError(`'${t.text}' is not a stage tag`, t.loc, 'write s<stage> or s<stage>.k<specialization>, e.g. s0 or s1.k2');
@@ -211,6 +216,9 @@ function parseHole(c: Cursor): Expr {
   let tag: RefLabel = {};
   if (c.accept('@')) tag = parseStageTag(c);
   c.expect(')');
+  if (tag.stage === undefined && tag.spec !== undefined) {
+    throw new UserError('a final-stage hole is shared by all specializations', fd.loc, 'write ?cpu.min(f.x) for the final stage, or @s<i>.k<j> for an earlier one');
+  }
   if (m[1] === 'mem' && tag.stage !== undefined) {
     throw new UserError('allocation holes have no stage', fd.loc, 'only cpu holes carry @s<stage>');
   }

@@ -24,7 +24,7 @@ export interface EnvConfig {
   readonly maxSteps: number;
 }
 
-export const DEFAULT_CONFIG: EnvConfig = { engine: 'beta0', directives: [], maxSteps: 2_000_000 };
+export const DEFAULT_CONFIG: EnvConfig = { engine: 'beta0', directives: [], maxSteps: 200_000 };
 
 export interface FuzzEnv {
   readonly config: EnvConfig;

@@ -97,18 +97,17 @@ export function loopsOf(t: TgtProgram): LoopInfo[] {
 export function checkLoopNaming(t: TgtProgram): string[] {
   const found: string[] = [];
   const fail = (m: string) => found.push(`[${LOOP_NAMING}] ${m}`);
-  const seen = new Map<string, string>();
+  const seen = new Map<string, ForStmt>();
   for (const l of loopsOf(t)) {
-    const head = printHead(l.stmt);
     if (!l.name) {
-      fail(`loop '${l.stmt.var}' is not named ⟨func, stage, specialization, variable⟩ (expected f.s<i>.v or f.s<i>.k<j>.v): ${head}`);
+      fail(`loop '${l.stmt.var}' is not named ⟨func, stage, specialization, variable⟩ (expected f.s<i>.v or f.s<i>.k<j>.v): ${printHead(l.stmt)}`);
       continue;
     }
     const key = showLoopName(l.name);
     if (key !== l.stmt.var) fail(`loop '${l.stmt.var}' should be spelled '${key}'`);
     const before = seen.get(key);
-    if (before !== undefined) fail(`two loops are named ${key}: ${before} and ${head}`);
-    else seen.set(key, head);
+    if (before !== undefined) fail(`two loops are named ${key}: ${printHead(before)} and ${printHead(l.stmt)}`);
+    else seen.set(key, l.stmt);
     const fAt = l.labels.lastIndexOf(l.name.func);
     const sAt = l.labels.lastIndexOf(stageLabel(l.name.func, l.name.stage));
     if (fAt < 0) fail(`loop ${key} is not inside 'label ${l.name.func}'`);

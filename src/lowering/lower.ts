@@ -80,19 +80,21 @@ function lowerPure(f: Func, i: number, lhs: readonly Expr[], s: Stmt, trace: Low
   }, s);
 }
 
-/** [LOWER-RDOM] 𝓛_R: one loop per reduction variable, r_1 innermost (§2.4.1). */
-function lowerRdom(f: Func, i: number, rdom: readonly RVar[], rename: ReadonlyMap<string, Expr>, s: Stmt, trace: LowerTrace): Stmt {
-  return rdom.reduce<Stmt>((body, r) => (trace('LOWER-RDOM', loopVarName(f.name, i, r.name)), {
-    k: 'for', var: loopVarName(f.name, i, r.name), trav: 'serial',
-    min: substExpr(r.min, rename), len: substExpr(r.len, rename), body, ...(r.loc ? { loc: r.loc } : {}),
-  }), s);
+/**
+ * [LOWER-RDOM] 𝓛_R: one loop per reduction variable, r_1 innermost (§2.4.1), over the rdom's own
+ * bounds: startup expressions (def. 2.9), so they need no hole and no renaming.
+ */
+function lowerRdom(f: Func, i: number, rdom: readonly RVar[], s: Stmt, trace: LowerTrace): Stmt {
+  return rdom.reduce<Stmt>((body, r) => {
+    trace('LOWER-RDOM', loopVarName(f.name, i, r.name));
+    return { k: 'for', var: loopVarName(f.name, i, r.name), trav: 'serial', min: r.min, len: r.len, body, ...(r.loc ? { loc: r.loc } : {}) };
+  }, s);
 }
 
 /**
  * [LOWER-STAGE] 𝓛_U: `if e_P then f^i[ē] <- e_B` inside the rdom loops inside the pure loops, with
  * self-references relabelled to stage i−1. The stage's pure and reduction variables are
- * alpha-renamed to their loop names (`x` ↦ `f.s<i>.x`); rdom bounds are startup expressions
- * (def. 2.9) and mention neither, so the renaming only touches the stage's own expressions.
+ * alpha-renamed to their loop names (`x` ↦ `f.s<i>.x`) in its coordinates, value and predicate.
  */
 function lowerStage(f: Func, i: number, u: Stage, trace: LowerTrace): Stmt {
   trace('LOWER-STAGE', stageLabel(f.name, i));
@@ -103,7 +105,7 @@ function lowerStage(f: Func, i: number, u: Stage, trace: LowerTrace): Stmt {
   const loc = u.loc ? { loc: u.loc } : {};
   const store: Stmt = { k: 'store', func: f.name, ref: storeLabel(f, i), idx: u.lhs.map(ex), value: ex(u.rhs), ...loc };
   const guarded: Stmt = { k: 'if', cond: ex(u.pred), then: store, else: { k: 'nop' }, ...loc };
-  return lowerPure(f, i, u.lhs, lowerRdom(f, i, u.rdom, rename, guarded, trace), trace);
+  return lowerPure(f, i, u.lhs, lowerRdom(f, i, u.rdom, guarded, trace), trace);
 }
 
 /** [LOWER-BODY] 𝓛_B: the stages in order, stage i under `label f.s<i>`. */

@@ -71,6 +71,29 @@ export function readBack(v: RV): Expr {
   return { k: 'con', con: v.con!.name, args: v.fields.map(readBack) };
 }
 
+/** Prints a heap value without recursion, eliding beyond `budget` characters. */
+export function showRV(v: RV, budget = 400): string {
+  let out = '';
+  const todo: (RV | string)[] = [v];
+  while (todo.length > 0) {
+    if (out.length > budget) return out + '…';
+    const x = todo.pop()!;
+    if (typeof x === 'string') out += x;
+    else if (!(x instanceof Cell)) out += x.toString();
+    else if (x.lam) out += '<fun>';
+    else {
+      out += x.con!.name;
+      if (x.fields.length > 0) {
+        const parts: (RV | string)[] = ['('];
+        x.fields.forEach((a, i) => parts.push(...(i ? [', ', a] : [a])));
+        parts.push(')');
+        for (let i = parts.length - 1; i >= 0; i--) todo.push(parts[i]!);
+      }
+    }
+  }
+  return out;
+}
+
 export type Verdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly check: string; readonly message: string; readonly step?: number };
@@ -92,7 +115,11 @@ export interface RunSettings {
 }
 
 export function runConfig(core: Program, c: Config, s: RunSettings = {}): ConfigRun {
-  const program = annotate(core, c);
+  return runAnnotated(annotate(core, c), c, s);
+}
+
+/** Runs an already annotated program (`refsem rc --annotated`, or `annotate` output). */
+export function runAnnotated(program: Program, c: Config, s: RunSettings = {}): ConfigRun {
   const checks = s.checks ?? new Set<CheckName>();
   const stepChecks = new Set([...checks].filter((k) => k === 'garbage' || k === 'precision' || k === 'counts'));
   const result = run(
@@ -105,7 +132,7 @@ export function runConfig(core: Program, c: Config, s: RunSettings = {}): Config
     },
     checks.has('soundness') ? readBack : undefined,
   );
-  return { config: c, program, result, verdict: verdictOf(result, checks, s.reference), ...(result.readback ? { value: printValue(result.readback) } : {}) };
+  return { config: c, program, result, verdict: verdictOf(result, checks, s.reference), ...(result.value !== undefined ? { value: showRV(result.value) } : {}) };
 }
 
 function verdictOf(r: RunResult, checks: ReadonlySet<CheckName>, ref: StdOutcome | undefined): Verdict {

@@ -12,7 +12,7 @@ import { builtinRegistry } from './builtins.js';
 import { dominanceViolations } from './dominance.js';
 import { funcsOf } from './loops.js';
 import { checkPhaseOrder } from './phases.js';
-import { type Directive, type DirectiveCall, type DirectiveCtx, DirectiveRegistry, Rejection, type Rng, type Schedule } from './plugin.js';
+import { type Directive, type DirectiveCall, type DirectiveCtx, type DirectiveRegistry, Rejection, type Rng, type Schedule } from './plugin.js';
 import { printCall } from './print.js';
 
 export interface ApplyOptions {
@@ -125,5 +125,3 @@ export function applySchedule(t: TgtProgram, s: Schedule, opts: ApplyOptions = {
 export function scheduleProgram(p: Pipeline, s: Schedule, opts: ApplyOptions = {}): TgtProgram {
   return applySchedule(lower(p), s, { ...opts, pipeline: opts.pipeline ?? p });
 }
-
-export { DirectiveRegistry };

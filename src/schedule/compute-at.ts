@@ -4,7 +4,7 @@
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
 import {
-  eachStmt, firstValid, funcsOf, isInside, labelOf, loopsOf, prependToLoop, removeAt, requireFunc, resolveLoop,
+  type LoopInfo, allocOf, eachStmt, firstValid, funcsOf, isInside, labelOf, loopsOf, prependToLoop, removeAt, requireFunc, resolveLoop,
 } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
 
@@ -70,8 +70,26 @@ export const computeAt: Directive<ComputeAtArgs> = defineDirective<ComputeAtArgs
   apply(t, a, ctx) {
     return check(t, a, ctx);
   },
+  // Distinct iterations of a parallel loop would recompute overlapping parts of f into one shared
+  // buffer — a data race — unless f is also stored inside the loop. Checked once the storage
+  // phase is over, since a later store-at may fix it.
+  finalCheck(t, a, ctx) {
+    const par = racingLoop(t, a.func);
+    if (par) {
+      ctx.reject('COMPUTE-AT-PARALLEL', `'${a.func}' is computed inside parallel loop ${par.stmt.var} but allocated outside it, so its iterations would race on the buffer of '${a.func}'`,
+        `add \`store-at ${a.func} at ${par.stmt.var}\` (or at a loop inside it)`);
+    }
+  },
   generate(t, rng, ctx) {
+    // Only placements that are valid without a later store-at.
     const cands = funcsOf(t).flatMap((func) => loopsOf(t).map((l) => ({ func, loop: l.stmt.var })));
-    return firstValid(rng, cands, (c) => ctx.valid(t, c));
+    return firstValid(rng, cands, (c) => ctx.valid(t, c) && racingLoop(moved(t, c), c.func) === undefined);
   },
 });
+
+/** A parallel loop that contains f's computation but not its allocation. */
+function racingLoop(t: TgtProgram, f: string): LoopInfo | undefined {
+  const lab = labelOf(t, f)!;
+  const al = allocOf(t, f)!;
+  return loopsOf(t).find((l) => l.stmt.trav === 'parallel' && isInside(lab.path, l.path) && !isInside(al.path, l.path));
+}

@@ -1,9 +1,9 @@
 // What the bounds-phase directives (§2.8.5) share: they do not rewrite loops but record a
 // BoundsHint for the bounds engine, on a pure dimension of a func's final stage, at most one per
 // func dimension.
-import { type Expr, cst, holeKey, op } from '../expr/ast.js';
+import { type Expr, holeKey } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
-import type { BoundsHint, Stmt, TgtProgram } from '../target-semantics/ast.js';
+import type { BoundsHint, TgtProgram } from '../target-semantics/ast.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { constValue, dimsOf, funcsOf, requireFunc, requireStartup } from './loops.js';
 import { Rejection } from './plugin.js';
@@ -36,11 +36,9 @@ export function hintExpr(t: TgtProgram, e: Expr, what: string, least: number, ru
   if (c !== undefined && c < least) throw new Rejection(rule, `${what} must be at least ${least}, not ${printExpr(e, 'tgt')}`);
 }
 
-/** The program with hint h recorded, and `assert` prepended for each positivity condition given. */
-export function withHint(t: TgtProgram, h: BoundsHint, asserts: readonly Expr[] = []): TgtProgram {
-  const checks: Stmt[] = asserts.filter((e) => constValue(e) === undefined).map((e) => ({ k: 'assert', cond: op('>', e, cst(0)) }));
-  const body: Stmt = checks.length === 0 ? t.body : { k: 'seq', body: [...checks, ...(t.body.k === 'seq' ? t.body.body : [t.body])] };
-  return { ...t, hints: [...(t.hints ?? []), h], body };
+/** The program with hint h recorded for the bounds engine; the loops are unchanged (lemma 2.17). */
+export function withHint(t: TgtProgram, h: BoundsHint): TgtProgram {
+  return { ...t, hints: [...(t.hints ?? []), h] };
 }
 
 /** Candidate `f.x` targets for `generate`: dimensions with a final-stage compute hole. */

@@ -1,7 +1,7 @@
 // specialize(f, c1, …, cn) (§2.8.1): `label f: s` becomes
 // `label f: if c1 then s⟨1⟩ else if c2 then s⟨2⟩ … else s⟨0⟩`. Copy j renames f's loops to
-// ⟨f, i, j, v⟩ and puts j on the stage-tagged holes and references of f; the final stage's hole is
-// shared by all specializations and its references carry no stage (def. 2.14), so they stay.
+// ⟨f, i, j, v⟩ and puts j on the stage-tagged holes and references of f and on every store to f;
+// the final stage's hole is shared by all specializations (def. 2.14), so it stays.
 import type { Expr } from '../expr/ast.js';
 import { cst, op, vr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
@@ -46,7 +46,9 @@ export function specializationCopy(s: Stmt, f: string, j: number): Stmt {
       case 'allocate':
         return { ...s, dims: s.dims.map((d) => ({ ...d, min: ex(d.min), len: ex(d.len) })) };
       case 'store':
-        return { ...s, idx: s.idx.map(ex), value: ex(s.value), ref: s.func === f && s.ref.stage !== undefined ? { stage: s.ref.stage, spec: j } : s.ref };
+        // Every store of f records j, the final stage's too (printed f@k<j>[…]): its hole is
+        // shared, but the stage before it is this specialization's ([B-STAGE-COVER]).
+        return { ...s, idx: s.idx.map(ex), value: ex(s.value), ref: s.func === f ? { ...s.ref, spec: j } : s.ref };
       case 'if':
         return { ...s, cond: ex(s.cond), then: st(s.then), else: st(s.else) };
       case 'for':

@@ -22,6 +22,8 @@ export interface StepEvent {
   readonly step: number;
   readonly rule: RuleId;
   readonly reduce: boolean;
+  /** How many frames the evaluation context had (0: the rule fired at the top). */
+  readonly frames: number;
   readonly redex: string;
   readonly result: string;
 }
@@ -40,7 +42,7 @@ export const DEFAULT_MAX_STEPS = 10_000_000;
  * `o` is the source statement, for stuck sites. Nested statements of if/for/let/label stay source
  * statements until the rule that enters them fires.
  */
-type Term =
+export type Term =
   | { readonly k: 'nop' }
   | { readonly k: 'seq'; readonly body: readonly Term[] } // two or more
   | { readonly k: 'assert'; readonly cond: Expr; readonly o: Stmt & { k: 'assert' } }
@@ -56,7 +58,7 @@ type Term =
 const NOP: Term = { k: 'nop' };
 
 /** The term of a source statement. `{}` is nop and `{s}` is s, so sequencing needs no extra steps. */
-function term(s: Stmt): Term {
+export function term(s: Stmt): Term {
   switch (s.k) {
     case 'nop':
       return NOP;
@@ -88,9 +90,103 @@ function seq(body: readonly Term[]): Term {
 const isVal = (e: Expr): e is Expr & { k: 'const' } => e.k === 'const';
 const val = (v: Value): Expr => ({ k: 'const', value: v });
 const show = (e: Expr) => printExpr(e, 'tgt');
+const values = (es: readonly Expr[]): Value[] => es.map((e) => (e as { value: Value }).value);
 
 /** Index of the first argument that is not yet a value: where the evaluation context's hole is. */
 const firstOpen = (es: readonly Expr[]) => es.findIndex((e) => !isVal(e));
+
+/**
+ * One frame of an evaluation context E (fig. 2.8); a context is a list of frames, outermost first.
+ * `seq` is `E; s`; `stmt` is a statement whose `slot`-th expression position (in evaluation order,
+ * see `slots`) holds E; `arg` is `op(c̄, E, ē)` or `f[c̄, E, ē]`. The top frame
+ * `pipeline f(p̄) : E` is the run loop itself.
+ */
+export type Frame =
+  | { readonly k: 'seq'; readonly rest: readonly Term[] }
+  | { readonly k: 'stmt'; readonly term: Term; readonly slot: number }
+  | { readonly k: 'arg'; readonly expr: Expr & { k: 'op' | 'access' }; readonly i: number };
+
+type Redex = { readonly k: 'stmt'; readonly t: Term } | { readonly k: 'expr'; readonly e: Expr; readonly site: Stmt };
+
+/**
+ * The expression positions of a statement in the order its contexts evaluate them:
+ * `assert E`, `if E then …`, `let x = E in …`, allocation bounds left to right with min before
+ * len, loop bounds `(E, e)` then `(c, E)`, and an update's value (`a ← E`) before its indices
+ * (`E ← c`).
+ */
+function slots(t: Term): readonly Expr[] {
+  switch (t.k) {
+    case 'assert':
+    case 'if':
+      return [t.cond];
+    case 'let':
+      return [t.value];
+    case 'allocate':
+      return t.bounds;
+    case 'store':
+      return [t.value, ...t.idx];
+    case 'for':
+      return [t.min, t.len];
+    default:
+      return [];
+  }
+}
+
+function withSlot(t: Term, i: number, e: Expr): Term {
+  const put = (es: readonly Expr[], j: number) => es.map((x, k) => (k === j ? e : x));
+  switch (t.k) {
+    case 'assert':
+    case 'if':
+      return { ...t, cond: e };
+    case 'let':
+      return { ...t, value: e };
+    case 'allocate':
+      return { ...t, bounds: put(t.bounds, i) };
+    case 'store':
+      return i === 0 ? { ...t, value: e } : { ...t, idx: put(t.idx, i - 1) };
+    case 'for':
+      return i === 0 ? { ...t, min: e } : { ...t, len: e };
+    default:
+      throw new Error(`unreachable: ${t.k} has no expression positions`);
+  }
+}
+
+/** The source statement of a term with expression positions (for stuck sites). */
+const origin = (t: Term): Stmt => (t as { o: Stmt }).o;
+
+/** Splits a term into E[r]: the context and the redex that the next rule rewrites. */
+export function decompose(t: Term): { ctx: Frame[]; redex: Redex } {
+  const ctx: Frame[] = [];
+  while (t.k === 'seq' && t.body[0]!.k !== 'nop') {
+    ctx.push({ k: 'seq', rest: t.body.slice(1) });
+    t = t.body[0]!;
+  }
+  const es = slots(t);
+  const i = firstOpen(es);
+  if (i < 0) return { ctx, redex: { k: 'stmt', t } };
+  ctx.push({ k: 'stmt', term: t, slot: i });
+  let e = es[i]!;
+  for (;;) {
+    if (e.k !== 'op' && e.k !== 'access') break;
+    const j = firstOpen(e.args);
+    if (j < 0) break;
+    ctx.push({ k: 'arg', expr: e, i: j });
+    e = e.args[j]!;
+  }
+  return { ctx, redex: { k: 'expr', e, site: origin(t) } };
+}
+
+/** E[x]: puts the contractum back into the context, innermost frame first. */
+export function plug(ctx: readonly Frame[], x: Term | Expr): Term {
+  let cur = x;
+  for (let n = ctx.length - 1; n >= 0; n--) {
+    const f = ctx[n]!;
+    if (f.k === 'arg') cur = { ...f.expr, args: f.expr.args.map((a, k) => (k === f.i ? (cur as Expr) : a)) };
+    else if (f.k === 'stmt') cur = withSlot(f.term, f.slot, cur as Expr);
+    else cur = seq([cur as Term, ...f.rest]);
+  }
+  return cur as Term;
+}
 
 /** Raised inside a step: the configuration has no rule to apply. */
 class Stuck_ {
@@ -105,7 +201,6 @@ export class Machine {
   private readonly races = new RaceDetector();
   private readonly rng: Rng;
   private rule: RuleId = 'NOP';
-  private depth = 0;
   private redex = '';
   private result = '';
 
@@ -119,8 +214,15 @@ export class Machine {
     this.result = result;
   }
 
-  /** One step on an expression: the leftmost-innermost redex (contexts op(c̄, E, ē), f[c̄, E, ē]). */
-  private stepExpr(e: Expr, site: Stmt): Expr {
+  /** [REDUCE]: one step is the decomposition E[r], one axiom r → r', and E[r']. */
+  step(t: Term): { next: Term; frames: number } {
+    const { ctx, redex } = decompose(t);
+    const r = redex.k === 'stmt' ? this.contract(redex.t) : this.contractExpr(redex.e, redex.site);
+    return { next: plug(ctx, r), frames: ctx.length };
+  }
+
+  /** The expression axioms [TGT-VAR], [EVAL], [READ]. */
+  private contractExpr(e: Expr, site: Stmt): Expr {
     switch (e.k) {
       case 'var': {
         const v = this.env.get(e.name)!; // checkTgt guarantees the binding
@@ -128,30 +230,18 @@ export class Machine {
         return val(v);
       }
       case 'op': {
-        const i = firstOpen(e.args);
-        if (i >= 0) return { ...e, args: this.plugArg(e.args, i, site) };
-        const v = applyOp(e.op, e.args.map((a) => (a as { value: Value }).value));
+        const v = applyOp(e.op, values(e.args));
         this.fire('EVAL', show(e), showValue(v));
         return val(v);
       }
       case 'access': {
-        const i = firstOpen(e.args);
-        if (i >= 0) return { ...e, args: this.plugArg(e.args, i, site) };
-        const point = e.args.map((a) => (a as { value: Value }).value);
-        const v = this.access(e.func, point, 'read', site);
+        const v = this.access(e.func, values(e.args), 'read', site);
         this.fire('READ', show(e), showValue(v));
         return val(v);
       }
       default:
         throw new Error(`unreachable: ${e.k} is not a redex`);
     }
-  }
-
-  private plugArg(args: readonly Expr[], i: number, site: Stmt): Expr[] {
-    this.depth++;
-    const out = [...args];
-    out[i] = this.stepExpr(args[i]!, site);
-    return out;
   }
 
   /** InBounds and the race check for [READ] and [ASSN]; returns the value read. */
@@ -169,73 +259,47 @@ export class Machine {
     return buf.data[off]!;
   }
 
-  /** Reduces the expression at position `i` of a statement ([REDUCE] with a statement context). */
-  private inCtx(e: Expr, site: Stmt): Expr {
-    this.depth++;
-    return this.stepExpr(e, site);
-  }
-
-  /** One step on a statement term. */
-  step(t: Term): Term {
+  /** The statement axioms; every expression position of `t` is a value. */
+  private contract(t: Term): Term {
     switch (t.k) {
       case 'nop':
         throw new Error('unreachable: nop has no step');
-      case 'seq': {
-        const [head, ...rest] = t.body;
-        if (head!.k === 'nop') {
-          this.fire('NOP', 'nop; …', '…');
-          return seq(rest);
-        }
-        this.depth++; // context E; s
-        return seq([this.step(head!), ...rest]);
-      }
+      case 'seq':
+        // decompose stops at a sequence only when its head is nop
+        this.fire('NOP', 'nop; …', '…');
+        return seq(t.body.slice(1));
       case 'assert': {
-        if (!isVal(t.cond)) return { ...t, cond: this.inCtx(t.cond, t.o) };
-        const c = t.cond.value;
+        const c = (t.cond as { value: Value }).value;
         if (isError(c)) throw new Stuck_({ kind: 'error-in-control', what: 'assert condition', value: c, site: siteOf(t.o) });
         if (c === 0) throw new Stuck_({ kind: 'assert-failed', cond: t.o.cond, site: siteOf(t.o) });
         this.fire('ASSERT-TRUE', `assert ${showValue(c)}`, 'nop');
         return NOP;
       }
       case 'allocate': {
-        const i = firstOpen(t.bounds);
-        if (i >= 0) {
-          const bounds = [...t.bounds];
-          bounds[i] = this.inCtx(t.bounds[i]!, t.o);
-          return { ...t, bounds };
-        }
-        const r = allocate(t.o, t.bounds.map((b) => (b as { value: Value }).value));
+        const r = allocate(t.o, values(t.bounds));
         if (!(r instanceof Buf)) throw new Stuck_(r);
         this.store.set(t.o.func, r);
         this.fire('ALLOC', `allocate ${t.o.func}(${r.bounds().map(([m, l]) => `(${m}, ${l})`).join(', ')})`, 'nop');
         return NOP;
       }
       case 'store': {
-        if (!isVal(t.value)) return { ...t, value: this.inCtx(t.value, t.o) }; // a ← E
-        const i = firstOpen(t.idx); // E ← c
-        if (i >= 0) {
-          const idx = [...t.idx];
-          idx[i] = this.inCtx(t.idx[i]!, t.o);
-          return { ...t, idx };
-        }
-        const point = t.idx.map((e) => (e as { value: Value }).value);
-        const v = t.value.value;
+        const point = values(t.idx);
+        const v = (t.value as { value: Value }).value;
         this.access(t.o.func, point, 'write', t.o, v);
         this.fire('ASSN', `${t.o.func}[${point.map(showValue).join(', ')}] <- ${showValue(v)}`, 'nop');
         return NOP;
       }
       case 'if': {
-        if (!isVal(t.cond)) return { ...t, cond: this.inCtx(t.cond, t.o) };
-        const c = t.cond.value;
+        const c = (t.cond as { value: Value }).value;
         if (isError(c)) throw new Stuck_({ kind: 'error-in-control', what: 'if condition', value: c, site: siteOf(t.o) });
         const taken = c !== 0;
         this.fire(taken ? 'IF-T' : 'IF-F', `if ${showValue(c)} then … else …`, taken ? 'then branch' : 'else branch');
         return term(taken ? t.o.then : t.o.else);
       }
       case 'let': {
-        if (!isVal(t.value)) return { ...t, value: this.inCtx(t.value, t.o) };
-        this.env.set(t.o.var, t.value.value);
-        this.fire('LET', `let ${t.o.var} = ${showValue(t.value.value)} in …`, `Σ[${t.o.var} = ${showValue(t.value.value)}]`);
+        const c = (t.value as { value: Value }).value;
+        this.env.set(t.o.var, c);
+        this.fire('LET', `let ${t.o.var} = ${showValue(c)} in …`, `Σ[${t.o.var} = ${showValue(c)}]`);
         return term(t.o.body);
       }
       case 'label':
@@ -248,13 +312,11 @@ export class Machine {
     }
   }
 
+  /** [FOR-ITER] / [FOR-STOP] once both bounds are values. */
   private loop(t: Term & { k: 'for' }): Term {
-    if (!isVal(t.min)) return { ...t, min: this.inCtx(t.min, t.o) }; // (E, e_len)
-    if (!isVal(t.len)) return { ...t, len: this.inCtx(t.len, t.o) }; // (c_min, E)
     const x = t.o.var;
     const site = siteOf(t.o);
-    const min = t.min.value;
-    const len = t.len.value;
+    const [min, len] = values([t.min, t.len]) as [Value, Value];
     if (isError(min)) throw new Stuck_({ kind: 'error-in-control', what: `loop min of ${x}`, value: min, site });
     if (isError(len)) throw new Stuck_({ kind: 'error-in-control', what: `loop extent of ${x}`, value: len, site });
     if (len < 0) throw new Stuck_({ kind: 'rdom-failure', var: x, min, len, site });
@@ -297,8 +359,8 @@ export class Machine {
     let steps = 0;
     let t: Term | 'realize' = 'realize';
     for (;;) {
-      this.depth = 0;
       let next: Term | Buf;
+      let frames = 0;
       try {
         if (t === 'realize') {
           for (const [k, v] of bound) this.env.set(k, v);
@@ -309,14 +371,14 @@ export class Machine {
           if (out === undefined) throw new Stuck_({ kind: 'unallocated', func: p.output, site: programSite(p) });
           this.fire('END', `pipeline ${p.output}(…) : nop`, `the buffer of ${p.output}`);
           next = out;
-        } else next = this.step(t);
+        } else ({ next, frames } = this.step(t));
       } catch (e) {
         if (e instanceof Stuck_) return { kind: 'stuck', stuck: e.stuck, steps };
         throw e;
       }
       if (steps >= max) return { kind: 'stuck', stuck: { kind: 'budget-exceeded', steps: max }, steps: max };
       steps++;
-      opts.onStep?.({ step: steps, rule: this.rule, reduce: this.depth > 0, redex: this.redex, result: this.result });
+      opts.onStep?.({ step: steps, rule: this.rule, reduce: frames > 0, frames, redex: this.redex, result: this.result });
       if (next instanceof Buf) return { kind: 'done', output: next.toBuffer(), steps };
       t = next;
     }
@@ -330,13 +392,13 @@ export function runMachine(p: TgtProgram, input: Input, opts: MachineOptions = {
   return new Machine(opts.seed ?? 0).run(p, bound, opts);
 }
 
+/** fig. 2.8's context rule. */
+const REDUCE = 'REDUCE';
+
 /**
  * One line of a trace: the step number, the rule (under [REDUCE] when it fired inside an
  * evaluation context), the redex and what it became.
  */
-/** fig. 2.8's context rule. */
-const REDUCE = 'REDUCE';
-
 export function showStep(ev: StepEvent): string {
   const rule = ev.reduce ? `[${REDUCE}] [${ev.rule}]` : `[${ev.rule}]`;
   return `${String(ev.step).padStart(6)}  ${rule}  ${ev.redex}  ⟶  ${ev.result}`;

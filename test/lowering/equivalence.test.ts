@@ -140,3 +140,17 @@ describe('vacuous cases end to end', () => {
     expect(verdictFor(p, t, input([[0, 5]])).kind).toBe('vacuous-assertion');
   });
 });
+
+describe('a gap in the bounds query (docs/proofs/lowering.md, gap 3)', () => {
+  it('an update that reads nothing of its previous stage still needs that stage computed where its predicate is false', () => {
+    const p = loadPipeline('pipeline f() { func f(x) { x; (x) <- 5 if x > 3; } }', 'gap.alg');
+    const t = lower(p);
+    const fill = (s0: string) => fillByHand(t, {
+      '?mem.min(f.x)': 'x.min', '?mem.len(f.x)': 'x.len', '?cpu.min(f.x)': 'x.min', '?cpu.len(f.x)': 'x.len',
+      '?cpu.min(f.x@s0)': 'x.min', '?cpu.len(f.x@s0)': s0,
+    });
+    // Nothing reads f@s0, so fig. 2.10's query does not constrain its compute box.
+    expect(verdictFor(p, fill('0'), input([[0, 6]]))).toEqual({ kind: 'differs', point: [0], expected: 0, actual: E_MEM });
+    expect(verdictFor(p, fill('x.len'), input([[0, 6]]))).toEqual({ kind: 'equal' });
+  });
+});

@@ -6,7 +6,8 @@ import { arbTgtInput, arbTgtProgram } from '../../src/fuzz/arbitraries/tgt.js';
 import { compileTgt, execTgt } from '../../src/target-semantics/exec.js';
 import { runMachine } from '../../src/target-semantics/machine.js';
 import type { Outcome } from '../../src/target-semantics/outcome.js';
-import { example, input } from './support.js';
+import { type Int, int } from '../../src/expr/value.js';
+import { example, input, tgt } from './support.js';
 
 const kindOf = (o: Outcome) => (o.kind === 'done' ? 'done' : o.stuck.kind);
 
@@ -42,5 +43,19 @@ describe('fast executor ≡ small-step machine', () => {
     const s = example('stencil.tgt');
     const z = input([[-1, 5]], { k: 3 });
     expect(execTgt(s, z, { seed: 9 })).toEqual(runMachine(s, z, { seed: 9 }));
+  });
+});
+
+describe('exact integers beyond 2^53', () => {
+  it('loops, allocations and indices crossing the safe range stay exact and agree', () => {
+    const p = tgt(
+      'pipeline f(; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); for parallel i in (x.min, x.len) do f[i] <- i * i - i }',
+    );
+    const base = 2n ** 53n - 2n;
+    const z = { window: [[int(base), int(4)]] as [Int, Int][], params: new Map<string, Int>() };
+    const o = execTgt(p, z, { seed: 2 });
+    expect(o).toEqual(runMachine(p, z, { seed: 2 }));
+    const want = [0n, 1n, 2n, 3n].map((d) => int((base + d) * (base + d) - (base + d)));
+    expect(o).toMatchObject({ kind: 'done', output: { dims: [{ min: int(base), len: 4 }], data: want } });
   });
 });

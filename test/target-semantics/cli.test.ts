@@ -28,6 +28,14 @@ describe('refsem step', () => {
     ]);
   });
 
+  it('accepts negative window mins in both spellings', async () => {
+    for (const args of [['--window=-3+2'], ['--window', '-3+2']]) {
+      const r = await runCli(['step', scale, ...args, '--param', 'k=2', '--every', '1000']);
+      expect(r.stdout.trim().split('\n')).toEqual(['done after 23 steps: f over x in (-3, 2):', '  -6 -4']);
+      expect(r.code).toBe(0);
+    }
+  });
+
   it('--every N prints only every N-th step', async () => {
     const r = await runCli(['step', scale, '--window', '0+2', '--param', 'k=3', '--every', '10']);
     const steps = r.stdout.split('\n').filter((l) => /^\s+\d+ {2}\[/.test(l)).map((l) => Number(l.trim().split(' ')[0]));

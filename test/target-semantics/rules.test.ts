@@ -5,7 +5,7 @@ import { UserError } from '../../src/diag.js';
 import { E_MEM, E_RDOM } from '../../src/expr/value.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { execTgt } from '../../src/target-semantics/exec.js';
-import { type RuleId, type StepEvent, runMachine, showStep } from '../../src/target-semantics/machine.js';
+import { type RuleId, type StepEvent, decompose, plug, runMachine, showStep, term } from '../../src/target-semantics/machine.js';
 import type { Outcome } from '../../src/target-semantics/outcome.js';
 import { example, input, tgt } from './support.js';
 
@@ -187,5 +187,34 @@ describe.each(executors)('parallel loops (%s)', (_name, run) => {
     expect(last(5)).toBe(last(5));
     const seen = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(last));
     expect(seen.size).toBeGreaterThan(1);
+  });
+});
+
+describe('[REDUCE] evaluation contexts', () => {
+  it('every non-nop term is E[r] for exactly the context decompose finds: plug(E, r) = t', async () => {
+    const fc = (await import('fast-check')).default;
+    const { arbTgtProgram } = await import('../../src/fuzz/arbitraries/tgt.js');
+    fc.assert(
+      fc.property(arbTgtProgram(), (p) => {
+        const t = term(p.body);
+        if (t.k === 'nop') return;
+        const { ctx, redex } = decompose(t);
+        expect(plug(ctx, redex.k === 'stmt' ? redex.t : redex.e)).toEqual(t);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('finds the leftmost-innermost redex: the value of an update before its indices', () => {
+    const p = prog('allocate f(x in (0, 2)); f[k] <- f[0] + k', 'k');
+    const body = p.body.k === 'seq' ? p.body.body : [];
+    const { ctx, redex } = decompose(term(body[1]!));
+    // f[0] has only values as arguments, so it is the redex, inside `f[k] <- □ + k`
+    expect(redex).toMatchObject({ k: 'expr', e: { k: 'access', func: 'f' } });
+    expect(ctx).toMatchObject([{ k: 'stmt', slot: 0 }, { k: 'arg', i: 0 }]);
+    // in a sequence the head runs first, inside the frame `E; s`; a head with only values is the redex
+    const whole = decompose(term(p.body));
+    expect(whole.ctx).toMatchObject([{ k: 'seq', rest: [{ k: 'store' }] }]);
+    expect(whole.redex).toMatchObject({ k: 'stmt', t: { k: 'allocate' } });
   });
 });

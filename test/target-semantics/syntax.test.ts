@@ -32,6 +32,23 @@ describe('Tgt syntax', () => {
     );
   });
 
+  it('answers damaged programs with a UserError, never a crash', () => {
+    fc.assert(
+      fc.property(arbTgtProgram(), fc.nat(), fc.nat(), fc.string({ maxLength: 3 }), (p, at, n, junk) => {
+        const text = printTgt(p);
+        const i = at % (text.length + 1);
+        const damaged = text.slice(0, i) + junk + text.slice(i + (n % 4));
+        try {
+          parseTgt(damaged, 'd.tgt');
+        } catch (e) {
+          expect(e).toBeInstanceOf(UserError);
+          expect((e as UserError).loc?.file).toBe('d.tgt');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it.each(readdirSync(examplesDir).filter((f) => f.endsWith('.tgt')))('examples/%s parses and round-trips', (f) => {
     const p = parseTgt(readFileSync(join(examplesDir, f), 'utf8'), f);
     expect(stripLocs(parseTgt(printTgt(p), f))).toEqual(stripLocs(p));
@@ -63,6 +80,7 @@ describe('Tgt syntax', () => {
     expect(body.map((s) => s.k)).toEqual(['allocate', 'label', 'for', 'for', 'let', 'allocate', 'store']);
     expect(body[2]).toMatchObject({ k: 'for', trav: 'vectorize', body: { k: 'store', ref: { stage: 1, spec: 2 } } });
     expect(body[3]).toMatchObject({ trav: 'unroll' });
+    expect(stripLocs(parseTgt(printTgt(p), 'rt.tgt'))).toEqual(stripLocs(p));
   });
 
   it('keeps a nested if unambiguous when printing (dangling else)', () => {

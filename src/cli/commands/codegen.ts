@@ -1,5 +1,5 @@
-// `refsem codegen PROG [--schedule S] [-o out.c] [--simd auto|avx2|avx512|none] [--fault NAME …]`:
-// the C11 translation unit of a completed target program (spec/codegen.md).
+// `refsem codegen PROG [--schedule S] [--engine E] [-o out.c] [--simd auto|avx2|avx512|none] [--fault NAME …]`:
+// the C11 translation unit of the scheduled program, completed by a bounds engine (spec/codegen.md).
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../../diag.js';
 import { type CodegenFaults, type SimdMode, emitC } from '../../codegen/emit-c.js';
@@ -8,7 +8,7 @@ import { collect } from '../options.js';
 import type { Register } from './index.js';
 
 const CLI = { file: '<command line>', line: 1, col: 1 };
-const SIMD: readonly SimdMode[] = ['auto', 'avx2', 'avx512', 'none'];
+const SIMD: readonly SimdMode[] = ['auto', 'avx2', 'avx512', 'generic', 'none'];
 const FAULTS = ['truncatingDiv', 'unprovenNarrowing', 'dropVectorTail', 'laneOrder'] as const;
 
 export function parseSimd(text: string): SimdMode {
@@ -29,14 +29,17 @@ export function parseFaults(names: readonly string[]): CodegenFaults {
 export const register: Register = (program, io) => {
   program
     .command('codegen')
-    .description('emit C11 (with SIMD intrinsics for vectorized loops) for a completed target program')
-    .argument('<prog>', 'completed target program (.tgt, no holes; - for standard input)')
-    .option('--schedule <file>', 'schedule to apply before emission (needs an algorithm program)')
+    .description('emit C11 (with SIMD intrinsics for vectorized loops) for a scheduled, completed program')
+    .argument('<prog>', 'algorithm file, or a target program (.tgt); holes are filled by the bounds engine')
+    .option('--schedule <file>', 'schedule to apply after lowering')
+    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
+    .option('--engine <name|module.mjs>', 'bounds engine completing a program with holes', 'beta0')
     .option('-o, --output <file>', 'write the C file here instead of standard output')
-    .option('--simd <mode>', 'vector code for vectorize loops: auto (chosen at run time), avx2, avx512, none', 'auto')
+    .option('--simd <mode>', 'vector code for vectorize loops: auto (chosen at run time), avx2, avx512, generic (portable), none', 'auto')
     .option('--fault <name>', 'switch on a planted fault (testing the tester; repeatable)', collect, [])
-    .action((prog: string, o: { schedule?: string; output?: string; simd: string; fault: string[] }) => {
-      const t = loadCompleted({ prog, ...(o.schedule !== undefined ? { schedule: o.schedule } : {}) });
+    .action(async (prog: string, o: { schedule?: string; directive: string[]; engine: string; output?: string; simd: string; fault: string[] }) => {
+      const { t, note } = await loadCompleted({ prog, ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), directives: o.directive, engine: o.engine });
+      if (note !== undefined) io.err(`note: ${note}\n`);
       const text = emitC(t, { simd: parseSimd(o.simd), faults: parseFaults(o.fault) });
       if (o.output === undefined) io.out(text);
       else {

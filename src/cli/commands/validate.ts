@@ -15,6 +15,8 @@ const CLI = { file: '<command line>', line: 1, col: 1 };
 
 interface Opts {
   schedule?: string;
+  directive: string[];
+  engine: string;
   backend: string;
   inputs: string;
   seed: string;
@@ -30,9 +32,11 @@ interface Opts {
 export const register: Register = (program, io) => {
   program
     .command('validate')
-    .description('compile a completed target program to C and compare the binary with the reference')
-    .argument('<prog>', 'completed target program (.tgt, no holes)')
-    .option('--schedule <file>', 'schedule to apply first (needs an algorithm program)')
+    .description('compile a scheduled, completed program to C and compare the binary with the reference')
+    .argument('<prog>', 'algorithm file, or a target program (.tgt); holes are filled by the bounds engine')
+    .option('--schedule <file>', 'schedule to apply after lowering')
+    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
+    .option('--engine <name|module.mjs>', 'bounds engine completing a program with holes', 'beta0')
     .option('--backend <c|simd>', 'scalar C, or C with vector code for vectorize loops', 'c')
     .option('--inputs <N>', 'number of inputs to compare on', '8')
     .option('--seed <N>', 'seed for the generated inputs', '1')
@@ -47,7 +51,8 @@ export const register: Register = (program, io) => {
       if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, CLI, 'use c or simd');
       const simd = parseSimd(o.simd);
       if (simd === 'none') throw new UserError('--simd none is the c backend', CLI, 'use --backend c');
-      const t = loadCompleted({ prog, ...(o.schedule !== undefined ? { schedule: o.schedule } : {}) });
+      const { t, note } = await loadCompleted({ prog, ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), directives: o.directive, engine: o.engine });
+      if (note !== undefined) io.err(`note: ${note}\n`);
       const n = Number(parseIntOption('--inputs', o.inputs, 1n));
       const seed = Number(parseIntOption('--seed', o.seed));
       const first = o.window === undefined ? undefined : { window: parseWindow(o.window), params: parseParams(o.param) };

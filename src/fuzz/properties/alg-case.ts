@@ -19,8 +19,12 @@ export interface AlgCase {
   readonly input: Input;
 }
 
+const cache = new WeakMap<FuzzEnv, fc.Arbitrary<AlgGen>>();
+
 export function arbAlgGen(env: FuzzEnv): fc.Arbitrary<AlgGen> {
-  return fc.record({ p: arbPipelineB(env.gen), z: arbInputB });
+  let a = cache.get(env);
+  if (!a) cache.set(env, (a = fc.record({ p: arbPipelineB(env.gen), z: arbInputB })));
+  return a;
 }
 
 export function algCase(g: AlgGen, env: FuzzEnv): AlgCase {

@@ -19,8 +19,16 @@ export interface SchedGen extends AlgGen {
 
 export interface SchedCase extends AlgCase, Scheduled {}
 
-export function arbSchedGen(env: FuzzEnv, bias?: { parallel?: boolean }): fc.Arbitrary<SchedGen> {
-  return fc.record({ p: arbPipelineB(env.gen), z: arbInputB, d: arbChoices(env, bias) });
+// Building an arbitrary costs more than drawing from it: one per environment and bias.
+const cache = new WeakMap<FuzzEnv, Map<boolean, fc.Arbitrary<SchedGen>>>();
+
+export function arbSchedGen(env: FuzzEnv, bias: { parallel?: boolean } = {}): fc.Arbitrary<SchedGen> {
+  const byBias = cache.get(env) ?? new Map<boolean, fc.Arbitrary<SchedGen>>();
+  cache.set(env, byBias);
+  const key = Boolean(bias.parallel);
+  let a = byBias.get(key);
+  if (!a) byBias.set(key, (a = fc.record({ p: arbPipelineB(env.gen), z: arbInputB, d: arbChoices(env, bias) })));
+  return a;
 }
 
 export function schedCase(g: SchedGen, env: FuzzEnv): SchedCase {

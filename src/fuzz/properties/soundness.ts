@@ -5,6 +5,9 @@
 //   bounds-quality def. 2.5, an engine (β1 by default) against β0
 //   race-free      no data race under parallel traversal (schedule-directives.md, "Parallel loops")
 //   lemmas         lemmas 2.4 and 2.5 after every directive
+import { walkExpr } from '../../expr/ast.js';
+import { type ErrorValue, type Value, isError } from '../../expr/value.js';
+import type { Pipeline } from '../../alg-semantics/ast.js';
 import { BUILTIN_ENGINES, type BoundsEngine } from '../../bounds/engine.js';
 import { type Realization } from '../../alg-semantics/fast-eval.js';
 import { compareOutputs, isConfluent, negativeRdom, showVerdict, type Verdict } from '../../lowering/equivalence.js';
@@ -30,6 +33,31 @@ function trouble(c: SchedCase): CheckResult | undefined {
   return { status: 'fail', verdict: 'directive-error', expected: `directive ${c.trouble.directive} applies to the arguments its generate proposed`, actual: c.trouble.message };
 }
 
+/**
+ * Decision (docs/fuzzing.md, "Error constants"): §2.3.2 promises nothing once the algorithm itself
+ * contains errors. An algorithm that writes an error constant can carry it into a coordinate or a
+ * condition, where the target can only get stuck (def. 2.13: a point holding an error value is out
+ * of bounds). Such a run is excused when every error value in the stuck state is of a kind the
+ * algorithm writes literally; an ε_mem from an uninitialized read in an algorithm without `err.mem`
+ * stays a failure, which is what theorem 2.1 is about.
+ */
+export function excusedByAlgorithmErrors(p: Pipeline, o: Outcome): ErrorValue | undefined {
+  if (o.kind !== 'stuck') return undefined;
+  const s = o.stuck;
+  const values: Value[] = s.kind === 'oob-read' || s.kind === 'oob-write' ? [...s.point] : s.kind === 'error-in-control' ? [s.value] : [];
+  const errs = values.filter(isError);
+  if (errs.length === 0) return undefined;
+  const literals = new Set<string>();
+  for (const f of p.funcs) {
+    for (const st of f.stages) {
+      for (const e of [...st.lhs, st.rhs, st.pred]) walkExpr(e, (x) => {
+        if (x.k === 'const' && isError(x.value)) literals.add(x.value.err);
+      });
+    }
+  }
+  return errs.every((e) => literals.has(e.err)) ? errs[0] : undefined;
+}
+
 const common = {
   concretize: schedCase,
   encode: encodeSched,
@@ -38,9 +66,13 @@ const common = {
   observe: observeSched,
 };
 
+/** Def. 2.3's verdict for one completion, with the error-constant excuse above as `vacuous-alg-error`. */
 function confluenceVerdict(c: SchedCase, alg: Realization, t: TgtProgram, engine: BoundsEngine, env: FuzzEnv): Verdict {
   const neg = negativeRdom(c.pipeline, c.input.params);
-  return compareOutputs(alg, run(c, t, engine, env), c.input.window, neg === undefined ? {} : { negativeRdom: neg });
+  const o = run(c, t, engine, env);
+  const v = compareOutputs(alg, o, c.input.window, neg === undefined ? {} : { negativeRdom: neg });
+  const excuse = v.kind === 'unsafe' ? excusedByAlgorithmErrors(c.pipeline, o) : undefined;
+  return excuse ? { kind: 'vacuous-alg-error', point: [], value: excuse } : v;
 }
 
 export const confluence: Property<SchedGen, SchedCase> = {
@@ -79,7 +111,7 @@ function safetyEngines(env: FuzzEnv): BoundsEngine[] {
 function memoryError(c: SchedCase, t: TgtProgram, env: FuzzEnv): { engine: string; outcome: Outcome } | undefined {
   for (const engine of safetyEngines(env)) {
     const o = run(c, t, engine, env);
-    if (o.kind === 'stuck' && MEMORY_ERRORS.has(o.stuck.kind)) return { engine: engine.name, outcome: o };
+    if (o.kind === 'stuck' && MEMORY_ERRORS.has(o.stuck.kind) && excusedByAlgorithmErrors(c.pipeline, o) === undefined) return { engine: engine.name, outcome: o };
   }
   return undefined;
 }

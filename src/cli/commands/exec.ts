@@ -1,0 +1,74 @@
+// `refsem exec PROG [--schedule S] --window … [--param …] [--engine E] [--json] [--compare]`: lowers
+// and schedules PROG, completes it with a bounds engine (§2.7.2, lifted as in def. 2.4), runs the
+// hole-free program and prints its output (ARCHITECTURE.md's JSON shape, plus "outcome" when it got
+// stuck). With --compare, prints instead the verdict of defs. 2.2–2.3 against the algorithm.
+import { UserError } from '../../diag.js';
+import type { Input } from '../../alg-semantics/ast.js';
+import { checkInput } from '../../alg-semantics/input.js';
+import { completeProgram, resolveEngine } from '../../bounds/engine.js';
+import { loadProgram } from '../../bounds/program.js';
+import { isConfluent, showVerdict, verdictFor } from '../../lowering/equivalence.js';
+import { outcomeJson, showOutcome } from '../../target-semantics/display.js';
+import { execTgt } from '../../target-semantics/exec.js';
+import { runMachine } from '../../target-semantics/machine.js';
+import { printTgt } from '../../target-semantics/print.js';
+import { EXIT } from '../io.js';
+import { collect, parseExecutor, parseIntOption, parseParams, parseWindow } from '../options.js';
+import type { Register } from './index.js';
+
+interface Opts {
+  schedule?: string;
+  directive: string[];
+  alg?: string;
+  window: string;
+  param: string[];
+  engine: string;
+  json?: boolean;
+  compare?: boolean;
+  print?: boolean;
+  executor: string;
+  seed?: string;
+  maxSteps?: string;
+}
+
+export const register: Register = (program, io, setExit) => {
+  program
+    .command('exec')
+    .description('complete a scheduled program with a bounds engine and run it (§2.7, fig. 2.8)')
+    .argument('<prog>', 'algorithm source file, or a Tgt? program (.tgt)')
+    .option('--schedule <file>', 'schedule to apply after lowering')
+    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
+    .option('--alg <file>', 'the algorithm of a .tgt program (for --compare)')
+    .requiredOption('--window <MIN+LEN,...>', 'output window, one MIN+LEN per dimension')
+    .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
+    .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta0')
+    .option('--json', 'print {"func","window","values"} (plus "outcome" when the run got stuck)')
+    .option('--compare', 'print the verdict of def. 2.3 against the algorithm instead of the output')
+    .option('--print', 'print the completed program before running it')
+    .option('--executor <fast|machine>', 'target executor', 'fast')
+    .option('--seed <N>', 'seed for parallel loop orders')
+    .option('--max-steps <N>', 'step budget of the target run')
+    .action(async (prog: string, o: Opts) => {
+      const { t, alg } = await loadProgram(prog, { ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), ...(o.alg !== undefined ? { alg: o.alg } : {}), directives: o.directive });
+      const engine = await resolveEngine(o.engine);
+      const window = o.window.trim() === '' ? [] : parseWindow(o.window);
+      const input: Input = { window, params: parseParams(o.param) };
+      if (alg) checkInput(alg, input);
+      const done = completeProgram(t, engine);
+      if (done.completedBy.failure) io.err(`note: bounds engine ${engine.name} failed, the program is \`assert 0\`: ${done.completedBy.failure}\n`);
+      if (o.print) io.out(printTgt(done));
+      const seed = o.seed === undefined ? undefined : Number(parseIntOption('--seed', o.seed));
+      const maxSteps = o.maxSteps === undefined ? undefined : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
+      const runOpts = { ...(seed !== undefined ? { seed } : {}), ...(maxSteps !== undefined ? { maxSteps } : {}) };
+      const executor = parseExecutor(o.executor);
+      if (o.compare) {
+        if (!alg) throw new UserError('--compare needs the algorithm', undefined, 'pass an algorithm file, or --alg FILE with a .tgt program');
+        const v = verdictFor(alg, done, input, { executor, ...runOpts });
+        io.out((o.json ? JSON.stringify({ verdict: v.kind, message: showVerdict(v) }) : showVerdict(v)) + '\n');
+        if (isConfluent(v) === false) setExit(EXIT.checkFailed);
+        return;
+      }
+      const out = executor === 'machine' ? runMachine(done, input, runOpts) : execTgt(done, input, runOpts);
+      io.out((o.json ? JSON.stringify(outcomeJson(out, t.output)) : showOutcome(out)) + '\n');
+    });
+};

@@ -1,0 +1,17 @@
+// The code generation component's public API (spec/codegen.md): emission, the batched toolchain,
+// verdicts against the reference, and the hook campaigns call.
+export { type CodegenFaults, type EmitOptions, type EmittedPipeline, type SimdMode, emitC, emitPipeline } from './emit-c.js';
+export { type BatchItem, type BinaryResult, type RunLimits, type Toolchain, type ToolchainOptions, compileAndRun, detectToolchain } from './toolchain.js';
+export {
+  type Backend,
+  type BackendCheckOptions,
+  type Verdict,
+  backendVerdict,
+  judgeBatch,
+  overflowConfirmed,
+  showVerdict,
+  validateBackend,
+  validateBatch,
+} from './validate.js';
+export { STATUS, type StatusName, entryName, mangle } from './abi.js';
+export { generateInputs } from './inputs.js';

@@ -1,0 +1,257 @@
+// Example tests for every directive's rewrite and every validity rule (spec/schedule.md).
+import { describe, expect, it } from 'vitest';
+import { loopsOf } from '../../src/lowering/invariants.js';
+import { isPure, pureVars } from '../../src/schedule/loops.js';
+import { CHAIN, GRID, REDUCE, SEC22, THREE, body, expectRejection, scheduled } from './helpers.js';
+
+const loopVars = (t: ReturnType<typeof scheduled>) => loopsOf(t).map((l) => l.stmt.var);
+
+describe('specialize', () => {
+  it('[SPECIALIZE] copies the func behind each condition, renaming loops and stage-tagged holes and references', () => {
+    const t = scheduled(REDUCE, 'specialize f when n > 4, n == 0');
+    const s = body(t);
+    expect(s).toContain('label f:\n    if n > 4 then {');
+    expect(loopVars(t)).toEqual(['g.s0.x', 'f.s0.k1.x', 'f.s1.k1.x', 'f.s1.k1.s', 'f.s1.k1.r', 'f.s0.k2.x', 'f.s1.k2.x', 'f.s1.k2.s', 'f.s1.k2.r', 'f.s0.x', 'f.s1.x', 'f.s1.s', 'f.s1.r']);
+    // stage 0 is not final: its holes and the reads of it carry the specialization
+    expect(s).toContain('?cpu.min(f.x@s0.k1)');
+    expect(s).toContain('f@s0.k1[f.s1.k1.x]');
+    expect(s).toContain('f@s0.k2[f.s1.k2.x]');
+    // the final stage's hole is shared by every copy (def. 2.14)
+    expect(s).not.toContain('?cpu.min(f.x@s1');
+    expect(s.match(/\?cpu\.min\(f\.x\)/g)).toHaveLength(3);
+  });
+  it('[SPECIALIZE-ONCE] at most one specialize per func', () => {
+    expectRejection(() => scheduled(REDUCE, 'specialize f when n > 4\nspecialize f when n > 2'), 'SPECIALIZE-ONCE', ["'f'", 'test.sched:1:1'], 2);
+  });
+  it('[SCHED-STARTUP] conditions are startup expressions', () => {
+    expectRejection(() => scheduled(REDUCE, 'specialize f when f.s0.x > 4'), 'SCHED-STARTUP', ['f.s0.x', 'condition 1']);
+    expectRejection(() => scheduled(REDUCE, 'specialize f when g[0] > 4'), 'SCHED-STARTUP', ["'g'"]);
+    expectRejection(() => scheduled(REDUCE, 'specialize f when ?cpu.min(f.x) > 4'), 'SCHED-STARTUP', ['hole']);
+  });
+  it('window parameters count as startup', () => {
+    expect(loopVars(scheduled(SEC22, 'specialize f when x.len > 3'))).toContain('f.s0.k1.x');
+  });
+  it('[SCHED-LOOP] the short loop name of a specialized func is ambiguous', () => {
+    expectRejection(() => scheduled(REDUCE, 'specialize f when n > 4\nsplit f.x by 2'), 'SCHED-LOOP', ['ambiguous', 'f.s1.k1.x'], 2);
+    expect(loopVars(scheduled(REDUCE, 'specialize f when n > 4\nsplit f.s1.k1.x by 2'))).toContain('f.s1.k1.xo');
+  });
+});
+
+describe('split', () => {
+  it('[SPLIT] guard: outer and inner loop, the old variable let-bound, the tail guarded', () => {
+    const t = scheduled(SEC22, 'split f.x into a, b by 3');
+    expect(body(t)).toContain([
+      'for f.s0.a in (0, (?cpu.len(f.x) + 2) / 3) do',
+      '        for f.s0.b in (0, 3) do',
+      '          let f.s0.x = ?cpu.min(f.x) + f.s0.a * 3 + f.s0.b in',
+      '            if f.s0.x < ?cpu.min(f.x) + ?cpu.len(f.x) then if 1 then f[f.s0.x] <- g[f.s0.x] + g[f.s0.x + 1]',
+    ].join('\n'));
+  });
+  it('[SPLIT] shift moves the last tile inwards; round computes past the end', () => {
+    expect(body(scheduled(SEC22, 'split f.x by 4 tail shift'))).toContain(
+      'let f.s0.x = min(?cpu.min(f.x) + f.s0.xo * 4, ?cpu.min(f.x) + ?cpu.len(f.x) - 4) + f.s0.xi in\n            if 1 then');
+    expect(body(scheduled(SEC22, 'split f.x by 4 tail round'))).toContain('let f.s0.x = ?cpu.min(f.x) + f.s0.xo * 4 + f.s0.xi in\n            if 1 then');
+  });
+  it('[SPLIT] a non-constant factor is asserted positive in front of the loop', () => {
+    const s = body(scheduled(GRID, 'split f.x by n'));
+    expect(s).toContain('assert n > 0;\n');
+    expect(s).toContain('for f.s0.xo in (0, (?cpu.len(f.x) + (n - 1)) / n) do');
+  });
+  it('new loops are pure iff the split loop is (def. 2.16)', () => {
+    const t = scheduled(REDUCE, 'split f.s1.x by 2\nsplit f.s1.r by 2\nsplit f.s1.xo by 2');
+    for (const v of ['f.s1.xo', 'f.s1.xi', 'f.s1.xoo', 'f.s1.xoi', 'f.s0.x']) expect(isPure(t, v), v).toBe(true);
+    for (const v of ['f.s1.ro', 'f.s1.ri', 'f.s1.s']) expect(isPure(t, v), v).toBe(false);
+    expect([...pureVars(t)]).not.toContain('f.s1.r');
+  });
+  it('[SPLIT-TAIL] shift and round only on funcs without update stages', () => {
+    expectRejection(() => scheduled(REDUCE, 'split f.s0.x by 2 tail shift'), 'SPLIT-TAIL', ["'f'", '2 stages', 'f.s0.x']);
+    expectRejection(() => scheduled(REDUCE, 'split f.x by 2 tail round'), 'SPLIT-TAIL', ["'f'"]);
+  });
+  it('[SPLIT-FACTOR] a constant factor must be positive', () => {
+    expectRejection(() => scheduled(SEC22, 'split f.x by 0'), 'SPLIT-FACTOR', ['positive', '0']);
+    expectRejection(() => scheduled(SEC22, 'split f.x by 1 - 3'), 'SPLIT-FACTOR', ['-2']);
+  });
+  it('[SPLIT-NAMES] exactly two new names', () => {
+    expectRejection(() => scheduled(SEC22, 'split f.x into a, b, c by 2'), 'SPLIT-NAMES', ['not 3']);
+  });
+  it('[SCHED-FRESH] new names must be fresh and not dimensions', () => {
+    expectRejection(() => scheduled(SEC22, 'split f.x into a, a by 2'), 'SCHED-FRESH', ['f.s0.a']);
+    expectRejection(() => scheduled(SEC22, 'split f.x by 2\nsplit f.xi into xo, q by 2'), 'SCHED-FRESH', ['f.s0.xo'], 2);
+    expectRejection(() => scheduled(SEC22, 'split f.x into x, q by 2'), 'SCHED-FRESH', ['dimension', "'x'"]);
+    expectRejection(() => scheduled(GRID, 'split f.x into y, q by 2'), 'SCHED-FRESH', ['dimension', "'y'"]);
+  });
+  it('[SCHED-STARTUP] the factor is a startup expression', () => {
+    expectRejection(() => scheduled(GRID, 'split f.x by f.s0.y'), 'SCHED-STARTUP', ['f.s0.y', 'split factor']);
+  });
+  it('[SCHED-LOOP] / [SCHED-FUNC] unknown loops and funcs', () => {
+    expectRejection(() => scheduled(SEC22, 'split f.z by 2'), 'SCHED-LOOP', ['f.s0.z', 'f.s0.x']);
+    expectRejection(() => scheduled(SEC22, 'split f.s1.x by 2'), 'SCHED-LOOP', ['f.s1.x']);
+    expectRejection(() => scheduled(SEC22, 'split q.x by 2'), 'SCHED-FUNC', ["'q'", 'g, f']);
+  });
+});
+
+describe('fuse', () => {
+  it('[FUSE] two nested pure loops become one over the product', () => {
+    const t = scheduled(GRID, 'fuse f.y into yx');
+    expect(body(t)).toContain([
+      'for f.s0.yx in (0, ?cpu.len(f.y) * ?cpu.len(f.x)) do',
+      '        let f.s0.y = ?cpu.min(f.y) + f.s0.yx / ?cpu.len(f.x) in',
+      '          let f.s0.x = ?cpu.min(f.x) + f.s0.yx % ?cpu.len(f.x) in',
+    ].join('\n'));
+    expect(isPure(t, 'f.s0.yx')).toBe(true);
+  });
+  it('[FUSE] two reduction loops fuse into a reduction loop', () => {
+    const t = scheduled(REDUCE, 'fuse f.s1.s into sr');
+    expect(isPure(t, 'f.s1.sr')).toBe(false);
+  });
+  it('[FUSE-KIND] a pure loop does not fuse with a reduction loop', () => {
+    expectRejection(() => scheduled(REDUCE, 'fuse f.s1.x into xs'), 'FUSE-KIND', ['f.s1.x', 'f.s1.s']);
+  });
+  it('[FUSE-NESTED] the named loop must have a loop immediately inside', () => {
+    expectRejection(() => scheduled(GRID, 'fuse f.x into q'), 'FUSE-NESTED', ['f.s0.x']);
+  });
+  it('[FUSE-BOUNDS] the inner bounds may not depend on the outer loop', () => {
+    const tgt = `pipeline f(; x in (x.min, x.len), y in (y.min, y.len)): {
+      allocate f(x in (?mem.min(f.x), ?mem.len(f.x)), y in (?mem.min(f.y), ?mem.len(f.y)));
+      label f: label f.s0: for f.s0.x in (?cpu.min(f.x), ?cpu.len(f.x)) do for f.s0.y in (f.s0.x, 2) do f[f.s0.x, f.s0.y] <- 1 }`;
+    expectRejection(() => scheduled(tgt, 'fuse f.s0.x into q'), 'FUSE-BOUNDS', ['f.s0.y', 'f.s0.x']);
+  });
+});
+
+describe('swap', () => {
+  it('[SWAP] exchanges two nested loops, each keeping its traversal', () => {
+    const t = scheduled(GRID, 'traverse f.y parallel\nswap f.y');
+    expect(body(t)).toContain('for f.s0.x in (?cpu.min(f.x), ?cpu.len(f.x)) do\n        for parallel f.s0.y in (?cpu.min(f.y), ?cpu.len(f.y)) do');
+  });
+  it('[SWAP] looks through the lets and guards of earlier splits', () => {
+    const t = scheduled(GRID, 'split f.x by 2\nsplit f.y by 3\nswap f.yi');
+    expect(loopVars(t).slice(-4)).toEqual(['f.s0.yo', 'f.s0.xo', 'f.s0.yi', 'f.s0.xi']);
+  });
+  it('[SWAP] a pure loop may cross a reduction loop', () => {
+    expect(loopVars(scheduled(REDUCE, 'swap f.s1.x')).slice(-3)).toEqual(['f.s1.s', 'f.s1.x', 'f.s1.r']);
+  });
+  it('[SWAP-REDUCTION] two reduction loops never swap', () => {
+    expectRejection(() => scheduled(REDUCE, 'swap f.s1.s'), 'SWAP-REDUCTION', ['f.s1.s', 'f.s1.r']);
+  });
+  it('[SWAP-NESTED] needs an immediately nested loop', () => {
+    expectRejection(() => scheduled(SEC22, 'swap f.x'), 'SWAP-NESTED', ['f.s0.x']);
+  });
+  it('[SWAP-BOUNDS] a loop never moves above one its bounds depend on', () => {
+    const tgt = `pipeline f(; x in (x.min, x.len)): {
+      allocate f(x in (?mem.min(f.x), ?mem.len(f.x)));
+      label f: label f.s0: for f.s0.x in (?cpu.min(f.x), ?cpu.len(f.x)) do for f.s0.y in (0, f.s0.x) do f[f.s0.x] <- f.s0.y }`;
+    expectRejection(() => scheduled(tgt, 'swap f.s0.x'), 'SWAP-BOUNDS', ['f.s0.y', 'f.s0.x']);
+  });
+});
+
+describe('reorder', () => {
+  it('[REORDER] permutes a nest by swaps, outermost first', () => {
+    const t = scheduled(GRID, 'split f.x by 2\nsplit f.y by 2\nreorder f.yo, f.xo, f.yi, f.xi');
+    expect(loopVars(t).slice(-4)).toEqual(['f.s0.yo', 'f.s0.xo', 'f.s0.yi', 'f.s0.xi']);
+    const u = scheduled(GRID, 'reorder f.x, f.y');
+    expect(loopVars(u).slice(-2)).toEqual(['f.s0.x', 'f.s0.y']);
+  });
+  it('[REORDER] unlisted loops keep their places', () => {
+    const t = scheduled(GRID, 'split f.x by 2\nreorder f.xi, f.y');
+    expect(loopVars(t).slice(-3)).toEqual(['f.s0.xi', 'f.s0.xo', 'f.s0.y']);
+  });
+  it('[REORDER-NEST] loops of one nest only; each swap is checked', () => {
+    expectRejection(() => scheduled(GRID, 'reorder f.x, g.x'), 'REORDER-NEST', ['g.s0.x']);
+    expectRejection(() => scheduled(GRID, 'reorder f.x, f.x'), 'REORDER-NEST', ['twice']);
+    expectRejection(() => scheduled(REDUCE, 'reorder f.s1.r, f.s1.s'), 'SWAP-REDUCTION', ["step 'swap f.s1.s'"]);
+  });
+});
+
+describe('traverse, vectorize, unroll', () => {
+  it('[TRAVERSE] sets the traversal of a pure loop', () => {
+    expect(body(scheduled(GRID, 'traverse f.y parallel'))).toContain('for parallel f.s0.y in');
+    expect(body(scheduled(GRID, 'traverse f.y parallel\ntraverse f.y serial'))).not.toContain('parallel');
+  });
+  it('[TRAVERSE-PURE] parallel only on pure loops', () => {
+    expectRejection(() => scheduled(REDUCE, 'traverse f.s1.r parallel'), 'TRAVERSE-PURE', ['f.s1.r']);
+    expectRejection(() => scheduled(REDUCE, 'split f.s1.r by 2\ntraverse f.s1.ro parallel'), 'TRAVERSE-PURE', ['f.s1.ro'], 2);
+  });
+  it('[VECTORIZE] / [UNROLL] mark a loop with a constant extent', () => {
+    expect(body(scheduled(SEC22, 'split f.x by 4\nvectorize f.xi'))).toContain('for vectorize f.s0.xi in (0, 4)');
+    expect(body(scheduled(REDUCE, 'unroll f.s1.r'))).toContain('for unroll f.s1.r in (0, 3)');
+    expect(body(scheduled(SEC22, 'vectorize f.x\nbound f.x min 0 len 8'))).toContain('for vectorize f.s0.x');
+  });
+  it('[VECTORIZE-EXTENT] / [UNROLL-EXTENT] extents that are not constant', () => {
+    expectRejection(() => scheduled(REDUCE, 'vectorize f.s1.s'), 'VECTORIZE-EXTENT', ['f.s1.s', 'n']);
+    expectRejection(() => scheduled(SEC22, 'unroll f.x'), 'UNROLL-EXTENT', ['f.s0.x', 'after bounds inference']);
+    expectRejection(() => scheduled(SEC22, 'vectorize f.x\nbound f.x min 0 len x.len'), 'VECTORIZE-EXTENT', ['f.s0.x']);
+    // a later split of a vectorized loop leaves a vectorized outer loop, constant only if the holes are
+    expectRejection(() => scheduled(SEC22, 'vectorize f.x\nsplit f.x by 2'), 'VECTORIZE-EXTENT', ['f.s0.xo']);
+    expect(body(scheduled(SEC22, 'vectorize f.x\nsplit f.x by 2\nbound-extent f.x len 8'))).toContain('for vectorize f.s0.xo');
+  });
+});
+
+describe('compute-at', () => {
+  it('[COMPUTE-AT] moves the func statement first into the loop (fig. 2.2)', () => {
+    const t = scheduled(SEC22, 'split f.x by 3\ncompute-at g at f.xo');
+    expect(body(t)).toContain('for f.s0.xo in (0, (?cpu.len(f.x) + 2) / 3) do {\n        label g:');
+  });
+  it('[COMPUTE-AT-DOMINANCE] names the consumer left outside', () => {
+    expectRejection(() => scheduled(THREE, 'compute-at g at f.x'), 'COMPUTE-AT-DOMINANCE', ["consumer 'h'", "'g'", 'f.s0.x']);
+  });
+  it('[COMPUTE-AT-DOMINANCE] every specialization of the consumer must see the producer', () => {
+    expectRejection(() => scheduled(SEC22, 'specialize f when x.len > 3\ncompute-at g at f.s0.k1.x'), 'COMPUTE-AT-DOMINANCE', ["consumer 'f'", 'f.s0.k1.x'], 2);
+  });
+  it('[COMPUTE-AT-OWN] not inside its own loops', () => {
+    expectRejection(() => scheduled(THREE, 'compute-at g at g.x'), 'COMPUTE-AT-OWN', ['g.s0.x', "'g'"]);
+  });
+  it('[COMPUTE-AT-OUTPUT] the output stays at the top level', () => {
+    expectRejection(() => scheduled(THREE, 'compute-at h at g.x'), 'COMPUTE-AT-OUTPUT', ["'h'"]);
+  });
+  it('[COMPUTE-AT-PARALLEL] a func computed in a parallel loop must be stored in it', () => {
+    expectRejection(() => scheduled(SEC22, 'split f.x by 3\ntraverse f.xo parallel\ncompute-at g at f.xo'), 'COMPUTE-AT-PARALLEL', ["'g'", 'f.s0.xo', 'store-at g at f.s0.xo'], 3);
+    expect(body(scheduled(SEC22, 'split f.x by 3\ntraverse f.xo parallel\ncompute-at g at f.xo\nstore-at g at f.xo'))).toContain('allocate g');
+  });
+  it('a func moves together with the funcs computed inside it', () => {
+    const t = scheduled(CHAIN, 'compute-at g at f.x\ncompute-at f at h.x\nstore-at g at f.x');
+    expect(body(t)).toMatch(/for h\.s0\.x[^]*label f:[^]*label g:/);
+  });
+});
+
+describe('store-at', () => {
+  it('[STORE-AT] moves the allocation first into the loop', () => {
+    const t = scheduled(SEC22, 'split f.x by 3\ncompute-at g at f.xo\nstore-at g at f.xo');
+    expect(body(t)).toContain('for f.s0.xo in (0, (?cpu.len(f.x) + 2) / 3) do {\n        allocate g(');
+  });
+  it('[STORE-AT-DOMINANCE] the allocation must dominate the computation and every consumer', () => {
+    expectRejection(() => scheduled(SEC22, 'split f.x by 3\ncompute-at g at f.xo\nstore-at g at f.xi'), 'STORE-AT-DOMINANCE', ["'g'", 'f.s0.xi'], 3);
+    expectRejection(() => scheduled(THREE, 'compute-at f at h.x\nstore-at g at h.x'), 'STORE-AT-DOMINANCE', ['label g', 'h.s0.x'], 2);
+  });
+  it('[STORE-AT-OWN] not inside its own computation', () => {
+    expectRejection(() => scheduled(SEC22, 'store-at g at g.x'), 'STORE-AT-OWN', ['g.s0.x']);
+  });
+});
+
+describe('bounds phase', () => {
+  it('[BOUND] / [BOUND-EXTENT] / [ALIGN-BOUNDS] record hints and leave the loops alone', () => {
+    const t = scheduled(GRID, 'bound f.x min 0 len 8\nbound-extent g.y len n + 2\nalign-bounds g.x modulus 4');
+    expect(t.hints?.map((h) => h.k)).toEqual(['bound', 'bound-extent', 'align-bounds']);
+    expect(body(t)).toBe(body(scheduled(GRID, '')));
+  });
+  it('[BOUNDS-DIM] only pure dimensions of the final stage', () => {
+    expectRejection(() => scheduled(GRID, 'bound f.z min 0 len 8'), 'BOUNDS-DIM', ["'z'", 'x, y']);
+    const hist = `pipeline f() { func f(x, b) { 0; rdom(r = (0, 3)) in (x, r) <- f(x, r) + 1; } }`;
+    expectRejection(() => scheduled(hist, 'bound f.b min 0 len 3'), 'BOUNDS-DIM', ["'b'", 'final stage']);
+  });
+  it('[BOUNDS-ONCE] one bounds directive per func dimension', () => {
+    expectRejection(() => scheduled(GRID, 'bound f.x min 0 len 8\nbound-extent f.x len 4'), 'BOUNDS-ONCE', ['f.x', 'bound'], 2);
+  });
+  it('extents and moduli: startup, non-negative, positive', () => {
+    expectRejection(() => scheduled(GRID, 'bound f.x min 0 len -1'), 'BOUND-LEN', ['-1']);
+    expectRejection(() => scheduled(GRID, 'bound-extent f.x len 0 - 4'), 'BOUND-EXTENT-LEN', ['0 - 4']);
+    expectRejection(() => scheduled(GRID, 'align-bounds f.x modulus 0'), 'ALIGN-BOUNDS-MODULUS', ['modulus']);
+    expectRejection(() => scheduled(GRID, 'bound f.x min f.s0.x len 2'), 'SCHED-STARTUP', ['f.s0.x']);
+  });
+});
+
+describe('phases', () => {
+  it('[SCHED-PHASE] out-of-order schedules are rejected, naming both directives', () => {
+    expectRejection(() => scheduled(SEC22, 'compute-at g at f.x\nsplit f.x by 2'), 'SCHED-PHASE', ['split f.x by 2', 'compute-at g at f.x', 'test.sched:1:1'], 2);
+    expectRejection(() => scheduled(SEC22, 'bound f.x min 0 len 4\nspecialize f when 1'), 'SCHED-PHASE', ['specialization'], 2);
+  });
+});
