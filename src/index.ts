@@ -11,7 +11,7 @@ export { type Derivation, type SpecResult, derivePoint, realizeSpec, showDerivat
 export { type LowerTrace, lower, loopVarName, stageLabel, windowParams } from './lowering/lower.js';
 export {
   type LoopInfo, type LoopName, type PathStep, type StmtPath,
-  checkDominance, checkLoopNaming, loopsOf, parseLoopName, showLoopName, stmtAt,
+  checkDominance, checkLoopNaming, loopsOf, parseLoopName, replaceAt, showLoopName, stmtAt,
 } from './lowering/invariants.js';
 export {
   type CompareOptions, type Verdict, type VerdictOptions,

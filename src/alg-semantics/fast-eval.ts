@@ -179,6 +179,13 @@ class PureFunc implements FuncRt {
   }
 }
 
+/** One iteration of an update, evaluated: the coordinates ē, the predicate e_p and the value e_b. */
+interface Parts {
+  lhs: Value[];
+  p: Value;
+  b: Value;
+}
+
 /** An update stage after its rdom bounds are known: `count` versions starting at `first`. */
 interface Version {
   first: number;
@@ -192,12 +199,24 @@ interface Version {
   lhs: Code[];
   rhs: Code;
   pred: Code;
-  cache: { lhs: Value[]; p: Value; b: Value }[];
+  /** Shared stages: the parts of iterations 0 … parts.length − 1, computed in order. */
+  parts: Parts[];
+  /** Shared stages: the worst error among the parts of iterations 0 … t (def. 2.6). */
+  errUpTo: (Value | undefined)[];
+  /** Shared stages: per written point, the iterations that write it and the values written. */
+  writes: PointTable<{ ts: number[]; bs: Value[] }>;
+  /** Other stages: per point, its values after iterations 0 … h.length − 1. */
+  hist: PointTable<Value[]>;
 }
 
-/** A func with update stages: per point, the history of its values over all versions. */
+/**
+ * A func with update stages. Version 0 is the pure stage; each unrolled iteration of each update
+ * is one more version ([RDOM-EVAL] order). The value at (v, c̄) is [UPDATE-EVAL]'s
+ * select(ē = c̄ ∧ e_p, e_b, value at (v − 1, c̄)) with every argument evaluated: the worst error
+ * among them if there is one, else e_b where the update hits and the previous value elsewhere.
+ */
 class StagedFunc implements FuncRt {
-  private readonly hist = new PointTable<Value[]>();
+  private readonly pureVals = new PointTable<Value>();
   private versions: Version[] = [];
   private last = 0;
   constructor(
@@ -221,47 +240,78 @@ class StagedFunc implements FuncRt {
   }
 
   at = (v: number, c: Value[]): Value => {
-    let h = this.hist.get(c);
-    if (h === undefined) {
-      h = [];
-      this.hist.set(c, h);
-    }
-    if (v < h.length) return h[v]!;
-    let k = 0;
-    while (h.length <= v) {
-      const n = h.length;
-      if (n === 0) {
+    if (v === 0) {
+      let r = this.pureVals.get(c);
+      if (r === undefined) {
         tick(this.ctr);
-        h.push(this.pure(c));
-        continue;
+        r = this.pure(c);
+        this.pureVals.set(c, r);
       }
-      while (n >= this.versions[k]!.first + this.versions[k]!.count) k++;
-      h.push(this.step(this.versions[k]!, n, c, h[n - 1]!));
+      return r;
     }
-    return h[v]!;
+    let k = this.versions.length - 1;
+    while (this.versions[k]!.first > v) k--;
+    const st = this.versions[k]!;
+    if (st.err) return st.err;
+    return st.shared ? this.sharedAt(st, v - st.first, c) : this.pointAt(st, v - st.first, c);
   };
 
-  /** [UPDATE-EVAL] at version v: select(ē = c̄ ∧ e_p, e_b, f_{v−1}[c̄]), all arguments evaluated. */
-  private step(st: Version, v: number, c: Value[], prev: Value): Value {
-    if (st.err) return st.err;
+  /** Evaluates ē, e_p, e_b of iteration t (r_1 innermost, §2.4.1) at point c. */
+  private parts(st: Version, t: number, c: Value[]): Parts {
     tick(this.ctr);
-    const t = v - st.first;
-    let parts = st.shared ? st.cache[t] : undefined;
-    if (!parts) {
-      const env: Env = [...c];
-      let rest = t;
-      for (let i = 0; i < st.lens.length; i++) {
-        env.push(add(st.mins[i]!, rest % st.lens[i]!)); // r_1 innermost (§2.4.1)
-        rest = Math.floor(rest / st.lens[i]!);
-      }
-      env.push(v);
-      parts = { lhs: st.lhs.map((e) => e(env)), p: st.pred(env), b: st.rhs(env) };
-      if (st.shared) st.cache[t] = parts;
+    const env: Env = [...c];
+    let rest = t;
+    for (let i = 0; i < st.lens.length; i++) {
+      env.push(add(st.mins[i]!, rest % st.lens[i]!));
+      rest = Math.floor(rest / st.lens[i]!);
     }
-    const err = worst([...parts.lhs, ...c, parts.p, parts.b, prev]);
+    env.push(st.first + t);
+    return { lhs: st.lhs.map((e) => e(env)), p: st.pred(env), b: st.rhs(env) };
+  }
+
+  /** A stage whose parts do not depend on the point: evaluate each iteration once, index writes. */
+  private sharedAt(st: Version, t: number, c: Value[]): Value {
+    while (st.parts.length <= t) {
+      const i = st.parts.length;
+      // No pure variable occurs in the stage, so its slots hold an arbitrary placeholder.
+      const pt = this.parts(st, i, st.lhs.map(() => 0));
+      st.parts.push(pt);
+      st.errUpTo.push(worst([...pt.lhs, pt.p, pt.b, ...(i > 0 && st.errUpTo[i - 1] ? [st.errUpTo[i - 1]!] : [])]));
+      if (pt.p !== 0 && !isError(pt.p) && pt.lhs.every((e) => !isError(e))) {
+        let w = st.writes.get(pt.lhs);
+        if (!w) st.writes.set(pt.lhs, (w = { ts: [], bs: [] }));
+        w.ts.push(i);
+        w.bs.push(pt.b);
+      }
+    }
+    const start = this.at(st.first - 1, c);
+    const err = worst([...c, start, ...(st.errUpTo[t] ? [st.errUpTo[t]!] : [])]);
     if (err) return err;
-    const hit = parts.p !== 0 && parts.lhs.every((e, i) => e === c[i]);
-    return hit ? parts.b : prev;
+    const w = st.writes.get(c);
+    if (!w) return start;
+    // The last write at or before iteration t has the final word.
+    let lo = 0;
+    let hi = w.ts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (w.ts[mid]! <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? start : w.bs[lo - 1]!;
+  }
+
+  /** A stage that mentions pure variables: step the point through the iterations. */
+  private pointAt(st: Version, t: number, c: Value[]): Value {
+    let h = st.hist.get(c);
+    if (h === undefined) st.hist.set(c, (h = []));
+    while (h.length <= t) {
+      const i = h.length;
+      const prev = i === 0 ? this.at(st.first - 1, c) : h[i - 1]!;
+      const pt = this.parts(st, i, c);
+      const err = worst([...pt.lhs, ...c, pt.p, pt.b, prev]);
+      h.push(err ?? (pt.p !== 0 && pt.lhs.every((e, j) => e === c[j]) ? pt.b : prev));
+    }
+    return h[t]!;
   }
 
   /** The versions of one stage once the parameters fix its rdom bounds ([RDOM-EVAL] order). */
@@ -275,7 +325,10 @@ class StagedFunc implements FuncRt {
     const mins = s.rdom.map((r) => bound(r.min));
     const lens = s.rdom.map((r) => bound(r.len));
     const shared = !pureDims(f, s).some(Boolean);
-    const base = { first, mins: [] as Int[], lens: [] as number[], shared, lhs: [], rhs: () => 0, pred: () => 0, cache: [] };
+    const base = {
+      first, mins: [] as Int[], lens: [] as number[], shared, lhs: [], rhs: () => 0, pred: () => 0,
+      parts: [], errUpTo: [], writes: new PointTable<{ ts: number[]; bs: Value[] }>(), hist: new PointTable<Value[]>(),
+    };
     const bad = worst([...mins, ...lens]);
     if (bad) return { ...base, count: 1, err: bad };
     if ((lens as Int[]).some((l) => l < 0)) return { ...base, count: 1, err: E_RDOM };
@@ -284,8 +337,8 @@ class StagedFunc implements FuncRt {
       throw new UserError(`the rdom of update stage ${f.stages.indexOf(s)} of func '${f.name}' has ${count} iterations, more than the step limit ${max}`, s.loc, 'use smaller rdom extents');
     }
     return {
-      first, count: Number(count), mins: mins as Int[], lens: (lens as Int[]).map(Number), shared,
-      lhs: s.lhs.map((e) => compile(e, sc)), rhs: compile(s.rhs, sc), pred: compile(s.pred, sc), cache: [],
+      ...base, count: Number(count), mins: mins as Int[], lens: (lens as Int[]).map(Number),
+      lhs: s.lhs.map((e) => compile(e, sc)), rhs: compile(s.rhs, sc), pred: compile(s.pred, sc),
     };
   }
 }

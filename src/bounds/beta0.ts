@@ -7,7 +7,7 @@
 // that scope a variable is a symbolic point, and a membership deeper inside widens the variables
 // that are not in the hole's scope to their intervals ([BETA0-SCOPE]). That is how a func computed
 // at a loop gets per-iteration bounds (fig. 2.2).
-import { type Expr, type Hole, holeKey, op, walkExpr } from '../expr/ast.js';
+import { type Expr, type Hole, exprEquals, holeKey, op, walkExpr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import { showLoc } from '../diag.js';
 import type { BoundsHint, TgtProgram } from '../target-semantics/ast.js';
@@ -19,6 +19,7 @@ import { C, addE, constOf, divE, mulE, simplify, subE } from './symbolic.js';
 
 /** An assertion a bounds hint asks for, inserted at the start of `label func` (bound, bound-extent, align-bounds). */
 export interface CoverAssertion {
+  readonly rule: string;
   readonly func: string;
   readonly cond: Expr;
   readonly why: string;
@@ -38,6 +39,8 @@ export interface InferOptions {
   readonly useGuards?: boolean;
   /** a compute pair nothing requires anything of is the empty interval (0, 0) instead of a failure */
   readonly emptyUndetermined?: boolean;
+  /** receives each step with the rule that took it (`refsem bounds --trace`) */
+  readonly trace?: (rule: string, text: string) => void;
 }
 
 interface Binder {
@@ -117,6 +120,7 @@ class Inference {
       hi: b.iv.hi === null ? null : evalInterval(b.iv.hi, env).hi,
     };
     b.widened.set(d, w);
+    this.step('BETA0-SCOPE', () => `${b.name} is outside the scope of the hole: widened to ${showIv(w!)}`);
     return w;
   }
 
@@ -130,7 +134,14 @@ class Inference {
   }
 
   eval(e: Expr, d: number): Interval {
-    return evalInterval(this.opts.simplifyFirst ? simplify(e) : e, this.envAt(d));
+    if (!this.opts.simplifyFirst) return evalInterval(e, this.envAt(d));
+    const s = simplify(e);
+    if (this.opts.trace && !exprEquals(s, e)) this.opts.trace('BETA1-SIMPLIFY', `${show(e)} is read as ${show(s)}`);
+    return evalInterval(s, this.envAt(d));
+  }
+
+  private step(rule: string, text: () => string): void {
+    this.opts.trace?.(rule, text());
   }
 
   private binder(name: string): Binder | undefined {
@@ -154,26 +165,34 @@ class Inference {
       case 'and':
         for (let i = n.parts.length - 1; i >= 0; i--) this.run(n.parts[i]!);
         return;
-      case 'implies': // [BETA0-IMPLIES] the antecedent is ignored (β1 may use it)
+      case 'implies': // the antecedent is ignored (β1 may use it)
         if (this.opts.useGuards) return this.guarded(n.cond, () => this.run(n.body));
+        this.step('BETA0-IMPLIES', () => `ignore the antecedent ${show(n.cond)}`);
         return this.run(n.body);
-      case 'exists': // [BETA0-EXISTS]
+      case 'exists':
+        this.step('BETA0-EXISTS', () => `enter the scope of ${n.pairs.map(pairKey).join(', ')}`);
         for (const p of n.pairs) this.applyHints(p);
         return this.run(n.body);
       case 'forall': {
         // [BETA0-FORALL] v ranges over [min, min + len − 1], its ends over the current scope.
         const d = this.qdepth;
         const { lo, hi } = fromMinLen(n.min, n.len);
-        return this.within(n.v, { lo: this.eval(lo, d).lo, hi: this.eval(hi, d).hi }, () => this.run(n.body));
+        const iv = { lo: this.eval(lo, d).lo, hi: this.eval(hi, d).hi };
+        this.step('BETA0-FORALL', () => `${n.v} ∈ ${showIv(iv)}`);
+        return this.within(n.v, iv, () => this.run(n.body));
       }
-      case 'let': // [BETA0-LET]
-        return this.within(n.v, this.eval(n.e, this.qdepth), () => this.run(n.body));
+      case 'let': {
+        const iv = this.eval(n.e, this.qdepth);
+        this.step('BETA0-LET', () => `${n.v} ∈ ${showIv(iv)}`);
+        return this.within(n.v, iv, () => this.run(n.body));
+      }
       case 'in': {
         // [BETA0-IN] Γ[?ℓ ↦ Γ(?ℓ) ∪ 𝓘(e, Γ)], evaluated in the scope of the hole.
         const key = pairKey(n.pair);
         const st = this.gamma.get(key)!;
         const iv = this.eval(n.e, this.depth.get(key) ?? 0);
         st.iv = st.iv ? hull(st.iv, iv) : iv;
+        this.step('BETA0-IN', () => `${show(n.e)} ∈ ${key}: add ${showIv(iv)}`);
         if (!isBounded(iv) && st.why === undefined) st.why = unboundedWhy(n.e, iv);
         return;
       }
@@ -197,6 +216,7 @@ class Inference {
       if (!outerOnly) continue;
       const biv = this.eval(bound, b.index);
       const cut: Interval = side === 'hi' ? { lo: null, hi: biv.hi } : { lo: biv.lo, hi: null };
+      this.step('BETA1-GUARD', () => `${v} ${side === 'hi' ? '≤' : '≥'} ${show(bound)} inside ${show(cond)}`);
       // The refined binder shadows v and stands where v is bound (same index).
       this.scope.push({ name: v, index: b.index, iv: meet(b.iv, cut), widened: new Map() });
       pushed++;
@@ -222,7 +242,7 @@ class Inference {
         case 'bound': {
           // [HINT-BOUND] fixed (min, len) and an assertion that it contains what is needed
           const fixed = fromMinLen(h.min, h.len);
-          if (need) this.assertions.push({ func: p.func, cond: covers(fixed, need), why: `bound(${p.func}, ${p.dim})${where}` });
+          if (need) this.assertions.push({ rule: 'HINT-BOUND', func: p.func, cond: covers(fixed, need), why: `bound(${p.func}, ${p.dim})${where}` });
           st.iv = fixed;
           break;
         }
@@ -233,7 +253,7 @@ class Inference {
             return;
           }
           const fixed = fromMinLen(need.lo!, h.len);
-          this.assertions.push({ func: p.func, cond: covers(fixed, need), why: `bound-extent(${p.func}, ${p.dim})${where}` });
+          this.assertions.push({ rule: 'HINT-BOUND-EXTENT', func: p.func, cond: covers(fixed, need), why: `bound-extent(${p.func}, ${p.dim})${where}` });
           st.iv = fixed;
           break;
         }
@@ -246,10 +266,11 @@ class Inference {
             this.fail(`align-bounds(${p.func}, ${p.dim}) needs a positive modulus, not ${printExpr(m, 'tgt')}`, pairKey(p));
             return;
           }
-          if (k === undefined) this.assertions.push({ func: p.func, cond: op('>', m, C(0)), why: `align-bounds(${p.func}, ${p.dim})${where}` });
+          if (k === undefined) this.assertions.push({ rule: 'HINT-ALIGN', func: p.func, cond: op('>', m, C(0)), why: `align-bounds(${p.func}, ${p.dim})${where}` });
           const lo = subE(need.lo!, simplify(op('mod', subE(need.lo!, h.remainder), m)));
           const len = mulE(divE(addE(subE(need.hi!, lo), m), m), m);
           st.iv = fromMinLen(lo, len);
+          this.step('HINT-ALIGN', () => `${pairKey(p)} widened to ${showIv(st.iv!)}`);
           break;
         }
       }
@@ -298,6 +319,9 @@ function guardFacts(cond: Expr): { v: string; bound: Expr; side: 'lo' | 'hi' }[]
   }
 }
 
+const show = (e: Expr): string => printExpr(e, 'tgt');
+const showIv = (i: Interval): string => `[${i.lo ? show(i.lo) : '−∞'}, ${i.hi ? show(i.hi) : '∞'}]`;
+
 function unboundedWhy(e: Expr, iv: Interval): string {
   const side = iv.lo === null && iv.hi === null ? 'both ends are infinite' : iv.lo === null ? 'its min is −∞' : 'its max is +∞';
   const accesses: string[] = [];
@@ -317,11 +341,15 @@ export function infer(t: TgtProgram, q: Query, opts: InferOptions = {}): InferRe
   inf.run(q.body);
   if (inf.failure) return { ok: false, ...inf.failure };
   const programPairs = new Set(holesOf(t).map((h) => pairKey(pairOfHole(h))));
+  const windowLens = new Set(t.window.map((w) => w.len));
   const completion = new Map<string, Expr>();
   const intervals = new Map<string, Interval>();
   for (const [key, st] of inf.gamma) {
     if (st.iv || !programPairs.has(key)) continue;
-    if (opts.emptyUndetermined && st.pair.kind === 'cpu') st.iv = { lo: C(0), hi: C(-1) };
+    if (opts.emptyUndetermined && st.pair.kind === 'cpu') {
+      st.iv = { lo: C(0), hi: C(-1) };
+      opts.trace?.('BETA1-EMPTY', `${key} is required to contain nothing: the empty interval`);
+    }
     else return { ok: false, hole: key, explanation: `hole ${key} is undetermined: no access or loop requires it to contain any point` };
   }
   for (const [key, st] of inf.gamma) {
@@ -332,13 +360,36 @@ export function infer(t: TgtProgram, q: Query, opts: InferOptions = {}): InferRe
     }
     intervals.set(key, st.iv);
     const ml = minLen(st.iv);
+    const len = simplify(ml.len!);
     completion.set(keyOf(st.pair, 'min'), simplify(ml.min!));
-    completion.set(keyOf(st.pair, 'len'), simplify(ml.len!));
+    opts.trace?.('BETA0-LIFT', `${key} = ${showIv(st.iv)}`);
+    // An empty covering (a loop that runs no iteration) may come out with a negative
+    // length; the hole gets length 0 then, since loops over it need a non-negative extent.
+    completion.set(keyOf(st.pair, 'len'), nonNegative(len, windowLens) ? len : simplify(op('max', len, C(0))));
   }
   return { ok: true, completion, intervals, assertions: inf.assertions };
 }
 
 const keyOf = (p: HolePair, end: 'min' | 'len'): string => holeKey(pairHole(p, end));
+
+/** A syntactic proof that e ≥ 0 when window lengths are (def. 2.1). */
+function nonNegative(e: Expr, lens: ReadonlySet<string>): boolean {
+  const k = constOf(e);
+  if (k !== undefined) return k >= 0;
+  if (e.k === 'var') return lens.has(e.name);
+  if (e.k !== 'op') return false;
+  const nn = (x: Expr) => nonNegative(x, lens);
+  switch (e.op) {
+    case '+': case '*': case 'div': case 'min':
+      return e.args.every(nn);
+    case 'max':
+      return e.args.some(nn);
+    case 'mod': case '<': case '>': case '=': case 'and': case 'or': case 'not':
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** β0 itself: no refinements. */
 export function beta0(t: TgtProgram, q: Query): InferResult {

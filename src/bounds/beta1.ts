@@ -15,6 +15,7 @@ import { type InferResult, infer } from './beta0.js';
 import { type Interval, type IntervalEnv, TOP, evalInterval, hull, isBounded, point } from './interval.js';
 import type { Query } from './query.js';
 import { simplify } from './symbolic.js';
+import { printExpr } from '../expr/print.js';
 
 /**
  * The interval of every integer a func's buffer can ever hold: the union over its stores of the
@@ -53,13 +54,16 @@ export function funcValueRanges(t: TgtProgram): Map<string, Interval> {
   return ranges;
 }
 
-export function beta1(t: TgtProgram, q: Query): InferResult {
+export function beta1(t: TgtProgram, q: Query, trace?: (rule: string, text: string) => void): InferResult {
   const ranges = funcValueRanges(t);
   return infer(t, q, {
+    ...(trace ? { trace } : {}),
     simplifyFirst: true,
     accessRange: (e) => {
       const r = ranges.get(e.func);
-      return r && isBounded(r) ? r : undefined;
+      if (!r || !isBounded(r)) return undefined;
+      trace?.('BETA1-RANGE', `${e.func} holds values in [${printExpr(r.lo!, 'tgt')}, ${printExpr(r.hi!, 'tgt')}]`);
+      return r;
     },
     useGuards: true,
     emptyUndetermined: true,

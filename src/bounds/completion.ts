@@ -1,40 +1,41 @@
 // Completions [Γ]T (def. 2.15): filling the holes of a Tgt? program, inserting the covering
 // assertions that bounds hints ask for, and the failure program of the lifted engine (§2.7.2).
-import type { Expr } from '../expr/ast.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { type Completion, fillHoles } from '../target-semantics/holes.js';
 import type { CoverAssertion } from './beta0.js';
 
 /**
- * T with each covering assertion placed first inside `label f` ([COMPLETE-ASSERT]): there the
- * compute holes of f are in scope, and an assertion that fails stops the program before f's
- * loops run, which confluence (def. 2.3) allows.
+ * T with each covering assertion placed just before `label f` in its sequence ([COMPLETE-ASSERT]):
+ * the compute holes of f are in scope there, and the assertion guards f's loops and every later
+ * statement, f's consumers included; a failing assertion stops the program, which confluence
+ * (def. 2.3) allows.
  */
 export function withAssertions(t: TgtProgram, assertions: readonly CoverAssertion[]): TgtProgram {
   if (assertions.length === 0) return t;
-  const byFunc = new Map<string, Expr[]>();
-  for (const a of assertions) byFunc.set(a.func, [...(byFunc.get(a.func) ?? []), a.cond]);
+  const byFunc = new Map<string, Stmt[]>();
+  for (const a of assertions) byFunc.set(a.func, [...(byFunc.get(a.func) ?? []), { k: 'assert', cond: a.cond }]);
+  const guarded = (s: Stmt): Stmt[] => (s.k === 'label' && byFunc.has(s.name) ? [...byFunc.get(s.name)!, go(s)] : [go(s)]);
   const go = (s: Stmt): Stmt => {
     switch (s.k) {
       case 'seq':
-        return { ...s, body: s.body.map(go) };
+        return { ...s, body: s.body.flatMap(guarded) };
       case 'if':
-        return { ...s, then: go(s.then), else: go(s.else) };
+        return { ...s, then: wrap(s.then), else: wrap(s.else) };
       case 'for':
       case 'let':
-        return { ...s, body: go(s.body) };
-      case 'label': {
-        const conds = byFunc.get(s.name);
-        const body = go(s.body);
-        if (!conds) return { ...s, body };
-        const asserts: Stmt[] = conds.map((cond) => ({ k: 'assert', cond }));
-        return { ...s, body: { k: 'seq', body: [...asserts, ...(body.k === 'seq' ? body.body : [body])] } };
-      }
+        return { ...s, body: wrap(s.body) };
+      case 'label':
+        return { ...s, body: wrap(s.body) };
       default:
         return s;
     }
   };
-  return { ...t, body: go(t.body) };
+  const wrap = (s: Stmt): Stmt => {
+    const b = guarded(s);
+    return b.length === 1 ? b[0]! : { k: 'seq', body: b };
+  };
+  const body = wrap(t.body);
+  return { ...t, body: body.k === 'seq' || t.body.k !== 'seq' ? body : body };
 }
 
 /** [COMPLETE-FILL] [Γ]T with the hints' assertions: a hole-free program. */

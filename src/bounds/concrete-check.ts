@@ -236,6 +236,9 @@ export function checkConcrete(t: TgtProgram, q: Query, gamma: Completion, input:
   };
 }
 
+/** The rule of spec/bounds.md this check implements, printed before its verdicts. */
+export const CONCRETE_RULE = 'CHECK-CONCRETE';
+
 /** One line per hole pair with its concrete intervals, for `refsem bounds --window`. */
 export function showInstances(r: ConcreteReport): string {
   return [...r.instances]

@@ -143,16 +143,16 @@ export const BUILTIN_ENGINES: Readonly<Record<string, BoundsEngine>> = {
 
 /** A completed program, with how it was completed. */
 export type CompletedProgram = TgtProgram & {
-  readonly completedBy: { readonly engine: string; readonly failure?: string; readonly hole?: string; readonly completion?: Completion };
+  readonly completedBy: { readonly rule: string; readonly engine: string; readonly failure?: string; readonly hole?: string; readonly completion?: Completion };
 };
 
 /** The lifted engine of §2.7.2 ([ENGINE-LIFT]): [Γ]T, or `assert 0` with the explanation. */
 export function completeProgram(t: TgtProgram, engine: BoundsEngine): CompletedProgram {
   const r = runEngine(t, engine);
   if (!r.ok) {
-    return { ...failedProgram(t), completedBy: { engine: engine.name, failure: r.explanation, ...(r.hole ? { hole: r.hole } : {}) } };
+    return { ...failedProgram(t), completedBy: { rule: 'ENGINE-LIFT', engine: engine.name, failure: r.explanation, ...(r.hole ? { hole: r.hole } : {}) } };
   }
-  return { ...applyCompletion(t, r.completion, r.assertions ?? []), completedBy: { engine: engine.name, completion: r.completion } };
+  return { ...applyCompletion(t, r.completion, r.assertions ?? []), completedBy: { rule: 'ENGINE-LIFT', engine: engine.name, completion: r.completion } };
 }
 
 /** Runs an engine on T's query; built-in engines' results are trusted, plug-ins are checked. */

@@ -6,6 +6,8 @@ import { type Verdict, type VerdictOptions, showVerdict, verdictFor } from '../l
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { BUILTIN_ENGINES, type BoundsEngine, completeProgram } from './engine.js';
 
+const QUALITY_RULE = 'QUALITY';
+
 export type QualityReport =
   /** β0 does not succeed and agree on this input: def. 2.5 asks nothing of the engine */
   | { readonly applies: false; readonly reason: string }
@@ -25,6 +27,10 @@ export function checkQuality(p: Pipeline, t: TgtProgram, input: Input, engine: B
 }
 
 export function showQuality(r: QualityReport, engine: string): string {
+  return `[${QUALITY_RULE}] ${describeQuality(r, engine)}`;
+}
+
+function describeQuality(r: QualityReport, engine: string): string {
   if (!r.applies) return `quality constraint does not apply on this input (${r.reason})`;
   const why = r.engineFailure ? ` (the engine failed: ${r.engineFailure})` : '';
   return r.holds

@@ -233,7 +233,12 @@ function bStmt(ctx: Ctx, s: Stmt, labelFunc: string | undefined, covered: Set<st
         'B-STORE',
       );
     }
-    case 'if':
+    case 'if': {
+      // Lowering's `if 1 then s` (a stage without predicate) is read as s; a dead branch that is
+      // not `nop` is kept, since its holes still need values.
+      if (s.cond.k === 'const' && typeof s.cond.value !== 'object' && s.cond.value !== 0 && s.else.k === 'nop') {
+        return bStmt(ctx, s.then, labelFunc, covered);
+      }
       return and(
         [
           ...bCpu(ctx, s.cond),
@@ -242,12 +247,16 @@ function bStmt(ctx: Ctx, s: Stmt, labelFunc: string | undefined, covered: Set<st
         ],
         'B-IF',
       );
+    }
     case 'for':
+      // The extent condition binds the engine only when the extent depends on holes: a hole-free
+      // extent (an rdom's, def. 2.9) is the algorithm's, and its failure is def. 2.12's rdom
+      // failure, which no completion can prevent (decision [B-FOR] in spec/bounds.md).
       return and(
         [
           ...bCpu(ctx, s.min),
           ...bCpu(ctx, s.len),
-          { k: 'pred', e: op('not', op('<', s.len, { k: 'const', value: 0 })), rule: 'B-FOR' },
+          ...(mentionsHole(s.len) ? [{ k: 'pred', e: op('not', op('<', s.len, { k: 'const', value: 0 })), rule: 'B-FOR' } as const] : []),
           { k: 'forall', v: s.var, min: s.min, len: s.len, body: bStmt(ctx, s.body, labelFunc, covered), rule: 'B-FOR' },
         ],
         'B-FOR',
@@ -267,6 +276,10 @@ function bStmt(ctx: Ctx, s: Stmt, labelFunc: string | undefined, covered: Set<st
   }
 }
 
+function mentionsHole(e: Expr): boolean {
+  return e.k === 'hole' || ((e.k === 'op' || e.k === 'access') && e.args.some(mentionsHole));
+}
+
 /** The membership ē ∈ ?ℓ as an expression of the target language (antecedent of [B-STORE]). */
 export function inPairExpr(e: Expr, p: HolePair): Expr {
   const min: Expr = { k: 'hole', hole: pairHole(p, 'min') };
@@ -279,12 +292,12 @@ export function inPairExpr(e: Expr, p: HolePair): Expr {
  * guards the rest ([B-ASSERT]); inside `label f`, the first element that stores to exactly one
  * stage i of f is preceded by that stage's covering constraint ([B-STAGE-COVER]).
  */
-function bSeq(ctx: Ctx, body: readonly Stmt[], labelFunc: string | undefined, covered: Set<string>): QNode {
+function bSeq(ctx: Ctx, body: readonly Stmt[], labelFunc: string | undefined, covered: Set<string>, tail?: QNode): QNode {
   const parts: QNode[] = [];
   for (let i = 0; i < body.length; i++) {
     const s = body[i]!;
     if (s.k === 'allocate') {
-      const rest = bSeq(ctx, body.slice(i + 1), labelFunc, covered);
+      const rest = bSeq(ctx, body.slice(i + 1), labelFunc, covered, tail);
       const pairs: HolePair[] = s.dims.map((d) => ({ kind: 'mem', func: s.func, dim: d.dim }));
       parts.push(...s.dims.flatMap((d) => [...bCpu(ctx, d.min), ...bCpu(ctx, d.len)]));
       parts.push({ k: 'exists', pairs, body: rest, rule: 'B-ALLOC' });
@@ -292,7 +305,7 @@ function bSeq(ctx: Ctx, body: readonly Stmt[], labelFunc: string | undefined, co
     }
     if (s.k === 'assert' && i + 1 < body.length) {
       parts.push(...bCpu(ctx, s.cond));
-      parts.push({ k: 'implies', cond: s.cond, body: bSeq(ctx, body.slice(i + 1), labelFunc, covered), rule: 'B-ASSERT' });
+      parts.push({ k: 'implies', cond: s.cond, body: bSeq(ctx, body.slice(i + 1), labelFunc, covered, tail), rule: 'B-ASSERT' });
       return and(parts);
     }
     if (labelFunc !== undefined) {
@@ -305,6 +318,7 @@ function bSeq(ctx: Ctx, body: readonly Stmt[], labelFunc: string | undefined, co
     }
     parts.push(bStmt(ctx, s, labelFunc, covered));
   }
+  if (tail) parts.push(tail);
   return and(parts);
 }
 
@@ -341,15 +355,23 @@ export function extractQuery(t: TgtProgram): Query {
   if (!dims.has(t.output)) {
     throw new UserError(`the output func '${t.output}' is never allocated`, t.loc, 'a lowered program allocates its output func');
   }
-  const body = bStmt(ctx, t.body, undefined, new Set());
-  const win = t.window.map((w): QNode => {
-    const v = `${t.output}.${w.dim}`;
-    const pair = notePair(ctx, { kind: 'cpu', func: t.output, dim: w.dim });
-    return { k: 'forall', v, min: vr(w.min), len: vr(w.len), body: { k: 'in', e: vr(v), pair, rule: 'B-PIPELINE' }, rule: 'B-PIPELINE' };
-  });
+  const win = and(
+    t.window.map((w): QNode => {
+      const v = `${t.output}.${w.dim}`;
+      const pair = notePair(ctx, { kind: 'cpu', func: t.output, dim: w.dim });
+      return { k: 'forall', v, min: vr(w.min), len: vr(w.len), body: { k: 'in', e: vr(v), pair, rule: 'B-PIPELINE' }, rule: 'B-PIPELINE' };
+    }),
+    'B-PIPELINE',
+  );
+  // The window is the last conjunct of the top-level sequence, so that an assertion of the body
+  // guards it as it guards everything after it ([B-ASSERT]).
+  const body = bSeq(ctx, t.body.k === 'seq' ? t.body.body : [t.body], undefined, new Set(), win);
   for (const [f, pairs] of ctx.labelPairs) pairs.push(...(ctx.cpuPairs.get(f)?.values() ?? []));
   const params = [...t.params, ...t.window.flatMap((w) => [w.min, w.len])];
-  return { params, body: and([body, ...win], 'B-PIPELINE'), dims, output: t.output };
+  // An input's window has non-negative extents (def. 2.1).
+  const lens = t.window.map((w) => op('not', op('<', vr(w.len), { k: 'const', value: 0 })));
+  const guarded: QNode = lens.length === 0 ? body : { k: 'implies', cond: lens.reduce((a, b) => op('and', a, b)), body, rule: 'B-PIPELINE' };
+  return { params, body: guarded, dims, output: t.output };
 }
 
 // ---------------------------------------------------------------------------------------------

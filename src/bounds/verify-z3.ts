@@ -18,6 +18,9 @@ import { type HolePair, type QNode, type Query, extractQuery, pairHole } from '.
 import { withAssertions } from './completion.js';
 import type { CoverAssertion } from './beta0.js';
 
+/** The rule of spec/bounds.md this check implements, printed before its verdicts. */
+export const Z3_RULE = 'CHECK-Z3';
+
 export type VerifyResult =
   | { readonly status: 'proved' }
   | { readonly status: 'refuted'; readonly input: Input }

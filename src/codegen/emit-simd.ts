@@ -104,6 +104,13 @@ function letShapes(steps: VectorPlan['steps'], x: string): Map<string, Shape> {
   return m;
 }
 
+/** k when `e` is the constant 2^k (1 ≤ k ≤ 62). */
+function log2Const(e: Expr): number | undefined {
+  if (e.k !== 'const' || typeof e.value !== 'number' || e.value < 2) return undefined;
+  const k = Math.log2(e.value);
+  return Number.isInteger(k) && k <= 62 ? k : undefined;
+}
+
 const VOP: Partial<Record<OpName, string>> = {
   '+': 'add', '-': 'sub', '*': 'mul', '<': 'lt', '>': 'gt', '=': 'eq', and: 'and', or: 'or', not: 'not',
   select: 'select', min: 'min', max: 'max',
@@ -149,7 +156,11 @@ class VectorEmitter {
         const args = e.args.map((a) => this.expr(a));
         const r = em.temp('vt');
         let text: string;
-        if (e.op === 'div' || e.op === 'mod') {
+        const k = e.op === 'div' || e.op === 'mod' ? log2Const(e.args[1]!) : undefined;
+        if (k !== undefined && !em.faults.truncatingDiv) {
+          // Euclidean div and mod by 2^k are an arithmetic shift and a mask, exactly, in two's complement.
+          text = e.op === 'div' ? `${args[0]!} >> ${k}` : `${args[0]!} & ${cLiteral(2n ** BigInt(k) - 1n)!}`;
+        } else if (e.op === 'div' || e.op === 'mod') {
           const f = em.faults.truncatingDiv ? (e.op === 'div' ? 'tdiv' : 'tmod') : e.op;
           text = `${p}_${f}(${args.join(', ')}, &an)`;
         } else if (e.op === '+' || e.op === '-' || e.op === '*') text = `${p}_${VOP[e.op]!}(${args.join(', ')}, &an)`;

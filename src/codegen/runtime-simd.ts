@@ -14,12 +14,13 @@ interface VecSet {
   readonly w: number;
   readonly attr: string;
   readonly guard: string; // preprocessor condition under which the set exists
+  readonly d: string; // the double vector of the same lane count
 }
 
 const SETS: readonly VecSet[] = [
-  { p: 'rs512', v: 'rs_v8', u: 'rs_u8', w: 8, attr: '__attribute__((always_inline, target("avx512f,avx512dq")))', guard: 'RS_X86' },
-  { p: 'rs256', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline, target("avx2")))', guard: 'RS_X86' },
-  { p: 'rsg', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline))', guard: '1' },
+  { p: 'rs512', v: 'rs_v8', u: 'rs_u8', w: 8, attr: '__attribute__((always_inline, target("avx512f,avx512dq")))', guard: 'RS_X86', d: 'rs_d8' },
+  { p: 'rs256', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline, target("avx2")))', guard: 'RS_X86', d: 'rs_d4' },
+  { p: 'rsg', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline))', guard: '1', d: 'rs_d4' },
 ];
 
 function iota(w: number): string {
@@ -79,18 +80,40 @@ static inline ${attr} ${v} ${p}_sub(${v} a, ${v} b, ${v} *an) { ${v} r = (${v})(
    exact 64-bit product; other lanes are anomalies and go to the scalar code, which checks exactly. */
 static inline ${attr} ${v} ${p}_fits32(${v} a) { return ((${v})((${u})a << 32) >> 32) == a; }
 static inline ${attr} ${v} ${p}_mul(${v} a, ${v} b, ${v} *an) { *an |= ~(${p}_fits32(a) & ${p}_fits32(b)); return ${p}_mullo(a, b); }
+/* Division through doubles: for |a|, |b| < 2^52 the correctly rounded quotient truncates to the
+   exact truncated quotient (a non-integer a/b is at least 1/|b| from every integer, more than half
+   an ulp of it). Larger lanes are anomalies. Division by 0 gives 0 (§2.9). */
+static inline ${attr} ${v} ${p}_tquot(${v} a, ${v} b, ${v} *an, ${v} *zero, ${v} *bs, ${v} *r) {
+  const int64_t lim = INT64_C(1) << 52;
+  *an |= (a >= lim) | (a <= -lim) | (b >= lim) | (b <= -lim);
+  *zero = b == 0;
+  *bs = (b & ~*zero) | (1 & *zero);
+  ${v} q = __builtin_convertvector(__builtin_convertvector(a, ${s.d}) / __builtin_convertvector(*bs, ${s.d}), ${v});
+  *r = (${v})((${u})a - (${u})q * (${u})*bs);
+  return q;
+}
 static inline ${attr} ${v} ${p}_div(${v} a, ${v} b, ${v} *an) {
-  ${v} q;
-  ${lanes(`if (b[j] == 0) q[j] = 0; else if (a[j] == INT64_MIN && b[j] == -1) { q[j] = 0; (*an)[j] = -1; } else { int64_t t = a[j] / b[j], r = a[j] % b[j]; q[j] = r < 0 ? (b[j] > 0 ? t - 1 : t + 1) : t; }`)}
-  return q;
+  ${v} zero, bs, r, q = ${p}_tquot(a, b, an, &zero, &bs, &r);
+  ${v} neg = r < 0, pos = bs > 0;
+  q = q - (neg & pos & 1) + (neg & ~pos & 1);
+  return q & ~zero;
 }
-static inline ${attr} ${v} ${p}_mod(${v} a, ${v} b, ${v} *an) { (void)an; ${v} r; ${lanes('r[j] = rs_mod(a[j], b[j]);')} return r; }
+static inline ${attr} ${v} ${p}_mod(${v} a, ${v} b, ${v} *an) {
+  ${v} zero, bs, r;
+  (void)${p}_tquot(a, b, an, &zero, &bs, &r);
+  ${v} neg = r < 0, nb = bs < 0;
+  r = r + (neg & ((bs & ~nb) | (-bs & nb)));
+  return r & ~zero;
+}
 static inline ${attr} ${v} ${p}_tdiv(${v} a, ${v} b, ${v} *an) {
-  ${v} q;
-  ${lanes('if (b[j] == 0) q[j] = 0; else if (a[j] == INT64_MIN && b[j] == -1) { q[j] = 0; (*an)[j] = -1; } else q[j] = a[j] / b[j];')}
-  return q;
+  ${v} zero, bs, r, q = ${p}_tquot(a, b, an, &zero, &bs, &r);
+  return q & ~zero;
 }
-static inline ${attr} ${v} ${p}_tmod(${v} a, ${v} b, ${v} *an) { (void)an; ${v} r; ${lanes('r[j] = rs_tmod(a[j], b[j]);')} return r; }
+static inline ${attr} ${v} ${p}_tmod(${v} a, ${v} b, ${v} *an) {
+  ${v} zero, bs, r;
+  (void)${p}_tquot(a, b, an, &zero, &bs, &r);
+  return r & ~zero;
+}
 static inline ${attr} ${v} ${p}_lt(${v} a, ${v} b) { return (a < b) & 1; }
 static inline ${attr} ${v} ${p}_gt(${v} a, ${v} b) { return (a > b) & 1; }
 static inline ${attr} ${v} ${p}_eq(${v} a, ${v} b) { return (a == b) & 1; }
@@ -120,6 +143,8 @@ typedef long long rs_v8 __attribute__((vector_size(64)));
 typedef unsigned long long rs_u8 __attribute__((vector_size(64)));
 typedef long long rs_v4 __attribute__((vector_size(32)));
 typedef unsigned long long rs_u4 __attribute__((vector_size(32)));
+typedef double rs_d8 __attribute__((vector_size(64)));
+typedef double rs_d4 __attribute__((vector_size(32)));
 typedef int32_t rs_h8 __attribute__((vector_size(32))); /* narrowed lanes (planted fault only) */
 typedef int32_t rs_h4 __attribute__((vector_size(16)));
 

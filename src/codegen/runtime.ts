@@ -147,7 +147,8 @@ static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min
     b->len[i] = len[i];
   }
   size_t points = (size_t)(size > 0 ? size : 1);
-  b->data = calloc(points, sizeof(int64_t));
+  /* Payloads of unwritten points are never used (their tag is err.mem), so they stay uninitialized. */
+  b->data = malloc(points * sizeof(int64_t));
   b->tag = malloc(points);
   if (!b->data || !b->tag) {
     rs_free(b);

@@ -26,7 +26,7 @@ export interface ShrinkBudget {
   readonly ms: number;
 }
 
-export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 2000, ms: 20_000 };
+export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 1000, ms: 5_000 };
 
 /** Runs the property on a concrete case, turning any exception into a `crash` failure. */
 export function evaluate(prop: AnyProperty, c: unknown, env: FuzzEnv): CheckResult {
@@ -47,9 +47,14 @@ function concretize(prop: AnyProperty, g: unknown, env: FuzzEnv): { ok: true; c:
   }
 }
 
-/** The de-duplication key (issue: same property and same minimized shape or failing directive). */
-export function dedupKey(prop: AnyProperty, c: unknown, culprit: string | undefined, verdict: string): string {
-  return culprit !== undefined ? `${prop.name}/directive:${culprit}` : `${prop.name}/${verdict}/${prop.shape(c)}`;
+/**
+ * The de-duplication key (issue: same property and same minimized shape or failing directive). A
+ * crash is keyed by its message's first line (numbers abstracted): one exception, one entry.
+ */
+export function dedupKey(prop: AnyProperty, c: unknown, culprit: string | undefined, failure: Failure): string {
+  if (culprit !== undefined) return `${prop.name}/directive:${culprit}`;
+  if (failure.verdict === 'crash') return `${prop.name}/crash/${failure.actual.split('\n')[0]!.replace(/-?\d+/g, '#')}`;
+  return `${prop.name}/${failure.verdict}/${prop.shape(c)}`;
 }
 
 /** The value fast-check generates for a seed, without checking it (for reproducing timeouts). */
@@ -62,7 +67,11 @@ export function generated(prop: AnyProperty, env: FuzzEnv, seed: number): unknow
   return value;
 }
 
-export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK): Found | undefined {
+/**
+ * Runs check `index` of property `prop`. `onEvaluate` is called before each evaluation of the
+ * property (the first, then each shrink step), so a watchdog can time evaluations one by one.
+ */
+export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}): Found | undefined {
   const counts = propertyCounts(stats, prop.name);
   let first = true;
   let evaluations = 0;
@@ -70,6 +79,7 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
   let last: { made: boolean; c: unknown; failure: Failure } | undefined;
   const predicate = (g: unknown): boolean => {
     if (!first && (++evaluations > shrink.evaluations || Date.now() > deadline)) return true;
+    onEvaluate();
     const made = concretize(prop, g, env);
     const r = made.ok ? evaluate(prop, made.c, env) : made.r;
     if (first) {
@@ -102,7 +112,7 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
     property: prop.name,
     index,
     checkSeed: seed,
-    key: made ? dedupKey(prop, c, culprit, failure.verdict) : `${prop.name}/${failure.verdict}/unmade`,
+    key: made ? dedupKey(prop, c, culprit, failure) : `${prop.name}/${failure.verdict}/unmade`,
     ...(culprit !== undefined ? { culprit } : {}),
     failure,
     text,

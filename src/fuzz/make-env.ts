@@ -1,9 +1,16 @@
 // Building a campaign's environment from its serializable configuration: loading user directive
 // modules and the bounds engine, and planting a zoo fault when one is named.
 import { resolveEngine } from '../bounds/engine.js';
+import { UserError } from '../diag.js';
+import { registryWith } from '../schedule/schedule.js';
+import { scheduleDriver } from './gen/driver.js';
 import { type EnvConfig, type FuzzEnv, baseEnv } from './env.js';
 
 export async function makeEnv(config: EnvConfig): Promise<FuzzEnv> {
   const env = baseEnv(config);
-  return { ...env, engine: await resolveEngine(config.engine) };
+  const registry = await registryWith(config.directives);
+  if (config.focus !== undefined && !registry.get(config.focus)) {
+    throw new UserError(`no directive '${config.focus}' is loaded`, undefined, `the directives are: ${registry.names().join(', ')}`);
+  }
+  return { ...env, engine: await resolveEngine(config.engine), schedule: scheduleDriver(registry) };
 }

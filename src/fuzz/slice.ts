@@ -25,7 +25,7 @@ export interface SliceHooks {
   onFound(f: Found): void;
   /** stats gathered since the last call, and how many checks they cover */
   onProgress(delta: Stats, checks: number): void;
-  /** the check now running (index), or -1 when idle; for the watchdog */
+  /** an evaluation of check `index` starts (-1: idle); for the per-check time budget */
   onStart?(index: number): void;
 }
 
@@ -53,7 +53,7 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     if (hooks.shouldStop()) break;
     const prop = propertyFor(props, spec.seed, index);
     hooks.onStart?.(index);
-    const found = runCheck(prop, env, index, checkSeed(spec.seed, index), delta, DEFAULT_SHRINK);
+    const found = runCheck(prop, env, index, checkSeed(spec.seed, index), delta, DEFAULT_SHRINK, () => hooks.onStart?.(index));
     hooks.onStart?.(-1);
     checks++;
     if (found) hooks.onFound(found);

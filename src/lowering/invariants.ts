@@ -74,6 +74,30 @@ export function stmtAt(s: Stmt, path: StmtPath): Stmt | undefined {
   return cur;
 }
 
+/** Rebuilds s with the statement at `path` replaced by f of it (directives rewrite loops found by `loopsOf`). */
+export function replaceAt(s: Stmt, path: StmtPath, f: (s: Stmt) => Stmt): Stmt {
+  if (path.length === 0) return f(s);
+  const [step, ...rest] = path;
+  const at = (c: Stmt) => replaceAt(c, rest, f);
+  switch (s.k) {
+    case 'seq':
+      if (typeof step !== 'number' || step >= s.body.length) break;
+      return { ...s, body: s.body.map((b, i) => (i === step ? at(b) : b)) };
+    case 'if':
+      if (step === 'then') return { ...s, then: at(s.then) };
+      if (step === 'else') return { ...s, else: at(s.else) };
+      break;
+    case 'for':
+    case 'let':
+    case 'label':
+      if (step === 'body') return { ...s, body: at(s.body) };
+      break;
+    default:
+      break;
+  }
+  throw new Error(`internal: no statement at step ${String(step)} of a ${s.k}`);
+}
+
 /** Every statement with its path and enclosing labels, in program order (pre-order). */
 function visit(s: Stmt, f: (s: Stmt, path: StmtPath, labels: readonly string[]) => void, path: StmtPath = [], labels: readonly string[] = []): void {
   f(s, path, labels);

@@ -1,8 +1,8 @@
 // align-bounds(f, x, e_m, e_r) (§2.8.5): the inferred compute bounds of f's final stage in x are
 // widened so that the min is ≡ e_r (mod e_m) and the extent is a multiple of e_m (the widening
 // formula is the bounds engine's, spec/bounds.md). A constant modulus must be positive; a
-// non-constant one is asserted positive by the bounds engine when it honours the hint.
-import { type Expr, cst, vr } from '../expr/ast.js';
+// non-constant one is asserted positive at the start of the program.
+import { type Expr, cst, op, vr } from '../expr/ast.js';
 import { hintExpr, hintTarget, hintTargets, withHint } from './hints.js';
 import { firstValid } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
@@ -31,7 +31,7 @@ export const alignBounds: Directive<AlignBoundsArgs> = defineDirective<AlignBoun
   },
   apply(t, a) {
     const { func, dim } = hintTarget(t, a.dim);
-    return withHint(t, { k: 'align-bounds', func, dim, modulus: a.modulus, remainder: a.remainder ?? cst(0) });
+    return withHint(t, { k: 'align-bounds', func, dim, modulus: a.modulus, remainder: a.remainder ?? cst(0) }, [op('>', a.modulus, cst(0))]);
   },
   generate(t, rng, ctx) {
     const mods: Expr[] = [cst(1), cst(2), cst(4), ...t.params.map((p) => vr(p))];

@@ -24,10 +24,11 @@ export const boundExtent: Directive<BoundExtentArgs> = defineDirective<BoundExte
   },
   apply(t, a) {
     const { func, dim } = hintTarget(t, a.dim);
-    return withHint(t, { k: 'bound-extent', func, dim, len: a.len });
+    return withHint(t, { k: 'bound-extent', func, dim, len: a.len }, [op('not', op('<', a.len, cst(0)))]);
   },
   generate(t, rng, ctx) {
-    const lens: Expr[] = [cst(0), cst(3), cst(8), ...t.window.map((w) => op('+', vr(w.len), cst(1)))];
+    // Mostly generous extents, which cover small demands, so that fuzzed programs compute.
+    const lens: Expr[] = rng.below(4) < 3 ? [cst(48), ...t.window.map((w) => op('+', vr(w.len), cst(8)))] : [cst(0), cst(3), ...t.window.map((w) => vr(w.len))];
     const cands = hintTargets(t).flatMap((d) => lens.map((len) => ({ dim: d, len })));
     return firstValid(rng, cands, (c) => ctx.valid(t, c));
   },

@@ -1,8 +1,9 @@
-// Dominance as the compute and storage phases need it (§2.8.3, §2.8.4): after moving `label f` or
-// `allocate f`, every *access* to f — in a store, a guard, a let, a loop bound — must still run
-// after f has been computed (unless it is inside f's own statement) and after f has been
-// allocated. Lemma 2.5 itself is checked on stores by src/lowering/invariants.ts; this finer,
-// per-access check is what lets compute-at and store-at name the consumer left behind.
+// Dominance as the compute and storage phases need it (§2.8.3, §2.8.4, lemma 2.5): after moving
+// `label f` or `allocate f`, every access to f — in a store, a guard, a let, a loop bound — and
+// every assignment of a func that reads f must still run after f has been computed (unless it is
+// inside f's own statement), and everything touching f after f has been allocated. Lemma 2.5 is
+// also checked by src/lowering/invariants.ts against the algorithm; this check works on the
+// program alone and names the consumer left behind.
 import type { Expr } from '../expr/ast.js';
 import { walkExpr } from '../expr/ast.js';
 import { children } from '../lowering/invariants.js';
@@ -62,9 +63,33 @@ function ownExprs(s: Stmt): Expr[] {
   }
 }
 
-/** Every access to `f` (and every statement of f's) that is not dominated as it must be. */
+/** The funcs whose statements read f outside f's own statement: f's consumers. */
+function consumersOf(t: TgtProgram, f: string, funcs: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  const visit = (s: Stmt, labels: readonly string[]): void => {
+    if (!labels.includes(f)) {
+      for (const e of ownExprs(s)) {
+        walkExpr(e, (x) => {
+          const reader = [...labels].reverse().find((l) => funcs.has(l));
+          if (x.k === 'access' && x.func === f && reader !== undefined) out.add(reader);
+        });
+      }
+    }
+    const inner = s.k === 'label' ? [...labels, s.name] : labels;
+    for (const [, c] of children(s)) visit(c, inner);
+  };
+  visit(t.body, []);
+  return out;
+}
+
+/**
+ * Every access to `f`, every assignment of a consumer of f (lemma 2.5 speaks of all of a
+ * consumer's assignments, not only those that read f) and every statement of f's own that is not
+ * dominated as it must be.
+ */
 export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
   const funcs = new Set(funcsOf(t));
+  const consumers = consumersOf(t, f, funcs);
   const out: Violation[] = [];
   const visit = (s: Stmt, dom: ReadonlySet<string>, labels: readonly string[]): void => {
     const consumer = [...labels].reverse().find((l) => funcs.has(l));
@@ -74,7 +99,8 @@ export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
     const writes = s.k === 'store' && s.func === f;
     const insideF = labels.includes(f);
     if ((reads || writes || (s.k === 'label' && s.name === f)) && !dom.has(`alloc ${f}`)) report('alloc');
-    if (reads && !insideF && !dom.has(`done ${f}`)) report('compute');
+    const consumerStore = s.k === 'store' && consumers.has(s.func);
+    if ((reads || consumerStore) && !insideF && !dom.has(`done ${f}`)) report('compute');
     const inner = s.k === 'label' ? [...labels, s.name] : labels;
     if (s.k === 'seq') {
       const acc = new Set(dom);

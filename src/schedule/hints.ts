@@ -3,7 +3,7 @@
 // func dimension.
 import { type Expr, holeKey } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
-import type { BoundsHint, TgtProgram } from '../target-semantics/ast.js';
+import type { BoundsHint, Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { constValue, dimsOf, funcsOf, requireFunc, requireStartup } from './loops.js';
 import { Rejection } from './plugin.js';
@@ -36,9 +36,16 @@ export function hintExpr(t: TgtProgram, e: Expr, what: string, least: number, ru
   if (c !== undefined && c < least) throw new Rejection(rule, `${what} must be at least ${least}, not ${printExpr(e, 'tgt')}`);
 }
 
-/** The program with hint h recorded for the bounds engine; the loops are unchanged (lemma 2.17). */
-export function withHint(t: TgtProgram, h: BoundsHint): TgtProgram {
-  return { ...t, hints: [...(t.hints ?? []), h] };
+/**
+ * The program with hint h recorded for the bounds engine and the loops unchanged (lemma 2.17):
+ * only assertions are added — `checks` that are not constant, at the very start of the program,
+ * so that a bad startup value (a negative extent, a modulus ≤ 0) fails an assertion before any
+ * allocation or loop could use it.
+ */
+export function withHint(t: TgtProgram, h: BoundsHint, checks: readonly Expr[] = []): TgtProgram {
+  const asserts: Stmt[] = checks.filter((e) => constValue(e) === undefined).map((cond) => ({ k: 'assert', cond }));
+  const body: Stmt = asserts.length === 0 ? t.body : { k: 'seq', body: [...asserts, ...(t.body.k === 'seq' ? t.body.body : [t.body])] };
+  return { ...t, hints: [...(t.hints ?? []), h], body };
 }
 
 /** Candidate `f.x` targets for `generate`: dimensions with a final-stage compute hole. */

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePipeline } from '../../src/alg-semantics/parse.js';
 import { checkPipeline, validatePipeline } from '../../src/alg-semantics/validate.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
-import { arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
+import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
+import { checkInput } from '../../src/alg-semantics/input.js';
 import { example, examplesDir, userError } from './helpers.js';
 
 const check = (src: string) => checkPipeline(parsePipeline(src, 'v.alg'));
@@ -61,6 +62,12 @@ describe('validatePipeline', () => {
 
   it.each(readdirSync(examplesDir).filter((f) => f.endsWith('.alg')))('example %s is valid', (f) => {
     expect(() => loadPipeline(example(f), f)).not.toThrow();
+  });
+
+  it('generated inputs fit their pipelines', () => {
+    fc.assert(fc.property(arbPipeline().chain((p) => fc.tuple(fc.constant(p), arbInput(p))), ([p, z]) => {
+      expect(() => checkInput(p, z)).not.toThrow();
+    }), { numRuns: 200, seed: 8 });
   });
 
   it('generated pipelines are valid', () => {

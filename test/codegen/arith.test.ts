@@ -7,9 +7,9 @@ import { INT_OPS } from '../../src/expr/ops.js';
 import type { OpName } from '../../src/expr/ast.js';
 import { type Int, normBig, toBig } from '../../src/expr/value.js';
 import { compileAndRun } from '../../src/codegen/toolchain.js';
-import { overflowConfirmed } from '../../src/codegen/validate.js';
+import { judgeBatch, overflowConfirmed } from '../../src/codegen/validate.js';
 import { mangle } from '../../src/codegen/abi.js';
-import { input, pointwise } from './support.js';
+import { input, pointwise, tgt } from './support.js';
 
 const MIN = -(2n ** 63n);
 const MAX = 2n ** 63n - 1n;
@@ -47,6 +47,20 @@ describe('C arithmetic against the exact operators', () => {
       }
     });
     expect(overflows).toBeGreaterThan(10);
+  });
+
+  it('vector lanes (AVX-512, AVX2, portable) compute the same operators as the reference', async () => {
+    const pairs = fc.sample(fc.tuple(arbI64, arbI64), { seed: 12, numRuns: 60 });
+    const inputs = pairs.map(([a, b]) => input([[-3, 11]], { a: normBig(a), b: normBig(b) }));
+    // Each lane works on its own operands: a2 = a - x and b2 = b + 3x.
+    const vec = (text: string) =>
+      tgt(`pipeline f(a, b; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); for vectorize f.s0.x in (x.min, x.len) do
+        let a2 = a - f.s0.x in let b2 = b + 3 * f.s0.x in f[f.s0.x] <- ${text.replace(/\b([ab])\b/g, '$12')} }`);
+    const items = OPS.flatMap(([, text]) => (['avx512', 'avx2', 'generic'] as const).map((simd) => ({ t: vec(text), inputs, emit: { simd } })));
+    const vs = judgeBatch(items, await compileAndRun(items));
+    expect(vs.flat().filter((v) => !v.ok)).toEqual([]);
+    expect(vs.flat().filter((v) => v.kind === 'equal').length).toBeGreaterThan(items.length * 20);
+    expect(vs.flat().filter((v) => v.kind === 'overflow').length).toBeGreaterThan(20);
   });
 
   it('a wrong overflow report is not confirmed', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { lower } from '../../src/lowering/lower.js';
-import { checkDominance, checkLoopNaming, loopsOf, parseLoopName, stmtAt } from '../../src/lowering/invariants.js';
+import { checkDominance, checkLoopNaming, loopsOf, parseLoopName, replaceAt, stmtAt } from '../../src/lowering/invariants.js';
 import { tgt } from '../target-semantics/support.js';
 
 const sec22 = loadPipeline('pipeline f() { func g(x) = x * x; func f(x) = g(x) + g(x + 1); }', 'sec22.alg');
@@ -28,6 +28,20 @@ describe('after lowering', () => {
         expect(l.labels).toContain(l.name!.func);
       }
     }), { numRuns: 200, seed: 7 });
+  });
+});
+
+describe('replaceAt', () => {
+  it('rewrites exactly the loop at a path found by loopsOf', () => {
+    fc.assert(fc.property(arbPipeline(), fc.nat(), (p, k) => {
+      const t = lower(p);
+      const loops = loopsOf(t);
+      const target = loops[k % loops.length]!;
+      const body = replaceAt(t.body, target.path, (s) => (s.k === 'for' ? { ...s, trav: 'parallel' } : s));
+      const after = loopsOf({ ...t, body });
+      expect(after.map((l) => l.stmt.var)).toEqual(loops.map((l) => l.stmt.var));
+      expect(after.filter((l) => l.stmt.trav === 'parallel').map((l) => l.stmt.var)).toEqual([target.stmt.var]);
+    }), { numRuns: 100, seed: 5 });
   });
 });
 

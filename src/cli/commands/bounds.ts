@@ -9,11 +9,14 @@ import { checkInput } from '../../alg-semantics/input.js';
 import { holeKey } from '../../expr/ast.js';
 import { printExpr } from '../../expr/print.js';
 import { type Int, intFromString } from '../../expr/value.js';
-import { completeProgram, resolveEngine, runEngine } from '../../bounds/engine.js';
+import { type EngineResult, completeProgram, resolveEngine, runEngine } from '../../bounds/engine.js';
 import { loadProgram } from '../../bounds/program.js';
-import { extractQuery, printQuery } from '../../bounds/query.js';
-import { checkConcrete, showInstances, showViolation } from '../../bounds/concrete-check.js';
-import { defaultRange, verifyCompletion } from '../../bounds/verify-z3.js';
+import { type Query, extractQuery, printQuery } from '../../bounds/query.js';
+import { infer } from '../../bounds/beta0.js';
+import { beta1 } from '../../bounds/beta1.js';
+import type { TgtProgram } from '../../target-semantics/ast.js';
+import { CONCRETE_RULE, checkConcrete, showInstances, showViolation } from '../../bounds/concrete-check.js';
+import { Z3_RULE, defaultRange, verifyCompletion } from '../../bounds/verify-z3.js';
 import { withAssertions } from '../../bounds/completion.js';
 import { checkQuality, showQuality } from '../../bounds/quality.js';
 import { holesOf } from '../../target-semantics/holes.js';
@@ -29,6 +32,7 @@ interface Opts {
   rules?: boolean;
   engine: string;
   program?: boolean;
+  trace?: boolean;
   window?: string;
   param: string[];
   verify?: boolean;
@@ -36,6 +40,12 @@ interface Opts {
   timeout?: string;
   quality?: boolean;
 }
+
+/** Built-in engines that can report their steps. */
+const TRACEABLE: Readonly<Record<string, (t: TgtProgram, q: Query, trace: (rule: string, text: string) => void) => EngineResult>> = {
+  beta0: (t, q, trace) => infer(t, q, { trace }),
+  beta1: (t, q, trace) => beta1(t, q, trace),
+};
 
 const CLI = { file: '<command line>', line: 1, col: 1 };
 
@@ -64,6 +74,7 @@ export const register: Register = (program, io, setExit) => {
     .option('--query', 'print the query 𝓑(T) instead of a completion')
     .option('--rules', 'with --query: show the rule that produced each part')
     .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta0')
+    .option('--trace', 'print each step of the engine with its rule (built-in engines)')
     .option('--program', 'print the completed program instead of the hole values')
     .option('--window <MIN+LEN,...>', 'check the completion on this input and show the concrete intervals')
     .option('--param <NAME=INT>', 'pipeline parameter for --window (repeatable)', collect, [])
@@ -80,7 +91,9 @@ export const register: Register = (program, io, setExit) => {
       const engine = await resolveEngine(o.engine);
       const ranges = parseRanges(o.range);
       const timeoutMs = Number(parseIntOption('--timeout', o.timeout ?? '10000', 1n));
-      const r = runEngine(t, engine);
+      const r = o.trace && engine.name in TRACEABLE
+        ? TRACEABLE[engine.name]!(t, extractQuery(t), (rule, text) => io.out(`[${rule}] ${text}\n`))
+        : runEngine(t, engine);
       const input: Input | undefined = o.window === undefined ? undefined : { window: o.window.trim() === '' ? [] : parseWindow(o.window), params: parseParams(o.param) };
       if (input && alg) checkInput(alg, input);
       if (o.quality) {
@@ -107,23 +120,24 @@ export const register: Register = (program, io, setExit) => {
         const tt = withAssertions(t, r.assertions ?? []);
         const rep = checkConcrete(tt, extractQuery(tt), r.completion, input);
         io.out(`on this input:\n${showInstances(rep)}\nallocated points: ${rep.allocatedPoints}\n`);
+        const tag = `[${CONCRETE_RULE}]`;
         if (rep.holds === false) {
-          io.out(`query fails: ${showViolation(rep.violation!)}\n`);
+          io.out(`${tag} the query fails: ${showViolation(rep.violation!)}\n`);
           setExit(EXIT.checkFailed);
-        } else io.out(rep.holds ? 'query holds\n' : `query undecided (${rep.budgetExceeded ? 'step budget exceeded' : `${rep.undecided} constraints depend on func values`})\n`);
+        } else io.out(rep.holds ? `${tag} the query holds\n` : `${tag} the query is undecided (${rep.budgetExceeded ? 'step budget exceeded' : `${rep.undecided} constraints depend on func values`})\n`);
         if (o.quality) quality();
       }
       if (o.verify) {
         const v = await verifyCompletion(t, r.completion, ranges, { timeoutMs, assertions: r.assertions ?? [] });
         if (v.status === 'proved') {
           const shown = extractQuery(t).params.map((p) => `${p} ∈ [${(ranges.get(p) ?? defaultRange(p, t)).join(', ')}]`).join(', ');
-          io.out(`proved: the query holds for all ${shown || 'inputs'}\n`);
+          io.out(`[${Z3_RULE}] proved: the query holds for all ${shown || 'inputs'}\n`);
         } else if (v.status === 'refuted') {
           const w = v.input.window.map(([m, l]) => `${m}+${l}`).join(',');
           const ps = [...v.input.params].map(([k, x]) => ` --param ${k}=${x}`).join('');
-          io.out(`refuted: the query fails on --window ${w || "''"}${ps}\n`);
+          io.out(`[${Z3_RULE}] refuted: the query fails on --window ${w || "''"}${ps}\n`);
           setExit(EXIT.checkFailed);
-        } else io.out(`unknown: ${v.reason}\n`);
+        } else io.out(`[${Z3_RULE}] unknown: ${v.reason}\n`);
       }
     });
 };

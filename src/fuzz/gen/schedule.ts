@@ -40,12 +40,17 @@ export interface AppliedCall {
 export interface ScheduleDriver {
   readonly directives: readonly Directive[];
   generate(t: TgtProgram, d: Directive, seed: number, history: readonly AppliedCall[]): Args | undefined;
-  /** validates and applies; throws UserError (or a rejection) when the call is invalid */
+  /** validates and applies; throws ScheduleRejection when the call is invalid */
   step(t: TgtProgram, call: AppliedCall, history: readonly AppliedCall[]): TgtProgram;
+  /** the first call whose whole-schedule check (vectorize, unroll) rejects final program t, or -1 */
+  finalRejection(t: TgtProgram, calls: readonly AppliedCall[]): number;
   print(calls: readonly AppliedCall[]): string;
   /** parses a schedule and applies it to T0, returning each call and each program */
   parseAndApply(text: string, t0: TgtProgram): { calls: AppliedCall[]; steps: TgtProgram[] };
 }
+
+/** A directive refused its arguments: the proposal is dropped, it is no soundness failure. */
+export class ScheduleRejection extends Error {}
 
 export const MAX_DIRECTIVES = 6;
 
@@ -85,10 +90,16 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
     try {
       steps.push(drv.step(t, call, calls));
     } catch (e) {
+      if (e instanceof ScheduleRejection) continue;
       const all = [...calls, call];
-      return { steps, names: all.map((c) => c.name), scheduleText: drv.print(all), trouble: { directive: d.name, message: `rejected or failed on its own proposal: ${describe(e)}` } };
+      return { steps, names: all.map((c) => c.name), scheduleText: drv.print(all), trouble: { directive: d.name, message: `failed on its own proposal: ${describe(e)}` } };
     }
     calls.push(call);
+  }
+  // A schedule whose whole-schedule checks fail is cut before the first call that objects.
+  for (let k = drv.finalRejection(steps[steps.length - 1]!, calls); k >= 0; k = drv.finalRejection(steps[steps.length - 1]!, calls)) {
+    calls.length = k;
+    steps.length = k + 1;
   }
   return { steps, names: calls.map((c) => c.name), scheduleText: drv.print(calls) };
 }

@@ -1,0 +1,18 @@
+import { makeEnv } from './dist/fuzz/make-env.js';
+import { confluence } from './dist/fuzz/properties/soundness.js';
+import { runCheck } from './dist/fuzz/check.js';
+import { checkSeed } from './dist/fuzz/seed.js';
+import { emptyStats } from './dist/fuzz/stats.js';
+import { printTgt } from './dist/target-semantics/print.js';
+import { PROPERTIES } from './dist/fuzz/properties/index.js';
+import { propertyFor } from './dist/fuzz/slice.js';
+const env = await makeEnv({ engine: 'beta0', directives: [], maxSteps: 200000 });
+const p = propertyFor(PROPERTIES, 1, 3);
+console.log(p.name);
+const orig = p.check;
+let lastC;
+p.check = (c, e) => { const r = orig.call(p, c, e); if (r.status === 'fail') lastC = c; return r; };
+const f = runCheck(p, env, 3, checkSeed(1, 3), emptyStats());
+console.log(f?.failure.actual.slice(0, 200));
+console.log(lastC.scheduleText);
+lastC.steps.forEach((t, i) => console.log(i, printTgt(t)));

@@ -1,0 +1,54 @@
+// `npm run bench:perceus`: scaled-down ports of the §4.4 benchmarks (plus map and the FBIP
+// traversal of fig. 4.3) under every configuration, checks off (the fast path). Reports the RC
+// operations, allocations, reuses and peak live cells of each run, and heap-machine steps per second.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compile, run } from '../perceus/heap.js';
+import { CONFIGS, annotate } from '../perceus/pipeline.js';
+import { loadProgram } from '../perceus/scope.js';
+
+export const name = 'perceus';
+export const group = 'perceus';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Benchmark programs and the size each runs at (the `size()` function of the example). */
+export const BENCHMARKS: readonly (readonly [string, number])[] = [
+  ['rbtree', 100_000],
+  ['rbtree-ck', 20_000],
+  ['deriv', 7],
+  ['nqueens', 8],
+  ['cfold', 16],
+  ['map', 100_000],
+  ['tmap', 100_000],
+];
+
+/** The example's source with its size() replaced. */
+export function benchmarkSource(bench: string, size: number): string {
+  const src = readFileSync(join(root, 'examples', 'perceus', `${bench}.lam`), 'utf8');
+  return src.replace(/fun size\(\) = \d+/, `fun size() = ${size}`);
+}
+
+export async function run_(): Promise<object> {
+  const table: Record<string, Record<string, object>> = {};
+  let steps = 0;
+  let ms = 0;
+  for (const [bench, size] of BENCHMARKS) {
+    const core = loadProgram(benchmarkSource(bench, size), `${bench}.lam`);
+    table[bench] = {};
+    for (const c of CONFIGS) {
+      const compiled = compile(annotate(core, c), c.formal ?? false);
+      const t0 = performance.now();
+      const r = run(compiled, { maxSteps: 2_000_000_000 });
+      const dt = performance.now() - t0;
+      if (r.stop) throw new Error(`${bench}/${c.name}: ${r.stop.kind}`);
+      steps += r.stats.steps;
+      ms += dt;
+      table[bench]![c.name] = { ...r.stats, ms: Math.round(dt), result: typeof r.value === 'object' ? 'cell' : String(r.value) };
+    }
+  }
+  return { stepsPerSecond: Math.round((steps / ms) * 1000), totalSteps: steps, totalMs: Math.round(ms), sizes: Object.fromEntries(BENCHMARKS), table };
+}
+
+export { run_ as run };
