@@ -46,3 +46,8 @@ export {
   type SimdMode, type StatusName, type Verdict as BackendVerdict, STATUS, backendVerdict, compileAndRun, detectToolchain,
   emitC, emitPipeline, judgeBatch, overflowConfirmed, showVerdict as showBackendVerdict, validateBackend, validateBatch,
 } from './codegen/index.js';
+export {
+  type CheckName as PerceusCheckName, type Config as PerceusConfig, type Program as LambdaProgram, CONFIGS as PERCEUS_CONFIGS,
+  annotate as annotateRc, arbLambdaProgram, checkDerivable, loadProgram as loadLambdaProgram, perceus, perceusProperty,
+  runConfig as runRcConfig,
+} from './perceus/index.js';

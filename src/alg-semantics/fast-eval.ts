@@ -1,7 +1,7 @@
 // The fast evaluator of algorithms: the meaning of fig. 2.6 without substitution. Each stage is
-// compiled once to closures over a slot environment; values are memoized per func, per version
-// (the pure stage, then one version per unrolled rdom iteration of each update, §2.4.3) and per
-// point. test/alg-semantics/agree.test.ts checks it against the spec evaluator (spec-eval.ts).
+// compiled once to a JS function over a slot environment; values are memoized per func, per
+// version (the pure stage, then one version per unrolled rdom iteration of each update, §2.4.3)
+// and per point. test/alg-semantics/eval.test.ts checks it against the spec evaluator.
 //
 // Faithfulness notes (spec/alg.md): an update is `select(ē = x̄ ∧ e_p, e_b, f[x̄])` with all three
 // arguments evaluated, so every version evaluates e_b and e_p at every looked-up point and their
@@ -70,22 +70,21 @@ interface Scope {
  * operator, so that generated code calls each monomorphically and the engine can inline it.
  */
 type V = Value;
-const anyErr = (a: V, b: V): boolean => typeof a === 'object' || typeof b === 'object';
 const OPS: Readonly<Record<OpName, (...a: V[]) => V>> = {
-  '+': (a, b) => (anyErr(a!, b!) ? applyOp('+', [a!, b!]) : add(a as Int, b as Int)),
-  '-': (a, b) => (anyErr(a!, b!) ? applyOp('-', [a!, b!]) : sub(a as Int, b as Int)),
-  '*': (a, b) => (anyErr(a!, b!) ? applyOp('*', [a!, b!]) : mul(a as Int, b as Int)),
-  div: (a, b) => (anyErr(a!, b!) ? applyOp('div', [a!, b!]) : div(a as Int, b as Int)),
-  mod: (a, b) => (anyErr(a!, b!) ? applyOp('mod', [a!, b!]) : mod(a as Int, b as Int)),
-  or: (a, b) => (anyErr(a!, b!) ? applyOp('or', [a!, b!]) : or(a as Int, b as Int)),
-  and: (a, b) => (anyErr(a!, b!) ? applyOp('and', [a!, b!]) : and(a as Int, b as Int)),
-  '<': (a, b) => (anyErr(a!, b!) ? applyOp('<', [a!, b!]) : lt(a as Int, b as Int)),
-  '>': (a, b) => (anyErr(a!, b!) ? applyOp('>', [a!, b!]) : gt(a as Int, b as Int)),
-  '=': (a, b) => (anyErr(a!, b!) ? applyOp('=', [a!, b!]) : eq(a as Int, b as Int)),
-  min: (a, b) => (anyErr(a!, b!) ? applyOp('min', [a!, b!]) : min(a as Int, b as Int)),
-  max: (a, b) => (anyErr(a!, b!) ? applyOp('max', [a!, b!]) : max(a as Int, b as Int)),
+  '+': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('+', [a!, b!]) : add(a as Int, b as Int)),
+  '-': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('-', [a!, b!]) : sub(a as Int, b as Int)),
+  '*': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('*', [a!, b!]) : mul(a as Int, b as Int)),
+  div: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('div', [a!, b!]) : div(a as Int, b as Int)),
+  mod: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('mod', [a!, b!]) : mod(a as Int, b as Int)),
+  or: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('or', [a!, b!]) : or(a as Int, b as Int)),
+  and: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('and', [a!, b!]) : and(a as Int, b as Int)),
+  '<': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('<', [a!, b!]) : lt(a as Int, b as Int)),
+  '>': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('>', [a!, b!]) : gt(a as Int, b as Int)),
+  '=': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('=', [a!, b!]) : eq(a as Int, b as Int)),
+  min: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('min', [a!, b!]) : min(a as Int, b as Int)),
+  max: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('max', [a!, b!]) : max(a as Int, b as Int)),
   not: (a) => (typeof a === 'object' ? a : not(a as Int)),
-  select: (c, t, f) => (typeof c === 'object' || anyErr(t!, f!) ? applyOp('select', [c!, t!, f!]) : select(c as Int, t as Int, f as Int)),
+  select: (c, t, f) => (typeof c === 'object' || typeof t === 'object' || typeof f === 'object' ? applyOp('select', [c!, t!, f!]) : select(c as Int, t as Int, f as Int)),
 };
 
 /**
@@ -140,8 +139,21 @@ function compileWith(e: Expr, s: Scope, params: string, slot: (i: number) => str
   };
   const body = gen(e);
   const decls = consts.map((_, i) => `const k${i} = K[${i}];`).join(' ');
-  return new Function('K', `${decls} return (${params}) => ${body};`)(consts);
+  const src = `${decls} return (${params}) => ${body};`;
+  let factory = FACTORIES.get(src);
+  if (!factory) {
+    if (FACTORIES.size >= 10_000) FACTORIES.clear();
+    factory = new Function('K', src) as (K: unknown[]) => unknown;
+    FACTORIES.set(src, factory);
+  }
+  return factory(consts);
 }
+
+/**
+ * Generated code by source text. Reusing the factory lets every realization of the same program
+ * share the engine's optimized code for it (fuzzing and benchmarks realize a program many times).
+ */
+const FACTORIES = new Map<string, (K: unknown[]) => unknown>();
 
 /** A func with only its pure stage: one memo table of final values. */
 class PureFunc implements FuncRt {
@@ -170,11 +182,17 @@ class PureFunc implements FuncRt {
     return v !== undefined ? v : this.get([a]);
   }
   get2(a: Value, b: Value): Value {
-    const v = this.table.get2(a, b);
-    if (v !== undefined) return v;
-    if (!this.table.fresh2(a, b)) return this.get([a, b]);
+    const t = this.table;
+    const i = t.slot2(a, b);
+    if (i < 0) return this.get([a, b]);
+    const s = t.state[i];
+    if (s === 1) return t.nums[i]!;
+    if (s !== 0) return this.get([a, b]);
     const r = this.compute2(a, b);
-    if (!this.table.set2(a, b, r)) this.table.set([a, b], r);
+    if (typeof r === 'number') {
+      t.nums[i] = r;
+      t.state[i] = 1;
+    } else t.set([a, b], r);
     return r;
   }
 }

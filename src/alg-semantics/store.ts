@@ -88,11 +88,6 @@ export class PointTable<T> {
     else this.far.set(pointKey(c), v);
   }
 
-  /** Pre-sizes the dense box, e.g. to a requested window. */
-  reserve(mins: number[], lens: number[]): void {
-    if (!this.box) this.adopt(Box.of(mins, lens));
-  }
-
   private place(c: readonly Value[]): number {
     if (!this.box) this.adopt(Box.around(c));
     else if (this.box.index(c) < 0 && c.every((v) => typeof v === 'number')) this.adopt(this.box.grownTo(c));
@@ -114,7 +109,7 @@ export class PointTable<T> {
 
 /**
  * A map from points to values, specialised for the common case of number values at small
- * number points (typed storage; `get2` avoids allocating the point for 2-D funcs).
+ * number points (typed storage; `get1` and `slot2` avoid allocating the point).
  */
 export class ValueTable {
   private box: Box | undefined;
@@ -122,9 +117,10 @@ export class ValueTable {
   private min1 = 0;
   private len0 = 0;
   private len1 = 0;
-  private nums = new Float64Array(0);
+  /** Dense cells; read directly by the evaluator's 2-D fast path (see `slot2`). */
+  nums = new Float64Array(0);
   /** 0: absent, 1: number in `nums`, 2: other value in `far`. */
-  private state = new Uint8Array(0);
+  state = new Uint8Array(0);
   private readonly far = new Map<string, Value>();
 
   get(c: readonly Value[]): Value | undefined {
@@ -145,36 +141,12 @@ export class ValueTable {
     return this.get([a]);
   }
 
-  get2(a: Value, b: Value): Value | undefined {
-    if (typeof a === 'number' && typeof b === 'number') {
-      const o = a - this.min0;
-      const p = b - this.min1;
-      if (o >= 0 && o < this.len0 && p >= 0 && p < this.len1) {
-        const i = o + p * this.len0;
-        if (this.state[i] === 1) return this.nums[i];
-      }
-    }
-    return this.get([a, b]);
-  }
-
-  /** Is this 2-D point inside the dense box and not yet stored? */
-  fresh2(a: Value, b: Value): boolean {
-    if (typeof a !== 'number' || typeof b !== 'number') return false;
+  /** The dense cell of a 2-D point of a 2-D table, or -1 if it has none. */
+  slot2(a: Value, b: Value): number {
+    if (typeof a !== 'number' || typeof b !== 'number') return -1;
     const o = a - this.min0;
     const p = b - this.min1;
-    return o >= 0 && o < this.len0 && p >= 0 && p < this.len1 && this.state[o + p * this.len0] === 0;
-  }
-
-  /** Stores a number at a 2-D point already inside the dense box; false if it is not. */
-  set2(a: Value, b: Value, v: Value): boolean {
-    if (typeof a !== 'number' || typeof b !== 'number' || typeof v !== 'number') return false;
-    const o = a - this.min0;
-    const p = b - this.min1;
-    if (o < 0 || o >= this.len0 || p < 0 || p >= this.len1) return false;
-    const i = o + p * this.len0;
-    this.nums[i] = v;
-    this.state[i] = 1;
-    return true;
+    return o >= 0 && o < this.len0 && p >= 0 && p < this.len1 ? o + p * this.len0 : -1;
   }
 
   set(c: readonly Value[], v: Value): void {

@@ -9,18 +9,20 @@
 // at a loop gets per-iteration bounds (fig. 2.2).
 import { type Expr, type Hole, exprEquals, holeKey, op, walkExpr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
-import { showLoc } from '../diag.js';
+import { type Loc, showLoc } from '../diag.js';
 import type { BoundsHint, TgtProgram } from '../target-semantics/ast.js';
 import type { Completion } from '../target-semantics/holes.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { type Interval, type IntervalEnv, TOP, evalInterval, fromMinLen, hull, isBounded, meet, minLen, point } from './interval.js';
 import { type HolePair, type QNode, type Query, pairHole, pairKey, pairOfHole, queryPairs } from './query.js';
-import { C, addE, constOf, divE, mulE, simplify, subE } from './symbolic.js';
+import { C, addE, constOf, divE, mulE, provablyLe, simplify, subE } from './symbolic.js';
 
 /** An assertion a bounds hint asks for, inserted at the start of `label func` (bound, bound-extent, align-bounds). */
 export interface CoverAssertion {
   readonly rule: string;
   readonly func: string;
+  /** the hint's location, given to the inserted assertion */
+  readonly loc?: Loc;
   readonly cond: Expr;
   readonly why: string;
 }
@@ -238,11 +240,12 @@ class Inference {
         return;
       }
       const where = h.loc ? ` (${showLoc(h.loc)})` : '';
+      const at = h.loc ? { loc: h.loc } : {};
       switch (h.k) {
         case 'bound': {
           // [HINT-BOUND] fixed (min, len) and an assertion that it contains what is needed
           const fixed = fromMinLen(h.min, h.len);
-          if (need) this.assertions.push({ rule: 'HINT-BOUND', func: p.func, cond: covers(fixed, need), why: `bound(${p.func}, ${p.dim})${where}` });
+          if (need) this.assertions.push({ rule: 'HINT-BOUND', ...at, func: p.func, cond: covers(fixed, need), why: `bound(${p.func}, ${p.dim})${where}` });
           st.iv = fixed;
           break;
         }
@@ -253,7 +256,7 @@ class Inference {
             return;
           }
           const fixed = fromMinLen(need.lo!, h.len);
-          this.assertions.push({ rule: 'HINT-BOUND-EXTENT', func: p.func, cond: covers(fixed, need), why: `bound-extent(${p.func}, ${p.dim})${where}` });
+          this.assertions.push({ rule: 'HINT-BOUND-EXTENT', ...at, func: p.func, cond: covers(fixed, need), why: `bound-extent(${p.func}, ${p.dim})${where}` });
           st.iv = fixed;
           break;
         }
@@ -266,7 +269,7 @@ class Inference {
             this.fail(`align-bounds(${p.func}, ${p.dim}) needs a positive modulus, not ${printExpr(m, 'tgt')}`, pairKey(p));
             return;
           }
-          if (k === undefined) this.assertions.push({ rule: 'HINT-ALIGN', func: p.func, cond: op('>', m, C(0)), why: `align-bounds(${p.func}, ${p.dim})${where}` });
+          if (k === undefined) this.assertions.push({ rule: 'HINT-ALIGN', ...at, func: p.func, cond: op('>', m, C(0)), why: `align-bounds(${p.func}, ${p.dim})${where}` });
           const lo = subE(need.lo!, simplify(op('mod', subE(need.lo!, h.remainder), m)));
           const len = mulE(divE(addE(subE(need.hi!, lo), m), m), m);
           st.iv = fromMinLen(lo, len);
@@ -365,31 +368,13 @@ export function infer(t: TgtProgram, q: Query, opts: InferOptions = {}): InferRe
     opts.trace?.('BETA0-LIFT', `${key} = ${showIv(st.iv)}`);
     // An empty covering (a loop that runs no iteration) may come out with a negative
     // length; the hole gets length 0 then, since loops over it need a non-negative extent.
-    completion.set(keyOf(st.pair, 'len'), nonNegative(len, windowLens) ? len : simplify(op('max', len, C(0))));
+    const empty = !provablyLe(st.iv.lo!, addE(st.iv.hi!, C(1)), windowLens);
+    completion.set(keyOf(st.pair, 'len'), empty ? simplify(op('max', len, C(0))) : len);
   }
   return { ok: true, completion, intervals, assertions: inf.assertions };
 }
 
 const keyOf = (p: HolePair, end: 'min' | 'len'): string => holeKey(pairHole(p, end));
-
-/** A syntactic proof that e ≥ 0 when window lengths are (def. 2.1). */
-function nonNegative(e: Expr, lens: ReadonlySet<string>): boolean {
-  const k = constOf(e);
-  if (k !== undefined) return k >= 0;
-  if (e.k === 'var') return lens.has(e.name);
-  if (e.k !== 'op') return false;
-  const nn = (x: Expr) => nonNegative(x, lens);
-  switch (e.op) {
-    case '+': case '*': case 'div': case 'min':
-      return e.args.every(nn);
-    case 'max':
-      return e.args.some(nn);
-    case 'mod': case '<': case '>': case '=': case 'and': case 'or': case 'not':
-      return true;
-    default:
-      return false;
-  }
-}
 
 /** β0 itself: no refinements. */
 export function beta0(t: TgtProgram, q: Query): InferResult {

@@ -13,7 +13,7 @@ import type { CoverAssertion } from './beta0.js';
 export function withAssertions(t: TgtProgram, assertions: readonly CoverAssertion[]): TgtProgram {
   if (assertions.length === 0) return t;
   const byFunc = new Map<string, Stmt[]>();
-  for (const a of assertions) byFunc.set(a.func, [...(byFunc.get(a.func) ?? []), { k: 'assert', cond: a.cond }]);
+  for (const a of assertions) byFunc.set(a.func, [...(byFunc.get(a.func) ?? []), { k: 'assert', cond: a.cond, ...(a.loc ? { loc: a.loc } : {}) }]);
   const guarded = (s: Stmt): Stmt[] => (s.k === 'label' && byFunc.has(s.name) ? [...byFunc.get(s.name)!, go(s)] : [go(s)]);
   const go = (s: Stmt): Stmt => {
     switch (s.k) {
@@ -34,8 +34,7 @@ export function withAssertions(t: TgtProgram, assertions: readonly CoverAssertio
     const b = guarded(s);
     return b.length === 1 ? b[0]! : { k: 'seq', body: b };
   };
-  const body = wrap(t.body);
-  return { ...t, body: body.k === 'seq' || t.body.k !== 'seq' ? body : body };
+  return { ...t, body: wrap(t.body) };
 }
 
 /** [COMPLETE-FILL] [Γ]T with the hints' assertions: a hole-free program. */

@@ -3,10 +3,10 @@
 // this predicate; β0 walks it backwards (§2.7.2); the checkers evaluate it (concrete-check.ts,
 // verify-z3.ts).
 import { UserError } from '../diag.js';
-import { type Expr, type Hole, type RefLabel, op, vr } from '../expr/ast.js';
+import { type Expr, type Hole, type RefLabel, holeKey, op, vr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
-import { stmtExprs } from '../target-semantics/holes.js';
+import { holesOf, stmtExprs } from '../target-semantics/holes.js';
 
 /**
  * A hole pair ?ℓ f_x = (?ℓ.min, ?ℓ.len): the interval that a membership `e ∈ ?ℓ f_x` refers to
@@ -39,6 +39,8 @@ export type QNode =
 /** 𝓑(T): `∀ p̄ ∈ [−∞, ∞] : body`. `dims` gives each func's dimension names in index order. */
 export interface Query {
   readonly params: readonly string[];
+  /** the holes of the program, each with its key: what a completion must give values for */
+  readonly holes: readonly { readonly key: string; readonly hole: Hole }[];
   readonly body: QNode;
   readonly dims: ReadonlyMap<string, readonly string[]>;
   readonly output: string;
@@ -66,6 +68,9 @@ const cpuPair = (func: string, dim: string, ref: RefLabel | undefined): HolePair
   pairOfHole({ kind: 'cpu', end: 'min', func, dim, ...(ref?.stage === undefined ? {} : { stage: ref.stage, ...(ref.spec ? { spec: ref.spec } : {}) }) });
 
 const T: QNode = { k: 'true', rule: 'B-NOP' };
+
+/** The rule of a compute-bounds membership from an index or control position ([B-CPU]). */
+export const B_CPU = 'B-CPU';
 
 function and(parts: QNode[], rule = 'B-SEQ'): QNode {
   const kept = parts.flatMap((p) => (p.k === 'true' ? [] : p.k === 'and' ? p.parts : [p]));
@@ -130,7 +135,7 @@ function memIn(ctx: Ctx, func: string, idx: readonly Expr[], where: Expr | Stmt)
 
 function cpuIn(ctx: Ctx, func: string, ref: RefLabel | undefined, idx: readonly Expr[], where: Expr | Stmt): QNode[] {
   const d = dimsOf(ctx, func, idx.length, where);
-  return idx.map((e, i) => ({ k: 'in', e, pair: notePair(ctx, cpuPair(func, d[i]!, ref)), rule: 'B-CPU' }));
+  return idx.map((e, i) => ({ k: 'in', e, pair: notePair(ctx, cpuPair(func, d[i]!, ref)), rule: B_CPU }));
 }
 
 /**
@@ -371,7 +376,8 @@ export function extractQuery(t: TgtProgram): Query {
   // An input's window has non-negative extents (def. 2.1).
   const lens = t.window.map((w) => op('not', op('<', vr(w.len), { k: 'const', value: 0 })));
   const guarded: QNode = lens.length === 0 ? body : { k: 'implies', cond: lens.reduce((a, b) => op('and', a, b)), body, rule: 'B-PIPELINE' };
-  return { params, body: guarded, dims, output: t.output };
+  const holes = holesOf(t).map((hole) => ({ key: holeKey(hole), hole }));
+  return { params, holes, body: guarded, dims, output: t.output };
 }
 
 // ---------------------------------------------------------------------------------------------

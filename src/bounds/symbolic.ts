@@ -112,8 +112,17 @@ function minMaxChain(o: 'min' | 'max', args: readonly Expr[]): Expr {
     else flat.push(x);
   };
   args.forEach(collect);
+  // Absorption: in min(…, max(a, …), …, b, …) the max is at least b when some a ≥ b, so it never
+  // decides the minimum (dually for max).
+  const dual = o === 'min' ? 'max' : 'min';
+  const atLeast = (a: Expr, b: Expr): boolean => {
+    const d = constDiff(a, b);
+    return d !== undefined && (o === 'min' ? d >= 0 : d <= 0);
+  };
+  const absorbed = (x: Expr): boolean =>
+    x.k === 'op' && x.op === dual && flat.some((y) => y !== x && x.args.some((a) => atLeast(a, y)));
   const kept: Expr[] = [];
-  for (const x of flat) {
+  for (const x of flat.filter((f) => !absorbed(f))) {
     let dominated = false;
     for (let i = 0; i < kept.length; i++) {
       const d = constDiff(x, kept[i]!);
@@ -126,6 +135,53 @@ function minMaxChain(o: 'min' | 'max', args: readonly Expr[]): Expr {
     if (!dominated) kept.push(x);
   }
   return kept.reduce((a, b) => op(o, a, b));
+}
+
+/**
+ * A syntactic proof that a ≤ b for all values of the variables, given that the variables in
+ * `nonneg` are non-negative (window lengths, def. 2.1).
+ */
+export function provablyLe(a: Expr, b: Expr, nonneg: ReadonlySet<string>): boolean {
+  const d = simplify(op('-', b, a));
+  if (nonNegative(d, nonneg)) return true;
+  // b = max(…) + c or min(…) + c (and dually for a): reason about the operands.
+  type MinMax = { op: 'min' | 'max'; args: readonly Expr[]; c: Int };
+  const split = (e: Expr): MinMax | undefined => {
+    const l = linear(e);
+    const ts = [...l.terms.values()].filter((t) => t.coef !== 0);
+    const x = ts.length === 1 && ts[0]!.coef === 1 ? ts[0]!.atom : undefined;
+    return x?.k === 'op' && (x.op === 'min' || x.op === 'max') ? { op: x.op, args: x.args, c: l.c } : undefined;
+  };
+  const sb = split(b);
+  if (sb) {
+    const a2 = simplify(op('-', a, C(sb.c)));
+    return sb.op === 'max' ? sb.args.some((x) => provablyLe(a2, x, nonneg)) : sb.args.every((x) => provablyLe(a2, x, nonneg));
+  }
+  const sa = split(a);
+  if (sa) {
+    const b2 = simplify(op('-', b, C(sa.c)));
+    return sa.op === 'min' ? sa.args.some((x) => provablyLe(x, b2, nonneg)) : sa.args.every((x) => provablyLe(x, b2, nonneg));
+  }
+  return false;
+}
+
+/** A syntactic proof that e ≥ 0 when the variables in `nonneg` are. */
+export function nonNegative(e: Expr, nonneg: ReadonlySet<string>): boolean {
+  const k = constOf(e);
+  if (k !== undefined) return k >= 0;
+  if (e.k === 'var') return nonneg.has(e.name);
+  if (e.k !== 'op') return false;
+  const nn = (x: Expr) => nonNegative(x, nonneg);
+  switch (e.op) {
+    case '+': case '*': case 'div': case 'min':
+      return e.args.every(nn);
+    case 'max':
+      return e.args.some(nn);
+    case 'mod': case '<': case '>': case '=': case 'and': case 'or': case 'not':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Value-preserving normalization: constant folding, linear sums, decidable min/max/select. */

@@ -9,7 +9,7 @@
 import { type Arith, type Bool, type Context, type Z3HighLevel, type Z3LowLevel, init, killThreads } from 'z3-solver';
 import { UserError } from '../diag.js';
 import { type Expr, type Hole, holeKey } from '../expr/ast.js';
-import { type Int, intFromString, isError } from '../expr/value.js';
+import { type Int, isError, normBig } from '../expr/value.js';
 import type { Input } from '../alg-semantics/ast.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import type { Completion } from '../target-semantics/holes.js';
@@ -235,7 +235,11 @@ export function verifyCompletion(t: TgtProgram, gamma: Completion, ranges?: Read
     if (r === 'unsat') return { status: 'proved' } as const;
     if (r === 'unknown') return { status: 'unknown', reason: `the solver answered unknown (${solver.reasonUnknown?.() ?? 'no reason given'})` } as const;
     const model = solver.model();
-    const val = (p: string): Int => intFromString(model.eval(enc.params.get(p)!, true).toString());
+    const val = (p: string): Int => {
+      const v = model.eval(enc.params.get(p)!, true);
+      if (c.isIntVal(v)) return normBig(v.value());
+      throw new Error(`internal: Z3 gave no integer for ${p}: ${v.toString()}`);
+    };
     const input: Input = {
       window: t.window.map((w) => [val(w.min), val(w.len)] as const),
       params: new Map(t.params.map((p) => [p, val(p)] as const)),

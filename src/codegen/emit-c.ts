@@ -14,12 +14,13 @@ import { UserError } from '../diag.js';
 import { type Isa, ISA_TARGET, emitVectorLoop, vectorPlan } from './emit-simd.js';
 import { RUNTIME_SCALAR } from './runtime.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';
+import { type FuncRanges, funcRanges } from './ranges.js';
 
 /** Planted faults for the bug zoo: each switches one deliberate miscompilation on. */
 export interface CodegenFaults {
   /** C's truncating `/` and `%` instead of Euclidean div and mod (§2.9). */
   readonly truncatingDiv?: boolean;
-  /** Stored values narrowed to 32 bits with no proof that they fit. */
+  /** Vectorized loops take 32-bit lanes without the range proof of [C-NARROW]. */
   readonly unprovenNarrowing?: boolean;
   /** Vectorized loops skip the iterations that do not fill a whole vector. */
   readonly dropVectorTail?: boolean;
@@ -89,6 +90,8 @@ export class FnEmitter {
     arity: ReadonlyMap<string, number>,
     readonly faults: CodegenFaults,
     readonly isa: Isa | undefined,
+    /** value ranges of the funcs' buffers, for proving 32-bit lanes */
+    readonly ranges: FuncRanges = new Map(),
   ) {
     const funcs = new Map<string, FuncInfo>();
     for (const [f, n] of arity) {
@@ -348,7 +351,7 @@ export class FnEmitter {
     this.checkAccess('RS_OOB_WRITE', s.func, idx, site);
     const off = this.temp('o');
     this.line(`const int64_t ${off} = ${this.offset(f, idx.map((i) => i.v))};`);
-    this.line(`D_${f.c}[${off}] = ${this.faults.unprovenNarrowing ? `(int64_t)(int32_t)${v.v}` : v.v};`);
+    this.line(`D_${f.c}[${off}] = ${v.v};`);
     this.line(`T_${f.c}[${off}] = ${v.tag ?? '0'};`);
   }
 
@@ -482,7 +485,7 @@ function hasVectorLoop(s: Stmt): boolean {
 
 /** `C-PIPELINE`: the function for one instruction set (the entry itself when `isa` is undefined). */
 function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, fname: string, bufs: string, faults: CodegenFaults, isa: Isa | undefined, isStatic: boolean): { text: string; simd: boolean } {
-  const em = new FnEmitter(t, bufs, arity, faults, isa);
+  const em = new FnEmitter(t, bufs, arity, faults, isa, isa === undefined ? new Map() : funcRanges(t));
   em.stmt(t.body, false);
   const head: string[] = [];
   const attr = isa === undefined ? '' : `__attribute__((${ISA_TARGET[isa] ? `target(${cString(ISA_TARGET[isa])}), ` : ''}noinline)) `;

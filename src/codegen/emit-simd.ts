@@ -8,7 +8,9 @@ import { type Expr, type OpName, exprEquals, walkExpr } from '../expr/ast.js';
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
+import { printExpr } from '../expr/print.js';
 import { type FnEmitter, cLiteral } from './emit-c.js';
+import { laneEnds } from './ranges.js';
 
 export type Isa = 'avx512' | 'avx2' | 'generic';
 
@@ -16,6 +18,7 @@ export type Isa = 'avx512' | 'avx2' | 'generic';
 export const ISA_TARGET: Readonly<Record<Isa, string>> = { avx512: 'avx512f,avx512dq', avx2: 'avx2', generic: '' };
 const PREFIX: Readonly<Record<Isa, string>> = { avx512: 'rs512', avx2: 'rs256', generic: 'rsg' };
 const TYPE: Readonly<Record<Isa, string>> = { avx512: 'rs_v8', avx2: 'rs_v4', generic: 'rs_v4' };
+const NARROW: Readonly<Record<Isa, string>> = { avx512: 'rs_h8', avx2: 'rs_h4', generic: 'rs_h4' };
 export const LANES: Readonly<Record<Isa, number>> = { avx512: 8, avx2: 4, generic: 4 };
 
 type Loop = Extract<Stmt, { k: 'for' }>;
@@ -118,7 +121,11 @@ const VOP: Partial<Record<OpName, string>> = {
 
 class VectorEmitter {
   readonly p: string;
+  /** the prefix of the lane operations: 64-bit (`rs512_…`) or 32-bit (`rs512h_…`) */
+  readonly q: string;
+  /** the vector type of 64-bit lanes (memory, offsets) and of the lanes' values */
   readonly t: string;
+  readonly lane: string;
   readonly w: number;
   readonly shapes: Map<string, Shape>;
   constructor(
@@ -126,35 +133,45 @@ class VectorEmitter {
     readonly isa: Isa,
     readonly loopVar: string,
     readonly lets: ReadonlyMap<string, Shape>,
+    readonly narrow: boolean,
   ) {
     this.p = PREFIX[isa];
+    this.q = narrow ? `${PREFIX[isa]}h` : PREFIX[isa];
     this.t = TYPE[isa];
+    this.lane = narrow ? NARROW[isa] : TYPE[isa];
     this.w = LANES[isa];
     this.shapes = new Map(lets);
   }
 
+  /** A lane vector as 64-bit lanes (for offsets, range checks and stores). */
+  wide(v: string): string {
+    return this.narrow ? `__builtin_convertvector(${v}, ${this.t})` : v;
+  }
+
   expr(e: Expr): string {
-    const { em, p, t } = this;
+    const { em, q, lane } = this;
     switch (e.k) {
       case 'const':
-        return `${p}_splat(${cLiteral(e.value as number | bigint)!})`;
+        return `${q}_splat(${cLiteral(e.value as number | bigint)!})`;
       case 'var':
         if (e.name === this.loopVar) return 'vx';
         if (this.lets.has(e.name)) return `w_${mangle(e.name)}`;
         if (em.varTag(e.name) !== undefined) em.line(`ans |= ${em.varTag(e.name)!};`);
-        return `${p}_splat(v_${mangle(e.name)})`;
+        return `${q}_splat(v_${mangle(e.name)})`;
       case 'hole':
         throw new Error('hole in a completed program');
       case 'access': {
         const idx = e.args.map((a) => ({ v: this.expr(a), shape: shapeOf(a, this.loopVar, this.shapes) }));
         const r = em.temp('vr');
-        em.line(`${t} ${r};`);
-        this.access(e.func, idx, (at) => em.line(`${r} = ${at};`), 'read');
+        em.line(`${lane} ${r};`);
+        this.access(e.func, idx, (at) => em.line(`${r} = ${this.narrow ? `__builtin_convertvector(${at}, ${lane})` : at};`), 'read');
         return r;
       }
       case 'op': {
         const args = e.args.map((a) => this.expr(a));
         const r = em.temp('vt');
+        // 64-bit lanes accumulate anomalies; proved 32-bit lanes cannot overflow.
+        const an = this.narrow ? '' : ', &an';
         let text: string;
         const k = e.op === 'div' || e.op === 'mod' ? log2Const(e.args[1]!) : undefined;
         if (k !== undefined && !em.faults.truncatingDiv) {
@@ -162,10 +179,10 @@ class VectorEmitter {
           text = e.op === 'div' ? `${args[0]!} >> ${k}` : `${args[0]!} & ${cLiteral(2n ** BigInt(k) - 1n)!}`;
         } else if (e.op === 'div' || e.op === 'mod') {
           const f = em.faults.truncatingDiv ? (e.op === 'div' ? 'tdiv' : 'tmod') : e.op;
-          text = `${p}_${f}(${args.join(', ')}, &an)`;
-        } else if (e.op === '+' || e.op === '-' || e.op === '*') text = `${p}_${VOP[e.op]!}(${args.join(', ')}, &an)`;
-        else text = `${p}_${VOP[e.op]!}(${args.join(', ')})`;
-        em.line(`const ${t} ${r} = ${text};`);
+          text = `${q}_${f}(${args.join(', ')}${an})`;
+        } else if (e.op === '+' || e.op === '-' || e.op === '*') text = `${q}_${VOP[e.op]!}(${args.join(', ')}${an})`;
+        else text = `${q}_${VOP[e.op]!}(${args.join(', ')})`;
+        em.line(`const ${lane} ${r} = ${text};`);
         return r;
       }
     }
@@ -177,10 +194,11 @@ class VectorEmitter {
    * offset is computed and checked, and the access is a gather or scatter. Either way a lane out
    * of range makes the chunk an anomaly and the memory is not touched.
    */
-  access(func: string, idx: readonly { v: string; shape: Shape }[], use: (at: string) => void, kind: 'read' | 'write', value?: string): void {
+  access(func: string, idx: { v: string; shape: Shape }[], use: (at: string) => void, kind: 'read' | 'write', value?: string): void {
     const { em, p, t, w } = this;
     const f = em.func(func);
     const c = f.c;
+    idx = idx.map((i) => ({ ...i, v: this.wide(i.v) }));
     const contiguous = idx[0]!.shape === 'stride1' && idx.slice(1).every((i) => i.shape === 'uniform');
     if (contiguous) {
       const lane0 = idx.map((i) => `${i.v}[0]`);
@@ -228,32 +246,104 @@ class VectorEmitter {
  * iterations, dropped only by the planted fault dropVectorTail).
  */
 export function emitVectorLoop(em: FnEmitter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean): void {
+  const vi = em.temp('vi');
+  em.line(`int64_t ${vi} = 0;`);
+  const lets = plan.steps.flatMap((st) => (st.k === 'let' ? [st] : []));
+  const exprs = [...plan.steps.map((st) => (st.k === 'let' ? st.value : st.cond)), plan.store.value, ...plan.store.idx];
+  const ends = laneEnds(exprs, s, lets, em.ranges);
+  if (ends !== undefined || em.faults.unprovenNarrowing) {
+    // `C-NARROW`: the lanes' ranges, evaluated now, decide between 32-bit and 64-bit lanes.
+    const ok = em.temp('n32');
+    if (em.faults.unprovenNarrowing) em.line(`const int ${ok} = 1; /* planted fault: no proof */`);
+    else {
+      const bad = em.temp('bad');
+      em.line(`int ${bad} = 0;`);
+      const uniq = [...new Map(ends!.map((e) => [printExpr(e, 'tgt'), e])).values()];
+      const checks = uniq.map((e) => `rs_q_fits32(${qexpr(e, bad)})`);
+      em.line(`const int ${ok} = ${checks.length ? checks.join(' && ') : '1'} && !${bad};`);
+    }
+    em.open(`if (${ok}) {`);
+    chunks(em, plan, s, m, l, inParallel, vi, true);
+    em.close();
+    em.open('else {');
+    chunks(em, plan, s, m, l, inParallel, vi, false);
+    em.close();
+  } else chunks(em, plan, s, m, l, inParallel, vi, false);
+  if (!em.faults.dropVectorTail) em.scalarIterations(s, `${m} + ${vi}`, `${l} - ${vi}`, inParallel);
+}
+
+/** A range end as exact 128-bit C arithmetic; `bad` is set when a value leaves ±2^62. */
+function qexpr(e: Expr, bad: string): string {
+  const r = (x: Expr) => qexpr(x, bad);
+  switch (e.k) {
+    case 'const': {
+      const lit = typeof e.value === 'object' ? undefined : cLiteral(e.value);
+      return lit === undefined ? `(${bad} = 1, (rs_q)0)` : `(rs_q)${lit}`;
+    }
+    case 'var':
+      return `(rs_q)v_${mangle(e.name)}`;
+    case 'hole':
+    case 'access':
+      return `(${bad} = 1, (rs_q)0)`;
+    case 'op': {
+      const [a, b, c] = e.args;
+      switch (e.op) {
+        case '+':
+        case '-':
+        case '*':
+          return `rs_q_chk(${r(a!)} ${e.op} ${r(b!)}, &${bad})`;
+        case 'div':
+          return `rs_q_div(${r(a!)}, ${r(b!)})`;
+        case 'mod':
+          return `rs_q_mod(${r(a!)}, ${r(b!)})`;
+        case 'min':
+          return `rs_q_min(${r(a!)}, ${r(b!)})`;
+        case 'max':
+          return `rs_q_max(${r(a!)}, ${r(b!)})`;
+        case 'select':
+          return `rs_q_sel(${r(a!)}, ${r(b!)}, ${r(c!)})`;
+        case '<':
+          return `(rs_q)(${r(a!)} < ${r(b!)})`;
+        case '>':
+          return `(rs_q)(${r(a!)} > ${r(b!)})`;
+        case '=':
+          return `(rs_q)(${r(a!)} == ${r(b!)})`;
+        case 'and':
+          return `(rs_q)((${r(a!)} != 0) & (${r(b!)} != 0))`;
+        case 'or':
+          return `(rs_q)((${r(a!)} != 0) | (${r(b!)} != 0))`;
+        case 'not':
+          return `(rs_q)(${r(a!)} == 0)`;
+      }
+    }
+  }
+}
+
+/** The chunked loop over whole vectors, with 64-bit or (proved) 32-bit lanes. */
+function chunks(em: FnEmitter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean, vi: string, narrow: boolean): void {
   const isa = em.isa!;
   const w = LANES[isa];
-  const ve = new VectorEmitter(em, isa, s.var, letShapes(plan.steps, s.var));
+  const ve = new VectorEmitter(em, isa, s.var, letShapes(plan.steps, s.var), narrow);
   const t = TYPE[isa];
-  const vi = em.temp('vi');
-  em.line(`/* ${'C-VECTOR'}: ${isa}, ${w} lanes of int64 */`);
-  em.line(`int64_t ${vi} = 0;`);
+  em.line(`/* ${'C-VECTOR'}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'} */`);
   em.open(`for (; ${vi} + ${w} <= ${l}; ${vi} += ${w}) {`);
   em.line(`const int64_t x0 = ${m} + ${vi};`);
   em.line(`${t} an = {0};`);
   em.line('int ans = 0;');
-  em.line(`const ${t} vx = ${ve.p}_iota(x0);`);
-  em.line('(void)vx;');
+  em.line(`const ${ve.lane} vx = ${ve.q}_iota(x0);`);
+  em.line('(void)vx; (void)an;');
   for (const st of plan.steps) {
     const v = ve.expr(st.k === 'let' ? st.value : st.cond);
     // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
     // scalar code: the serial loop would not evaluate the rest of the body in that lane.
-    if (st.k === 'let') em.line(`const ${t} w_${mangle(st.var)} = ${v};`);
-    else em.line(`ans |= ${ve.p}_any((${t})(${v} == 0));`);
+    if (st.k === 'let') em.line(`const ${ve.lane} w_${mangle(st.var)} = ${v};`);
+    else em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
   }
-  const value = ve.expr(plan.store.value);
+  const value = ve.wide(ve.expr(plan.store.value));
   const idx = plan.store.idx.map((i) => ({ v: ve.expr(i), shape: shapeOf(i, s.var, ve.shapes) }));
-  ve.access(plan.store.func, idx, () => undefined, 'write', em.faults.unprovenNarrowing ? `__builtin_convertvector(__builtin_convertvector(${value}, rs_h${w}), ${t})` : value);
+  ve.access(plan.store.func, idx, () => undefined, 'write', value);
   em.open(`if (RS_UNLIKELY(ans | ${ve.p}_any(an))) {`);
   em.scalarIterations(s, 'x0', String(w), inParallel);
   em.close();
   em.close();
-  if (!em.faults.dropVectorTail) em.scalarIterations(s, `${m} + ${vi}`, `${l} - ${vi}`, inParallel);
 }

@@ -15,3 +15,4 @@ export {
 } from './validate.js';
 export { STATUS, type StatusName, entryName, mangle } from './abi.js';
 export { generateInputs } from './inputs.js';
+export { type BackendCase, type HookOptions, checkBackend, checkBackendBatch, completedTarget, verdictsToCheck } from './hook.js';

@@ -15,12 +15,14 @@ interface VecSet {
   readonly attr: string;
   readonly guard: string; // preprocessor condition under which the set exists
   readonly d: string; // the double vector of the same lane count
+  readonly h: string; // the int32 vector of the same lane count (narrowed lanes)
+  readonly hu: string;
 }
 
 const SETS: readonly VecSet[] = [
-  { p: 'rs512', v: 'rs_v8', u: 'rs_u8', w: 8, attr: '__attribute__((always_inline, target("avx512f,avx512dq")))', guard: 'RS_X86', d: 'rs_d8' },
-  { p: 'rs256', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline, target("avx2")))', guard: 'RS_X86', d: 'rs_d4' },
-  { p: 'rsg', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline))', guard: '1', d: 'rs_d4' },
+  { p: 'rs512', v: 'rs_v8', u: 'rs_u8', w: 8, attr: '__attribute__((always_inline, target("avx512f,avx512dq")))', guard: 'RS_X86', d: 'rs_d8', h: 'rs_h8', hu: 'rs_hu8' },
+  { p: 'rs256', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline, target("avx2")))', guard: 'RS_X86', d: 'rs_d4', h: 'rs_h4', hu: 'rs_hu4' },
+  { p: 'rsg', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline))', guard: '1', d: 'rs_d4', h: 'rs_h4', hu: 'rs_hu4' },
 ];
 
 function iota(w: number): string {
@@ -131,6 +133,77 @@ static inline ${attr} void ${p}_tags_clear(uint8_t *tag) { memset(tag, 0, ${w});
 static inline ${attr} void ${p}_tags_clear_scatter(uint8_t *tag, ${v} off) { ${lanes('tag[off[j]] = 0;')} }`;
 }
 
+/**
+ * 32-bit lanes ([C-NARROW]): used only when the lanes' value ranges are proved to fit, so no
+ * operation checks overflow; arithmetic is still done unsigned, so that even the planted fault
+ * that skips the proof wraps instead of invoking undefined behaviour.
+ */
+function narrow(s: VecSet): string {
+  const { p, w, attr, d, h, hu } = s;
+  const q = `${p}h`;
+  return `
+static inline ${attr} ${h} ${q}_splat(int64_t x) { return (${h}){0} + (int32_t)x; }
+static inline ${attr} ${h} ${q}_iota(int64_t x) { return (${h}){${iota(w)}} + (int32_t)x; }
+static inline ${attr} ${h} ${q}_add(${h} a, ${h} b) { return (${h})((${hu})a + (${hu})b); }
+static inline ${attr} ${h} ${q}_sub(${h} a, ${h} b) { return (${h})((${hu})a - (${hu})b); }
+static inline ${attr} ${h} ${q}_mul(${h} a, ${h} b) { return (${h})((${hu})a * (${hu})b); }
+static inline ${attr} ${h} ${q}_tquot(${h} a, ${h} b, ${h} *zero, ${h} *bs, ${h} *r) {
+  *zero = b == 0;
+  *bs = (b & ~*zero) | (1 & *zero);
+  ${h} t = __builtin_convertvector(__builtin_convertvector(a, ${d}) / __builtin_convertvector(*bs, ${d}), ${h});
+  *r = (${h})((${hu})a - (${hu})t * (${hu})*bs);
+  return t;
+}
+static inline ${attr} ${h} ${q}_div(${h} a, ${h} b) {
+  ${h} zero, bs, r, t = ${q}_tquot(a, b, &zero, &bs, &r);
+  ${h} neg = r < 0, pos = bs > 0;
+  t = t - (neg & pos & 1) + (neg & ~pos & 1);
+  return t & ~zero;
+}
+static inline ${attr} ${h} ${q}_mod(${h} a, ${h} b) {
+  ${h} zero, bs, r;
+  (void)${q}_tquot(a, b, &zero, &bs, &r);
+  ${h} neg = r < 0, nb = bs < 0;
+  return (r + (neg & ((bs & ~nb) | (-bs & nb)))) & ~zero;
+}
+static inline ${attr} ${h} ${q}_tdiv(${h} a, ${h} b) { ${h} zero, bs, r, t = ${q}_tquot(a, b, &zero, &bs, &r); return t & ~zero; }
+static inline ${attr} ${h} ${q}_tmod(${h} a, ${h} b) { ${h} zero, bs, r; (void)${q}_tquot(a, b, &zero, &bs, &r); return r & ~zero; }
+static inline ${attr} ${h} ${q}_lt(${h} a, ${h} b) { return (a < b) & 1; }
+static inline ${attr} ${h} ${q}_gt(${h} a, ${h} b) { return (a > b) & 1; }
+static inline ${attr} ${h} ${q}_eq(${h} a, ${h} b) { return (a == b) & 1; }
+static inline ${attr} ${h} ${q}_and(${h} a, ${h} b) { return (a != 0) & (b != 0) & 1; }
+static inline ${attr} ${h} ${q}_or(${h} a, ${h} b) { return ((a != 0) | (b != 0)) & 1; }
+static inline ${attr} ${h} ${q}_not(${h} a) { return (a == 0) & 1; }
+static inline ${attr} ${h} ${q}_select(${h} c, ${h} t, ${h} f) { ${h} m = c != 0; return (t & m) | (f & ~m); }
+static inline ${attr} ${h} ${q}_min(${h} a, ${h} b) { ${h} m = a > b; return (a & ~m) | (b & m); }
+static inline ${attr} ${h} ${q}_max(${h} a, ${h} b) { ${h} m = a > b; return (a & m) | (b & ~m); }
+static inline ${attr} int ${q}_anyzero(${h} a) { ${h} m = a == 0; for (int j = 0; j < ${w}; j++) if (m[j]) return 1; return 0; }`;
+}
+
+/** Exact evaluation of range ends at loop entry: 128-bit, and an end beyond 2^62 proves nothing. */
+const RANGE_ENDS = String.raw`
+typedef __int128 rs_q;
+#define RS_Q_LIM ((rs_q)1 << 62)
+static inline rs_q rs_q_chk(rs_q v, int *bad) {
+  if (v > RS_Q_LIM || v < -RS_Q_LIM) { *bad = 1; return 0; }
+  return v;
+}
+static inline rs_q rs_q_div(rs_q a, rs_q b) {
+  if (b == 0) return 0;
+  rs_q q = a / b, r = a % b;
+  return r < 0 ? (b > 0 ? q - 1 : q + 1) : q;
+}
+static inline rs_q rs_q_mod(rs_q a, rs_q b) {
+  if (b == 0) return 0;
+  rs_q r = a % b;
+  return r < 0 ? (b > 0 ? r + b : r - b) : r;
+}
+static inline rs_q rs_q_min(rs_q a, rs_q b) { return a < b ? a : b; }
+static inline rs_q rs_q_max(rs_q a, rs_q b) { return a > b ? a : b; }
+static inline rs_q rs_q_sel(rs_q c, rs_q t, rs_q f) { return c != 0 ? t : f; }
+static inline int rs_q_fits32(rs_q v) { return v >= INT32_MIN && v <= INT32_MAX; }
+`;
+
 export const RUNTIME_SIMD = `
 #if defined(__x86_64__) || defined(__i386__)
 #define RS_X86 1
@@ -145,8 +218,11 @@ typedef long long rs_v4 __attribute__((vector_size(32)));
 typedef unsigned long long rs_u4 __attribute__((vector_size(32)));
 typedef double rs_d8 __attribute__((vector_size(64)));
 typedef double rs_d4 __attribute__((vector_size(32)));
-typedef int32_t rs_h8 __attribute__((vector_size(32))); /* narrowed lanes (planted fault only) */
+typedef int32_t rs_h8 __attribute__((vector_size(32))); /* 32-bit lanes ([C-NARROW]) */
 typedef int32_t rs_h4 __attribute__((vector_size(16)));
+typedef uint32_t rs_hu8 __attribute__((vector_size(32)));
+typedef uint32_t rs_hu4 __attribute__((vector_size(16)));
+${RANGE_ENDS}
 
 /* Run-time CPU detection (spec/codegen.md, [C-DISPATCH]): 64-bit multiply/min/max need AVX-512DQ/F. */
 #if RS_X86
@@ -157,5 +233,5 @@ static int rs_cpu_has_avx512(void) { return 0; }
 static int rs_cpu_has_avx2(void) { return 0; }
 #endif
 static int rs_cpu_has_generic(void) { return 1; }
-${SETS.map((s) => `#if ${s.guard}\n${isaSpecific(s)}\n${common(s)}\n#endif`).join('\n')}
+${SETS.map((s) => `#if ${s.guard}\n${isaSpecific(s)}\n${common(s)}\n${narrow(s)}\n#endif`).join('\n')}
 `;

@@ -4,6 +4,7 @@ import { resolveEngine } from '../bounds/engine.js';
 import { UserError } from '../diag.js';
 import { registryWith } from '../schedule/schedule.js';
 import { scheduleDriver } from './gen/driver.js';
+import { faultNamed } from './zoo/faults.js';
 import { type EnvConfig, type FuzzEnv, baseEnv } from './env.js';
 
 export async function makeEnv(config: EnvConfig): Promise<FuzzEnv> {
@@ -12,5 +13,6 @@ export async function makeEnv(config: EnvConfig): Promise<FuzzEnv> {
   if (config.focus !== undefined && !registry.get(config.focus)) {
     throw new UserError(`no directive '${config.focus}' is loaded`, undefined, `the directives are: ${registry.names().join(', ')}`);
   }
-  return { ...env, engine: await resolveEngine(config.engine), schedule: scheduleDriver(registry) };
+  const real: FuzzEnv = { ...env, engine: await resolveEngine(config.engine), schedule: scheduleDriver(registry) };
+  return config.fault === undefined ? real : faultNamed(config.fault).plant(real);
 }

@@ -27,6 +27,8 @@ export interface CampaignOptions {
   readonly budgetMs: number;
   /** force in-process execution (tests running TypeScript sources) */
   readonly inProcess?: boolean;
+  /** end the campaign at the first failure (time-to-detection measurements) */
+  readonly stopOnFailure?: boolean;
 }
 
 export interface FailureEntry {
@@ -102,6 +104,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s },
       repro,
     });
+    if (o.stopOnFailure) stopHook();
   };
   const snapshot = (): Snapshot => {
     const elapsedMs = Date.now() - t0;

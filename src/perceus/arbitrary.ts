@@ -68,15 +68,15 @@ function expr(g: Gen, k: Kind, sc: Scope, depth: number, rec?: string): string {
       const h = g.fresh('h');
       const t = g.fresh('t');
       const inner = [...sc, { name: h, kind: 'int' as Kind }, { name: t, kind: 'list' as Kind }];
-      return `match ${ls[g.pick(ls.length)]} { Nil -> ${expr(g, k, sc, d, rec)}; Cons(${h}, ${t}) -> ${expr(g, k, inner, d, rec)} }`;
+      return `(match ${ls[g.pick(ls.length)]} { Nil -> ${expr(g, k, sc, d, rec)}; Cons(${h}, ${t}) -> ${expr(g, k, inner, d, rec)} })`;
     }
     const ps = vars(sc, 'pair');
     if (form === 2 && ps.length > 0) {
       const a = g.fresh('a');
       const b = g.fresh('b');
-      return `match ${ps[g.pick(ps.length)]} { P(${a}, ${b}) -> ${expr(g, k, [...sc, { name: a, kind: 'list' }, { name: b, kind: 'int' }], d, rec)} }`;
+      return `(match ${ps[g.pick(ps.length)]} { P(${a}, ${b}) -> ${expr(g, k, [...sc, { name: a, kind: 'list' }, { name: b, kind: 'int' }], d, rec)} })`;
     }
-    if (form === 3) return `if ${expr(g, 'int', sc, d, rec)} < ${expr(g, 'int', sc, d, rec)} then ${expr(g, k, sc, d, rec)} else ${expr(g, k, sc, d, rec)}`;
+    if (form === 3) return `(if (${expr(g, 'int', sc, d, rec)}) < (${expr(g, 'int', sc, d, rec)}) then ${expr(g, k, sc, d, rec)} else ${expr(g, k, sc, d, rec)})`;
     if (form === 4 && k !== 'fn') {
       const fs = vars(sc, 'fn');
       if (k === 'int' && fs.length > 0) return `${fs[g.pick(fs.length)]}(${expr(g, 'int', sc, d, rec)})`;
@@ -87,11 +87,11 @@ function expr(g: Gen, k: Kind, sc: Scope, depth: number, rec?: string): string {
       const c = leaf ? g.pick(2) : g.pick(6);
       if (c === 0 || vs.length === 0 && c === 1) return String(g.pick(5));
       if (c === 1) return vs[g.pick(vs.length)]!;
-      if (c === 2) return `${expr(g, 'int', sc, depth - 1, rec)} + ${expr(g, 'int', sc, depth - 1, rec)}`;
+      if (c === 2) return `(${expr(g, 'int', sc, depth - 1, rec)}) + (${expr(g, 'int', sc, depth - 1, rec)})`;
       if (c === 3) return `sum(${expr(g, 'list', sc, depth - 1, rec)})`;
       if (c === 4) return `len(${expr(g, 'list', sc, depth - 1, rec)})`;
-      const rl = vars(sc, 'list').filter((x) => rec !== undefined && x.startsWith('t'));
-      if (rec !== undefined && rl.length > 0) return `${rec}(${rl[g.pick(rl.length)]}, ${expr(g, 'int', sc, depth - 1, rec)})`;
+      // Structural recursion only on the tail bound by the recursive function's own match.
+      if (rec !== undefined && sc.some((v) => v.name === 't0')) return `${rec}(t0, ${expr(g, 'int', sc, depth - 1, rec)})`;
       return String(g.pick(5));
     }
     case 'list': {
@@ -102,7 +102,7 @@ function expr(g: Gen, k: Kind, sc: Scope, depth: number, rec?: string): string {
     }
     case 'fn': {
       const x = g.fresh('x');
-      return `\\${x} -> ${expr(g, 'int', [...sc, { name: x, kind: 'int' }], Math.max(0, depth - 1), rec)}`;
+      return `(\\${x} -> ${expr(g, 'int', [...sc, { name: x, kind: 'int' }], Math.max(0, depth - 1), rec)})`;
     }
     case 'pair':
       return `P(${expr(g, 'list', sc, depth - 1, rec)}, ${expr(g, 'int', sc, depth - 1, rec)})`;
@@ -120,21 +120,18 @@ export function programFromChoices(choices: readonly number[], depth = 4): strin
     'walk',
   )} }`;
   const main = expr(g, (['int', 'list', 'pair'] as const)[g.pick(3)]!, [], depth, undefined);
-  const seed = `Cons(1, Cons(2, Cons(3, Nil)))`;
   return `${PRELUDE}
 fun walk(xs, y) {
   ${recBody}
 }
 
 fun main() {
-  val l0 = ${seed};
+  val m0 = ${main};
+  val l0 = Cons(1, Cons(2, Cons(3, Nil)));
   val r0 = walk(l0, 1);
-  P(Cons(r0, Nil), ${main.startsWith('\\') ? '0' : '0'}) 
+  P(Cons(r0, Nil), m0)
 }
-`.replace('P(Cons(r0, Nil), 0) ', `P(Cons(r0, Nil), 0)`).replace(
-    'fun main() {\n  val l0',
-    `fun main() {\n  val m0 = ${main};\n  val l0`,
-  ).replace('P(Cons(r0, Nil), 0)', 'P(Cons(r0, Nil), m0)');
+`;
 }
 
 /** Well-scoped, terminating λ1 programs (source text, parseable by loadProgram). */

@@ -164,6 +164,8 @@ function check(delta: ReadonlySet<string>, gamma: Bag, e: Expr): void {
 /** [LIN-FUN]: ∅ | params ⊢ body ⇝ body′. */
 export function checkFun(f: FunDecl): NotDerivable | undefined {
   try {
+    const need = consumes(f.body);
+    if (!sameBag(need, bag(f.params))) throw new Fail('LIN-FUN', `a function owns its parameters ${showBag(bag(f.params))} but its body consumes ${showBag(need)}`, f.loc);
     check(new Set(), bag(f.params), f.body);
     return undefined;
   } catch (e) {

@@ -58,6 +58,8 @@ export class Code {
   keep: boolean[] | null = null;
   formal = false;
   simple = false;
+  /** DUP/DROP: the name, for traces (the node may stand for a run-time inserted instruction). */
+  name = '';
   /** Static facts the checks need: consumed slots with multiplicity, fv, fv of the erasure. */
   own: Map<number, number> = new Map();
   fv: Set<number> = new Set();
@@ -150,9 +152,10 @@ export function compile(p: Program, formal: boolean): Compiled {
     } else throw new Error(`internal: not an atom: ${e.k}`);
   };
 
-  const prefix = (kind: Op.DUP | Op.DROP, slot: number, src: Expr, next: Code): Code => {
+  const prefix = (kind: Op.DUP | Op.DROP, slot: number, src: Expr, next: Code, name: string): Code => {
     const c = new Code(kind, src);
     c.slot = slot;
+    c.name = name;
     c.next = next;
     c.own = new Map(next.own);
     bagAdd(c.own, slot, kind === Op.DUP ? -1 : 1);
@@ -179,7 +182,7 @@ export function compile(p: Program, formal: boolean): Compiled {
   };
   const withDups = (names: string[], src: Expr, c: Code, sc: Scope): Code => {
     let out = c;
-    for (let i = names.length - 1; i >= 0; i--) out = prefix(Op.DUP, sc.get(names[i]!), src, out);
+    for (let i = names.length - 1; i >= 0; i--) out = prefix(Op.DUP, sc.get(names[i]!), src, out, names[i]!);
     return out;
   };
 
@@ -247,8 +250,8 @@ export function compile(p: Program, formal: boolean): Compiled {
         const param = inner.add(e.param);
         // [APP-R] runs `dup ys; drop f` before the body: compiled as its prefix.
         let body = go(e.body, inner);
-        body = prefix(Op.DROP, self, e, body);
-        for (let i = capIn.length - 1; i >= 0; i--) body = prefix(Op.DUP, capIn[i]!, e, body);
+        body = prefix(Op.DROP, self, e, body, 'f');
+        for (let i = capIn.length - 1; i >= 0; i--) body = prefix(Op.DUP, capIn[i]!, e, body, caps[i]!);
         c.lam = { src: e, nslots: 0, body, capSlots: caps.map((y) => sc.get(y)), paramSlot: param };
         c.lam.nslots = inner.n;
         for (const s of c.lam.capSlots) {
@@ -287,8 +290,8 @@ export function compile(p: Program, formal: boolean): Compiled {
           let body = go(b.body, sc);
           if (c.formal) {
             // [MATCH-R]: dup ys; drop x; ei[xs := ys]
-            body = prefix(Op.DROP, c.slot, e, body);
-            for (let j = bs.length - 1; j >= 0; j--) body = prefix(Op.DUP, bs[j]!, e, body);
+            body = prefix(Op.DROP, c.slot, e, body, (e.scrut as { name: string }).name);
+            for (let j = bs.length - 1; j >= 0; j--) body = prefix(Op.DUP, bs[j]!, e, body, b.binders[j]!);
           }
           c.kids[k.index] = body;
           c.binders[k.index] = bs;
@@ -311,7 +314,7 @@ export function compile(p: Program, formal: boolean): Compiled {
       }
       case 'dup':
       case 'drop':
-        return prefix(e.k === 'dup' ? Op.DUP : Op.DROP, sc.get(e.name), e, go(e.body, sc));
+        return prefix(e.k === 'dup' ? Op.DUP : Op.DROP, sc.get(e.name), e, go(e.body, sc), e.name);
       case 'dropreuse': {
         const c = new Code(Op.DROPREUSE, e);
         c.slot = sc.get(e.name);
@@ -431,6 +434,14 @@ class Violation extends Error {
   ) {
     super(msg);
   }
+}
+
+/** The redex of a step for traces: code, a queued drop of a value, or a return to a frame. */
+function describe(at: Code | RV | null | undefined): string {
+  if (at instanceof Code) return at.op === Op.DUP || at.op === Op.DROP ? `${at.op === Op.DUP ? 'dup' : 'drop'} ${at.name}` : head(at.src);
+  if (at === null || at === undefined) return 'return to the enclosing val';
+  if (!(at instanceof Cell)) return `drop ${at}`;
+  return at.rc === STATIC ? `drop ${at.con?.name ?? 'NULL'}` : `drop #${at.id} ${at.lam ? 'closure' : at.con!.name}`;
 }
 
 /** Names a cell for messages: `#id` plus its shape. */
@@ -752,13 +763,13 @@ export function run(prog: Compiled, opts: RunOptions = {}, readback?: (v: RV) =>
         }
       }
       steps++;
-      if (trace) trace.push({ step: steps, rule, text: at instanceof Code ? head(at.src) : at === null ? 'return' : typeof at === 'object' ? `drop ${showCell(at)}` : `drop ${at}` });
+      if (trace) trace.push({ step: steps, rule, text: describe(at) });
       if (chk) {
         const bad = chk(view(), steps, rule);
         if (bad) return { stop: { kind: 'violation', check: bad.check, step: steps, rule, message: bad.message }, stats, leaked: [], liveAtEnd: liveN };
       }
     }
-    const out: RunResult = { value: result!, stats, leaked: [], liveAtEnd: liveN };
+    const out: RunResult = { value: result!, stats, leaked: [], liveAtEnd: 0 };
     if (readback) out.readback = readback(result!);
     // The program's result is dropped, so a leak-free run ends with an empty heap.
     drop1(result!);

@@ -234,34 +234,6 @@ export function wrapRc(kind: 'dup' | 'drop', names: Iterable<string>, body: Expr
   return out;
 }
 
-/** Size of an expression tree (used by generators and shrinking limits). */
-export function size(e: Expr): number {
-  switch (e.k) {
-    case 'var':
-    case 'lit':
-      return 1;
-    case 'lam':
-      return 1 + size(e.body);
-    case 'app':
-      return 1 + size(e.fn) + size(e.arg);
-    case 'call':
-    case 'prim':
-    case 'con':
-      return 1 + e.args.reduce((n, a) => n + size(a), 0);
-    case 'val':
-      return 1 + size(e.bound) + size(e.body);
-    case 'match':
-      return 1 + size(e.scrut) + e.branches.reduce((n, b) => n + size(b.body), 0);
-    case 'if':
-      return 1 + size(e.cond) + size(e.then) + size(e.else);
-    case 'dup':
-    case 'drop':
-    case 'dropreuse':
-    case 'dropspec':
-      return 1 + size(e.body);
-  }
-}
-
 /** Applies `f` to every function body. */
 export function mapBodies(p: Program, f: (body: Expr, fun: FunDecl) => Expr): Program {
   return { ...p, funs: p.funs.map((d) => ({ ...d, body: f(d.body, d) })) };

@@ -1,20 +1,20 @@
 // Helpers every directive shares: finding funcs, loops (by the names of lemma 2.4) and their
-// purity (def. 2.16), fresh names, startup expressions (def. 2.9), and immutable IR edits.
+// purity (def. 2.16), fresh names, startup expressions (def. 2.9), and immutable IR edits (new
+// nodes along one path, everything else shared).
 // Rule IDs here are the validity rules common to several directives (spec/schedule.md).
-import { castDraft, produce } from 'immer';
 import { type Expr, freeVars, walkExpr } from '../expr/ast.js';
 import { evalExpr } from '../expr/eval.js';
 import { printExpr } from '../expr/print.js';
 import { type Int, isError } from '../expr/value.js';
 import {
-  type ForStmt, type LoopInfo, type LoopName, type StmtPath, children, loopsOf, parseLoopName, showLoopName, stmtAt,
+  type ForStmt, type LoopInfo, type LoopName, type StmtPath, children, loopsOf, parseLoopName, replaceAt as replaceStmtAt,
 } from '../lowering/invariants.js';
 import { loopVarName, stageLabel } from '../lowering/lower.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { Rejection } from './plugin.js';
 
 export type { ForStmt, LoopInfo, LoopName, StmtPath };
-export { loopVarName, loopsOf, parseLoopName, showLoopName, stmtAt };
+export { loopVarName, loopsOf, parseLoopName };
 
 /** Every statement of `s` with its path, in program order. */
 export function eachStmt(s: Stmt, f: (s: Stmt, path: StmtPath) => void, path: StmtPath = []): void {
@@ -216,27 +216,9 @@ export function constValue(e: Expr): Int | undefined {
   return isError(v) ? undefined : v;
 }
 
-/** Replaces the statement at `path` (from `t.body`) by `f` of it, sharing everything else (immer). */
+/** Replaces the statement at `path` (from `t.body`) by `f` of it, sharing everything else. */
 export function replaceAt(t: TgtProgram, path: StmtPath, f: (s: Stmt) => Stmt): TgtProgram {
-  const old = stmtAt(t.body, path);
-  if (old === undefined) throw new Error(`no statement at path ${path.join('/')}`);
-  const next = castDraft(f(old));
-  return produce(t, (d) => {
-    if (path.length === 0) {
-      d.body = next;
-      return;
-    }
-    // Walk the draft with the same steps as `children`.
-    let parent: Record<string | number, unknown> = d.body as unknown as Record<string, unknown>;
-    for (const step of path.slice(0, -1)) parent = childOf(parent, step);
-    const last = path[path.length - 1]!;
-    if (typeof last === 'number') (parent.body as unknown[])[last] = next;
-    else parent[last] = next;
-  });
-}
-
-function childOf(s: Record<string | number, unknown>, step: string | number): Record<string | number, unknown> {
-  return (typeof step === 'number' ? (s.body as unknown[])[step] : s[step]) as Record<string | number, unknown>;
+  return { ...t, body: replaceStmtAt(t.body, path, f) };
 }
 
 /** Removes the statement at `path`: dropped from its block, or replaced by nop elsewhere. */

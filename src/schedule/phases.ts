@@ -7,12 +7,14 @@ import { printCall } from './print.js';
 
 export const phaseIndex = (p: Phase): number => PHASES.indexOf(p);
 
+const RULE = 'SCHED-PHASE';
+
 export function checkPhaseOrder(calls: readonly DirectiveCall[]): void {
   let latest: DirectiveCall | undefined;
   for (const c of calls) {
     if (latest && phaseIndex(c.directive.phase) < phaseIndex(latest.directive.phase)) {
       throw new UserError(
-        `${printCall(c)}: [SCHED-PHASE] this ${c.directive.phase}-phase directive comes after '${printCall(latest)}' (${latest.directive.phase} phase, at ${showLoc(latest.loc)})`,
+        `${printCall(c)}: [${RULE}] this ${c.directive.phase}-phase directive comes after '${printCall(latest)}' (${latest.directive.phase} phase, at ${showLoc(latest.loc)})`,
         c.loc,
         `list directives in phase order: ${PHASES.join(' → ')}`,
       );

@@ -23,8 +23,9 @@ function check(t: TgtProgram, a: StoreAtArgs, ctx: DirectiveCtx): TgtProgram {
   const next = prependToLoop(without, resolveLoop(without, a.loop).path, site.stmt);
   const v = dominanceViolations(next, a.func).find((x) => x.kind === 'alloc');
   if (v) {
+    const who = v.at.startsWith(`label ${a.func}:`) ? `the computation of '${a.func}'` : v.consumer ? `'${v.consumer}', which uses '${a.func}',` : `a use of '${a.func}'`;
     ctx.reject('STORE-AT-DOMINANCE',
-      `${v.consumer ? `'${v.consumer}'` : 'a statement'} uses '${a.func}' outside loop ${target.stmt.var} (at ${v.at}), where the allocation would not be in scope`,
+      `${who} is outside loop ${target.stmt.var} (at ${v.at}), where the allocation would not be in scope`,
       `store '${a.func}' at a loop that contains its computation and all its consumers`);
   }
   return next;

@@ -119,6 +119,16 @@ describe('planted faults', () => {
   });
 });
 
+describe('unroll', () => {
+  it('a constant-extent unroll loop becomes copies of its body and keeps its meaning', async () => {
+    const t = tgt(`pipeline f(; x in (x.min, x.len)): { allocate f(x in (x.min, 4)); for unroll f.s0.x in (x.min, 4) do f[f.s0.x] <- f.s0.x * f.s0.x }`);
+    const c = emitC(t, { simd: 'none' });
+    expect(c.match(/\[C-STORE\]/g)).toHaveLength(4);
+    const vs = await validateBatch([{ t, inputs: [input([[-2, 4]]), input([[5, 2]])] }], { backend: 'c' });
+    expect(vs[0]!.map((v) => v.kind)).toEqual(['equal', 'equal']);
+  });
+});
+
 describe('runs', () => {
   it('a crashing run ends only its own result; the batch goes on', async () => {
     const wild = tgt(`pipeline f(n; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); f[x.min + n] <- 1 }`);
@@ -131,5 +141,12 @@ describe('runs', () => {
     const kinds = res.map((r: BinaryResult) => r.kind);
     expect(kinds).toEqual(['ran', 'crashed', 'ran', 'ran']);
     expect(res[3]!.kind === 'ran' && res[3]!.output?.window).toEqual([3]);
+  });
+
+  it('a run over its time limit is a timeout; the next run still happens', async () => {
+    const slow = tgt(`pipeline f(n; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); f[x.min] <- 0; for i in (0, n) do f[x.min] <- f[x.min] + i % 7 }`);
+    const res = await compileAndRun([{ t: slow, inputs: [input([[0, 1]], { n: 2 ** 50 }), input([[0, 1]], { n: 3 })] }], { runTimeoutMs: 400 });
+    expect(res.map((r) => r.kind)).toEqual(['timeout', 'ran']);
+    expect(res[1]!.kind === 'ran' && res[1]!.output?.window).toEqual([3]);
   });
 });

@@ -1,6 +1,8 @@
 // Example tests for every directive's rewrite and every validity rule (spec/schedule.md).
 import { describe, expect, it } from 'vitest';
 import { loopsOf } from '../../src/lowering/invariants.js';
+import { parseTgt } from '../../src/target-semantics/parse.js';
+import { printTgt } from '../../src/target-semantics/print.js';
 import { isPure, pureVars } from '../../src/schedule/loops.js';
 import { CHAIN, GRID, REDUCE, SEC22, THREE, body, expectRejection, scheduled } from './helpers.js';
 
@@ -19,6 +21,12 @@ describe('specialize', () => {
     // the final stage's hole is shared by every copy (def. 2.14)
     expect(s).not.toContain('?cpu.min(f.x@s1');
     expect(s.match(/\?cpu\.min\(f\.x\)/g)).toHaveLength(3);
+  });
+  it('a specialized program prints and parses back, final-stage stores keeping their specialization', () => {
+    const t = scheduled(REDUCE, 'specialize f when n > 4, n == 0');
+    const text = printTgt(t);
+    expect(text).toContain('f@k2[f.s1.k2.x] <-');
+    expect(printTgt(parseTgt(text, 'p.tgt'))).toBe(text);
   });
   it('[SPECIALIZE-ONCE] at most one specialize per func', () => {
     expectRejection(() => scheduled(REDUCE, 'specialize f when n > 4\nspecialize f when n > 2'), 'SPECIALIZE-ONCE', ["'f'", 'test.sched:1:1'], 2);

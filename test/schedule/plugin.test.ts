@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diag.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { BUILTIN_ENGINES, completeProgram } from '../../src/bounds/engine.js';
-import { isConfluent, verdictFor } from '../../src/lowering/equivalence.js';
+import { verdictFor } from '../../src/lowering/equivalence.js';
 import { lower } from '../../src/lowering/lower.js';
 import { directiveApi } from '../../src/schedule/api.js';
 import { applySchedule } from '../../src/schedule/apply.js';

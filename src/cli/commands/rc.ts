@@ -80,6 +80,8 @@ export const register: Register = (program, io, setExit) => {
         const c = parseChecks(o.check);
         if (typeof c === 'string') throw new UserError(`unknown check '${c}'`, CLI, `use a comma-separated list of ${CHECKS.join(', ')}, or all`);
         c.forEach((x) => checks.add(x));
+        // `all` means every check the configuration keeps; a check named explicitly always runs.
+        if (o.scoped && o.check.split(',').map((w) => w.trim()).includes('all') && !o.check.includes('precision')) checks.delete('precision');
       }
       if (o.scoped && (opts.size > 0 || o.formal)) throw new UserError('--scoped cannot be combined with --opt or --formal', CLI, 'the optimizations work on Perceus output');
       if (o.formal && opts.size > 0) throw new UserError('--formal cannot be combined with --opt', CLI, 'the optimizations work on the elaborated form');

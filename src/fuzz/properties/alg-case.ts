@@ -36,8 +36,8 @@ export function encodeAlg(c: AlgCase): CaseText {
   return { program: programText(c.pipeline), input: inputText(c.input) };
 }
 
-export function decodeAlg(t: CaseText): AlgCase {
-  return { pipeline: programOf(t, '<reproducer>'), input: inputOf(t) };
+export function decodeAlg(t: CaseText, env: FuzzEnv): AlgCase {
+  return { pipeline: programOf(t, env), input: inputOf(t) };
 }
 
 export const algShape = (c: AlgCase): string => abstractInts(programText(c.pipeline));

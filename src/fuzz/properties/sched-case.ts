@@ -41,7 +41,7 @@ export function encodeSched(c: SchedCase): CaseText {
 }
 
 export function decodeSched(t: CaseText, env: FuzzEnv): SchedCase {
-  const a = decodeAlg(t);
+  const a = decodeAlg(t, env);
   return { ...a, ...parseScheduleText(lower(a.pipeline), t.schedule ?? '', env) };
 }
 

@@ -2,7 +2,8 @@
 import { UserError } from '../../diag.js';
 import { type Int, intFromString } from '../../expr/value.js';
 import type { Input, Pipeline } from '../../alg-semantics/ast.js';
-import { loadPipeline } from '../../alg-semantics/load.js';
+import { parsePipeline } from '../../alg-semantics/parse.js';
+import type { FuzzEnv } from '../env.js';
 import { printPipeline } from '../../alg-semantics/print.js';
 import type { CaseText, InputText } from '../property.js';
 
@@ -21,9 +22,13 @@ export function inputOf(t: CaseText): Input {
   };
 }
 
-export function programOf(t: CaseText, file: string): Pipeline {
+/** The reproducer's algorithm, checked with the campaign's validity (a zoo fault may loosen it). */
+export function programOf(t: CaseText, env: FuzzEnv): Pipeline {
   if (t.program === undefined) throw new UserError('the reproducer has no program', undefined, 'a reproducer needs "program"');
-  return loadPipeline(t.program, `${file}#program`);
+  const p = parsePipeline(t.program, '<reproducer program>');
+  const [bad] = env.validate(p);
+  if (bad !== undefined) throw new UserError(`the reproducer's program is not valid: ${bad}`);
+  return p;
 }
 
 export const programText = printPipeline;

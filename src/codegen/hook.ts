@@ -1,0 +1,55 @@
+// The hook fuzz campaigns plug the binary comparison into (`refsem fuzz --backend c|simd`):
+// (program, schedule, inputs) → one verdict per input. Programs are lowered and scheduled (§2.8),
+// completed by a bounds engine (§2.7), compiled in one batch and judged against the reference.
+import type { Input, Pipeline } from '../alg-semantics/ast.js';
+import { type BoundsEngine, BUILTIN_ENGINES, completeProgram } from '../bounds/engine.js';
+import { lower } from '../lowering/lower.js';
+import { applySchedule } from '../schedule/apply.js';
+import type { Schedule } from '../schedule/plugin.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { holesOf } from '../target-semantics/holes.js';
+import { type BackendCheckOptions, type Verdict, showVerdict, validateBatch } from './validate.js';
+
+export interface BackendCase {
+  /** an algorithm (lowered first) or a target program, with or without holes */
+  readonly program: Pipeline | TgtProgram;
+  readonly schedule?: Schedule;
+  readonly inputs: readonly Input[];
+}
+
+export interface HookOptions extends BackendCheckOptions {
+  /** completes programs with holes (default beta0) */
+  readonly engine?: BoundsEngine;
+}
+
+const isTgt = (p: Pipeline | TgtProgram): p is TgtProgram => 'body' in p;
+
+/** The completed target program of a case. */
+export function completedTarget(c: BackendCase, engine: BoundsEngine = BUILTIN_ENGINES.beta0!): TgtProgram {
+  const alg = isTgt(c.program) ? undefined : c.program;
+  let t = isTgt(c.program) ? c.program : lower(c.program);
+  if (c.schedule) t = applySchedule(t, c.schedule, alg ? { pipeline: alg } : {});
+  return holesOf(t).length === 0 ? t : completeProgram(t, engine);
+}
+
+/** Many cases in one compile: one row of verdicts per case, one verdict per input. */
+export async function checkBackendBatch(cases: readonly BackendCase[], opts: HookOptions): Promise<Verdict[][]> {
+  const items = cases.map((c) => ({ t: completedTarget(c, opts.engine), inputs: c.inputs }));
+  return validateBatch(items, opts);
+}
+
+/** One case: `checkBackend(program, schedule, inputs, { backend: 'c' | 'simd' })`. */
+export async function checkBackend(program: Pipeline | TgtProgram, schedule: Schedule | undefined, inputs: readonly Input[], opts: HookOptions): Promise<Verdict[]> {
+  return (await checkBackendBatch([{ program, ...(schedule ? { schedule } : {}), inputs }], opts))[0]!;
+}
+
+/**
+ * A property's check result from a case's verdicts: the first failing input makes the case fail,
+ * with the verdict kind (`differs`, `overflow`, `stuck`, `binary-failed`) as the failure class.
+ */
+export function verdictsToCheck(vs: readonly Verdict[]): { status: 'pass' } | { status: 'fail'; verdict: string; expected: string; actual: string } {
+  const bad = vs.find((v) => !v.ok);
+  if (!bad) return { status: 'pass' };
+  const expected = bad.kind === 'differs' ? 'the reference values on the window' : bad.kind === 'stuck' ? String(bad.reference) : 'agreement with the reference';
+  return { status: 'fail', verdict: `backend-${bad.kind}`, expected, actual: showVerdict(bad) };
+}

@@ -1,0 +1,138 @@
+// Planted faults in copies of components other than directives: a bounds engine whose interval
+// rule for + is off by one, a query extraction that forgets indexing accesses, an executor that
+// treats negative loop extents as zero, and one whose division by zero is not the total one of
+// §2.9. Each wraps the real component and changes only what the fault is about.
+import { type Expr, cst, op, walkExpr } from '../../expr/ast.js';
+import { beta0 } from '../../bounds/beta0.js';
+import { type BoundsEngine } from '../../bounds/engine.js';
+import type { QNode, Query } from '../../bounds/query.js';
+import type { Input } from '../../alg-semantics/ast.js';
+import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
+import { mapStmtExprs } from '../../target-semantics/holes.js';
+import { type RunOptions, execTgt } from '../../target-semantics/exec.js';
+import type { Outcome } from '../../target-semantics/outcome.js';
+
+/** Rebuilds every expression of a query node. */
+function mapQuery(n: QNode, f: (e: Expr) => Expr): QNode {
+  switch (n.k) {
+    case 'true':
+      return n;
+    case 'pred':
+      return { ...n, e: f(n.e) };
+    case 'in':
+      return { ...n, e: f(n.e) };
+    case 'and':
+      return { ...n, parts: n.parts.map((p) => mapQuery(p, f)) };
+    case 'implies':
+      return { ...n, cond: f(n.cond), body: mapQuery(n.body, f) };
+    case 'forall':
+      return { ...n, min: f(n.min), len: f(n.len), body: mapQuery(n.body, f) };
+    case 'exists':
+      return { ...n, body: mapQuery(n.body, f) };
+    case 'let':
+      return { ...n, e: f(n.e), body: mapQuery(n.body, f) };
+  }
+}
+
+function mapAdds(e: Expr): Expr {
+  if (e.k === 'access') return { ...e, args: e.args.map(mapAdds) };
+  if (e.k !== 'op') return e;
+  const args = e.args.map(mapAdds);
+  // The planted rule: the interval of a + b is computed one lower than it is.
+  return e.op === '+' ? op('-', { ...e, args }, cst(1)) : { ...e, args };
+}
+
+/** β0 whose interval rule for + yields [lo_a + lo_b − 1, hi_a + hi_b − 1]: an off-by-one. */
+export const offByOnePlus: BoundsEngine = {
+  name: 'beta0-plus-off-by-one',
+  complete: (t: TgtProgram, q: Query) => beta0(t, { ...q, body: mapQuery(q.body, mapAdds) }),
+};
+
+/**
+ * The arguments of accesses that sit inside another access's index (data-dependent indexing),
+ * by identity: the query builder reuses the program's expression objects.
+ */
+function indexingAccessArgs(t: TgtProgram): Set<Expr> {
+  const out = new Set<Expr>();
+  const visitIndex = (e: Expr) => walkExpr(e, (x) => {
+    if (x.k === 'access') for (const a of x.args) out.add(a);
+  });
+  const visit = (s: Stmt): Stmt =>
+    mapStmtExprs(s, (e) => {
+      walkExpr(e, (x) => {
+        if (x.k === 'access') x.args.forEach(visitIndex);
+      });
+      if (s.k === 'store') s.idx.forEach(visitIndex);
+      return e;
+    });
+  visit(t.body);
+  return out;
+}
+
+function dropCpu(n: QNode, hidden: Set<Expr>): QNode {
+  switch (n.k) {
+    case 'in':
+      return n.pair.kind === 'cpu' && n.rule === 'B-CPU' && hidden.has(n.e) ? { k: 'true', rule: n.rule } : n;
+    case 'and':
+      return { ...n, parts: n.parts.map((p) => dropCpu(p, hidden)) };
+    case 'implies':
+    case 'forall':
+    case 'exists':
+    case 'let':
+      return { ...n, body: dropCpu(n.body, hidden) };
+    default:
+      return n;
+  }
+}
+
+/**
+ * β0 on a query whose extraction did not force accesses in indexing positions into compute bounds
+ * (§2.9, "Compute bounds for indexing accesses"): they only have to be allocated.
+ */
+export const indexAccessesUnforced: BoundsEngine = {
+  name: 'beta0-index-accesses-unforced',
+  complete: (t: TgtProgram, q: Query) => beta0(t, { ...q, body: dropCpu(q.body, indexingAccessArgs(t)) }),
+};
+
+function mapLoops(s: Stmt, f: (s: Extract<Stmt, { k: 'for' }>) => Stmt): Stmt {
+  switch (s.k) {
+    case 'seq':
+      return { ...s, body: s.body.map((b) => mapLoops(b, f)) };
+    case 'if':
+      return { ...s, then: mapLoops(s.then, f), else: mapLoops(s.else, f) };
+    case 'for':
+      return f({ ...s, body: mapLoops(s.body, f) });
+    case 'let':
+    case 'label':
+      return { ...s, body: mapLoops(s.body, f) };
+    default:
+      return s;
+  }
+}
+
+/** An executor that runs a loop with a negative extent zero times instead of getting stuck (§2.9). */
+export function execNegativeAsZero(t: TgtProgram, input: Input, opts?: RunOptions): Outcome {
+  const o = execTgt(t, input, opts);
+  // Only runs that meet a negative extent behave differently; the others are the real executor's.
+  if (o.kind !== 'stuck' || o.stuck.kind !== 'rdom-failure') return o;
+  return execTgt({ ...t, body: mapLoops(t.body, (l) => ({ ...l, len: op('max', l.len, cst(0)) })) }, input, opts);
+}
+
+function nonTotalDivision(e: Expr): Expr {
+  if (e.k === 'access') return { ...e, args: e.args.map(nonTotalDivision) };
+  if (e.k !== 'op') return e;
+  const args = e.args.map(nonTotalDivision);
+  if (e.op !== 'div' && e.op !== 'mod') return { ...e, args };
+  // x / 0 and x % 0 give x, the convention §2.9 rejected, in the target only.
+  return op('select', op('=', args[1]!, cst(0)), args[0]!, { ...e, args });
+}
+
+const observable = (o: Outcome): string => JSON.stringify(o.kind === 'done' ? o.output : o.stuck, (k, v: unknown) => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
+
+/** An executor whose division and modulo by zero differ from the algorithm's total ones. */
+export function execNonTotalDivision(t: TgtProgram, input: Input, opts?: RunOptions): Outcome {
+  const o = execTgt(t, input, opts);
+  const faulty = execTgt({ ...t, body: mapStmtExprs(t.body, nonTotalDivision) }, input, opts);
+  // The rewrite costs extra steps; only a run where a division by zero changed something differs.
+  return observable(faulty) === observable(o) ? o : faulty;
+}

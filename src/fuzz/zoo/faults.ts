@@ -1,0 +1,84 @@
+// The bug zoo: planted faults modelled on real history (thesis §2.9 and Halide's issue tracker).
+// Each fault is a plug-in directive or a switch on a copy of a component, planted into a campaign's
+// environment only when that campaign names it (`EnvConfig.fault`); `npm run zoo` measures how
+// long the default fuzzers take to find each one.
+import { checkPipeline } from '../../alg-semantics/validate.js';
+import type { Pipeline } from '../../alg-semantics/ast.js';
+import { UserError } from '../../diag.js';
+import type { Directive } from '../../schedule/plugin.js';
+import type { FuzzEnv } from '../env.js';
+import { scheduleDriver } from '../gen/driver.js';
+import { execNegativeAsZero, execNonTotalDivision, indexAccessesUnforced, offByOnePlus } from './components.js';
+import { computeWithLike, parallelAny, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere, swapAny } from './directives.js';
+import { DirectiveRegistry } from '../../schedule/plugin.js';
+import { BUILTINS } from '../../schedule/builtins.js';
+
+export interface Fault {
+  readonly name: string;
+  /** what real bug it imitates */
+  readonly history: string;
+  /** the properties a detection campaign runs */
+  readonly properties: readonly string[];
+  plant(env: FuzzEnv): FuzzEnv;
+}
+
+/** Adds plug-in directives to the campaign's schedules. */
+function withDirectives(env: FuzzEnv, ds: readonly Directive[]): FuzzEnv {
+  const base = env.schedule?.directives ?? BUILTINS;
+  return { ...env, schedule: scheduleDriver(new DirectiveRegistry([...base, ...ds])) };
+}
+
+const directiveFault = (name: string, history: string, properties: readonly string[], d: Directive): Fault => ({
+  name, history, properties, plant: (env) => withDirectives({ ...env, config: { ...env.config, focus: d.name } }, [d]),
+});
+
+/** Validity that ignores syntactic separation inside rdom predicates (def. 2.7). */
+function validityIgnoringPredicates(p: Pipeline): string[] {
+  const stripped: Pipeline = { ...p, funcs: p.funcs.map((f) => ({ ...f, stages: f.stages.map((s) => ({ ...s, pred: { k: 'const', value: 1 } })) })) };
+  return checkPipeline(stripped).map((e) => e.message);
+}
+
+export const FAULTS: readonly Fault[] = [
+  directiveFault('round-tail-update', 'split with φ_Round accepted on an update stage (§2.8.2 allows Round on pure funcs only)', ['confluence'], splitRoundUpdate),
+  directiveFault('shift-tail-update', 'split with φ_Shift accepted on a func with update stages (recomputation repeats updates)', ['confluence'], splitShiftUpdate),
+  directiveFault('compute-with', 'the compute-with prototype moved a pure stage after an update (§2.9, "Compute-with directive")', ['confluence'], computeWithLike),
+  directiveFault('parallel-reduction', 'parallel traversal accepted on a reduction loop (def. 2.16)', ['race-free'], parallelAny),
+  directiveFault('swap-reductions', 'swap accepted on two reduction loops, reordering an rdom (§2.8.2)', ['confluence'], swapAny),
+  directiveFault('store-at-dominance', 'store-at placed where the allocation no longer dominates every access (lemma 2.5)', ['memory-safety', 'confluence'], storeAtAnywhere),
+  {
+    name: 'predicate-separation',
+    history: 'validity ignored syntactic separation inside rdom predicates: racy predicates under parallel loops (§2.9, "Race conditions in rdom predicates")',
+    properties: ['race-free', 'confluence'],
+    plant: (env) => ({ ...env, gen: { ...env.gen, looseSeparationInPredicates: true }, validate: validityIgnoringPredicates }),
+  },
+  {
+    name: 'interval-add-off-by-one',
+    history: 'an interval rule for + one short at both ends in the bounds engine (off-by-one bounds)',
+    properties: ['memory-safety', 'confluence'],
+    plant: (env) => ({ ...env, engine: offByOnePlus }),
+  },
+  {
+    name: 'index-accesses-unforced',
+    history: 'accesses in indexing positions not forced into compute bounds (§2.9, "Compute bounds for indexing accesses")',
+    properties: ['memory-safety', 'confluence'],
+    plant: (env) => ({ ...env, engine: indexAccessesUnforced }),
+  },
+  {
+    name: 'negative-extent-as-zero',
+    history: 'loops with negative extents silently run zero times instead of failing (§2.9, "Negative rdom extents")',
+    properties: ['evaluators-tgt'],
+    plant: (env) => ({ ...env, exec: execNegativeAsZero }),
+  },
+  {
+    name: 'division-not-total',
+    history: 'target-only division by zero that is not the total x / 0 = 0 of §2.9 ("Arithmetic error semantics")',
+    properties: ['confluence', 'evaluators-tgt'],
+    plant: (env) => ({ ...env, exec: execNonTotalDivision }),
+  },
+];
+
+export function faultNamed(name: string): Fault {
+  const f = FAULTS.find((x) => x.name === name);
+  if (!f) throw new UserError(`unknown zoo fault '${name}'`, undefined, `the faults are: ${FAULTS.map((x) => x.name).join(', ')}`);
+  return f;
+}

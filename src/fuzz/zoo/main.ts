@@ -1,0 +1,13 @@
+// `npm run zoo`: every planted fault of the bug zoo against the default fuzzers, with the time to
+// detection of each, then the figures as one JSON object. Exit 1 when a fault went undetected.
+import { availableParallelism } from 'node:os';
+import { runZoo, zooFigures } from './run.js';
+
+const seedArg = process.argv.find((a) => a.startsWith('--seed='));
+const seed = seedArg ? Number(seedArg.slice(7)) : 1;
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const entries = await runZoo({ seed, jobs: Math.max(1, availableParallelism()), timeMs: 60_000, faults: only }, (e) => {
+  process.stderr.write(`${e.detected ? 'detected  ' : 'MISSED    '} ${e.fault.padEnd(26)} ${e.seconds.toFixed(2).padStart(6)} s  ${String(e.checks).padStart(6)} checks  ${e.detected ? `${e.property}: ${e.verdict}` : ''}\n`);
+});
+process.stdout.write(`${JSON.stringify({ seed, ...zooFigures(entries), faults: entries }, null, 2)}\n`);
+process.exit(entries.every((e) => e.detected) ? 0 : 1);

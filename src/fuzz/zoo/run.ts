@@ -1,0 +1,76 @@
+// Running the bug zoo: one campaign per planted fault, over the properties that fault concerns,
+// stopped at the first failure; the time (and number of checks) to detection is what it reports.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CONFIG } from '../env.js';
+import { type CampaignResult, startCampaign } from '../runner.js';
+import { NO_SHARD } from '../seed.js';
+import { FAULTS, type Fault } from './faults.js';
+
+export interface ZooOptions {
+  readonly seed: number;
+  readonly jobs: number;
+  /** per-fault limit: a wall-clock budget … */
+  readonly timeMs?: number;
+  /** … or a number of checks (deterministic, for the tests) */
+  readonly runs?: number;
+  readonly inProcess?: boolean;
+  readonly faults?: readonly string[];
+  readonly out?: string;
+}
+
+export interface ZooEntry {
+  readonly fault: string;
+  readonly history: string;
+  readonly detected: boolean;
+  /** seconds until the first failure (or the whole campaign when undetected) */
+  readonly seconds: number;
+  readonly checks: number;
+  readonly property?: string;
+  readonly verdict?: string;
+  readonly reproducer?: string;
+}
+
+export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
+  const out = o.out ?? mkdtempSync(join(tmpdir(), `refsem-zoo-${f.name}-`));
+  const r: CampaignResult = await startCampaign({
+    properties: f.properties,
+    seed: o.seed,
+    ...(o.runs !== undefined ? { runs: o.runs } : { timeMs: o.timeMs ?? 60_000 }),
+    jobs: o.jobs,
+    shard: NO_SHARD,
+    config: { ...DEFAULT_CONFIG, fault: f.name },
+    out: join(out, f.name),
+    budgetMs: 10_000,
+    stopOnFailure: true,
+    ...(o.inProcess ? { inProcess: true } : {}),
+  }).done;
+  const first = r.failures[0];
+  return {
+    fault: f.name,
+    history: f.history,
+    detected: first !== undefined,
+    seconds: first?.detected_s ?? r.elapsed_s,
+    checks: r.runs,
+    ...(first ? { property: first.property, verdict: first.verdict, reproducer: first.reproducer } : {}),
+  };
+}
+
+export async function runZoo(o: ZooOptions, onEntry: (e: ZooEntry) => void = () => {}): Promise<ZooEntry[]> {
+  const chosen = o.faults && o.faults.length > 0 ? FAULTS.filter((f) => o.faults!.includes(f.name)) : FAULTS;
+  const out: ZooEntry[] = [];
+  for (const f of chosen) {
+    const e = await runFault(f, o);
+    onEntry(e);
+    out.push(e);
+  }
+  return out;
+}
+
+/** Median and worst time to detection; undetected faults count as the whole budget. */
+export function zooFigures(es: readonly ZooEntry[]): { detected: number; faults: number; median_s: number; worst_s: number } {
+  const ts = es.map((e) => e.seconds).sort((a, b) => a - b);
+  const mid = ts.length === 0 ? 0 : ts.length % 2 ? ts[(ts.length - 1) / 2]! : (ts[ts.length / 2 - 1]! + ts[ts.length / 2]!) / 2;
+  return { detected: es.filter((e) => e.detected).length, faults: es.length, median_s: mid, worst_s: ts[ts.length - 1] ?? 0 };
+}

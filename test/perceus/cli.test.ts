@@ -1,0 +1,75 @@
+// `refsem rc`: output, checks, exit codes and bad input.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'refsem-rc-'));
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+const MAP = file(
+  'map.lam',
+  `type list { Nil; Cons(head, tail) }
+fun map(xs, f) {
+  match xs {
+    Cons(x, xx) -> Cons(f(x), map(xx, f))
+    Nil -> Nil
+  }
+}
+fun main() = map(Cons(1, Cons(2, Nil)), \\x -> x * 10)
+`,
+);
+
+describe('refsem rc', () => {
+  it('prints the result and statistics', async () => {
+    const r = await runCli(['rc', MAP, '--opt', 'all', '--stats', '--check', 'all']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('result: Cons(10, Cons(20, Nil))\n');
+    expect(r.stdout).toMatch(/stats: steps=\d+ allocs=3 frees=3 reuses=2 /);
+    expect(r.stdout).toContain('checks passed: soundness, garbage, precision, counts, empty');
+  });
+  it('prints the annotated program as in fig. 4.1', async () => {
+    const r = await runCli(['rc', MAP, '--opt', 'all', '--print']);
+    expect(r.stdout).toContain('val ru1 = if is-unique(xs) then { &xs } else { dup x; dup xx; decref(xs); NULL };');
+    expect(r.stdout).toContain('Cons@ru1(');
+  });
+  it('shows that the scoped baseline is not precise: exit 1 with the named check', async () => {
+    const r = await runCli(['rc', MAP, '--scoped', '--check', 'precision']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^violation: precision: step \d+ \[[A-Z-]+\]: #\d+ \w+ \(rc=\d+\) is unreachable from the erased expression/m);
+    expect((await runCli(['rc', MAP, '--scoped', '--check', 'all'])).code).toBe(0);
+  });
+  it('checks hand-annotated programs against fig. 4.5', async () => {
+    const bad = file('bad.lam', 'type list { Nil; Cons(h, t) }\nfun main() {\n  val p = Cons(1, Nil);\n  Cons(p, p)\n}\n');
+    const r = await runCli(['rc', bad, '--annotated']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^not derivable: .*bad\.lam:3:3: in main: \[LIN-BIND\]/);
+    const good = file('good.lam', 'type list { Nil; Cons(h, t) }\nfun main() {\n  val p = Cons(1, Nil);\n  dup p;\n  Cons(p, p)\n}\n');
+    const g = await runCli(['rc', good, '--annotated', '--check', 'all']);
+    expect(g.code).toBe(0);
+    expect(g.stdout).toContain('result: Cons(Cons(1, Nil), Cons(1, Nil))');
+  });
+  it('runs the standard semantics with a trace', async () => {
+    const r = await runCli(['rc', MAP, '--standard', '--trace']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[STD-MATCH]');
+    expect(r.stdout).toContain('result: Cons(10, Cons(20, Nil))');
+  });
+  it('bad input: messages with locations and exit code 2, never a crash', async () => {
+    const unbound = await runCli(['rc', file('u.lam', 'fun main() = x\n')]);
+    expect(unbound).toMatchObject({ code: 2 });
+    expect(unbound.stderr).toMatch(/u\.lam:1:14: error: unbound variable 'x'/);
+    const loop = await runCli(['rc', file('loop.lam', 'fun loop(n) = loop(n + 1)\nfun main() = loop(0)\n'), '--max-steps', '1000']);
+    expect(loop.code).toBe(2);
+    expect(loop.stderr).toMatch(/loop\.lam:1:\d+: error: step budget of 1000 exhausted/);
+    const stuck = await runCli(['rc', file('s.lam', 'fun main() {\n  val x = 1;\n  x(2)\n}\n')]);
+    expect(stuck.code).toBe(2);
+    expect(stuck.stderr).toMatch(/s\.lam:3:3: error: stuck at step \d+: application of a value that is not a function/);
+    expect((await runCli(['rc', MAP, '--opt', 'fast'])).code).toBe(2);
+    expect((await runCli(['rc', MAP, '--check', 'nothing'])).code).toBe(2);
+  });
+});
