@@ -51,3 +51,17 @@ export {
   annotate as annotateRc, arbLambdaProgram, checkDerivable, loadProgram as loadLambdaProgram, perceus, perceusProperty,
   runConfig as runRcConfig,
 } from './perceus/index.js';
+// Bounds inference (§2.7): the query 𝓑, interval arithmetic 𝓘, β0 and β1, the engine plug-in API,
+// completions, concrete and Z3 checks of a completion, and the quality constraint (def. 2.5).
+export { type HolePair, type QNode, type Query, extractQuery, pairKey, printQuery } from './bounds/query.js';
+export { type Interval, type IntervalEnv, evalInterval, hull } from './bounds/interval.js';
+export { type CoverAssertion, type InferOptions, type InferResult, beta0, infer } from './bounds/beta0.js';
+export { beta1, funcValueRanges } from './bounds/beta1.js';
+export {
+  type BoundsEngine, type CompletedProgram, type EngineAnswer, type EngineResult,
+  BUILTIN_ENGINES, completeProgram, defineBoundsEngine, loadEngineModule, resolveEngine, runEngine,
+} from './bounds/engine.js';
+export { applyCompletion, failedProgram, withAssertions } from './bounds/completion.js';
+export { type ConcreteReport, type Violation as BoundsViolation, checkConcrete, showViolation } from './bounds/concrete-check.js';
+export { type VerifyOptions, type VerifyResult, shutdownZ3, verifyCompletion } from './bounds/verify-z3.js';
+export { type QualityReport, checkQuality, showQuality } from './bounds/quality.js';

@@ -29,6 +29,8 @@ export interface ConcreteReport {
   readonly holds: boolean | undefined;
   readonly violation?: Violation;
   readonly undecided: number;
+  /** the first index that evaluated to an error value (the algorithm's error), if any */
+  readonly errorIndex?: string;
   readonly budgetExceeded: boolean;
   /** Σ over executed allocations (∃ ?mem) of the number of allocated points */
   readonly allocatedPoints: Int;
@@ -81,6 +83,7 @@ export function checkConcrete(t: TgtProgram, q: Query, gamma: Completion, input:
   let undecided = 0;
   let allocated: Int = 0;
   let violation: Violation | undefined;
+  let errorIndex: string | undefined;
   const instances = new Map<string, [Int, Int][]>();
   class Stop {}
 
@@ -151,6 +154,13 @@ export function checkConcrete(t: TgtProgram, q: Query, gamma: Completion, input:
         const [m, l] = pairValue(n.pair, env);
         if (v instanceof Unknown || m instanceof Unknown || l instanceof Unknown) {
           undecided++;
+          return;
+        }
+        if (isError(v)) {
+          // An index that is an error value comes from the algorithm's own errors (def. 2.6): no
+          // completion can place it in bounds, and def. 2.3 excuses the algorithm's errors.
+          undecided++;
+          errorIndex ??= `${printExpr(n.e, 'tgt')} evaluates to ${showValue(v)}`;
           return;
         }
         const inside = !isError(v) && !isError(m) && !isError(l) && v >= m && v < add(m, l);
@@ -230,6 +240,7 @@ export function checkConcrete(t: TgtProgram, q: Query, gamma: Completion, input:
     holds: violation ? false : budgetExceeded || undecided > 0 ? undefined : true,
     ...(violation ? { violation } : {}),
     undecided,
+    ...(errorIndex ? { errorIndex } : {}),
     budgetExceeded,
     allocatedPoints: allocated,
     instances,

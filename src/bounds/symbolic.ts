@@ -16,8 +16,20 @@ interface Linear {
   c: Int;
 }
 
+// Expressions are immutable, so their keys, linear forms and simplified forms are cached by
+// identity: interval ends are rebuilt from the same subterms over and over.
+const keys = new WeakMap<Expr, string>();
+const linears = new WeakMap<Expr, Linear>();
+const simplified = new WeakMap<Expr, Expr>();
+
+function keyOf(e: Expr): string {
+  let k = keys.get(e);
+  if (k === undefined) keys.set(e, (k = printExpr(e, 'tgt')));
+  return k;
+}
+
 function addTerm(l: Linear, atom: Expr, coef: Int): void {
-  const key = printExpr(atom, 'tgt');
+  const key = keyOf(atom);
   const t = l.terms.get(key);
   if (t) t.coef = add(t.coef, coef);
   else l.terms.set(key, { atom, coef });
@@ -28,7 +40,14 @@ function scaleInto(dst: Linear, src: Linear, k: Int): void {
   dst.c = add(dst.c, mul(src.c, k));
 }
 
+/** The linear form of e; cached, so callers must not modify it. */
 function linear(e: Expr): Linear {
+  let l = linears.get(e);
+  if (!l) linears.set(e, (l = linearOf(e)));
+  return l;
+}
+
+function linearOf(e: Expr): Linear {
   const l: Linear = { terms: new Map(), c: 0 };
   if (e.k === 'const' && isInt(e.value)) {
     l.c = e.value;
@@ -70,9 +89,13 @@ function rebuild(l: Linear): Expr {
 
 /** The constant difference a − b, when the linear forms differ by a constant. */
 export function constDiff(a: Expr, b: Expr): Int | undefined {
-  const d = linear(op('-', a, b));
-  for (const t of d.terms.values()) if (t.coef !== 0) return undefined;
-  return d.c;
+  const la = linear(a);
+  const lb = linear(b);
+  const same = (x: Linear, y: Linear): boolean => {
+    for (const [k, t] of x.terms) if (t.coef !== 0 && y.terms.get(k)?.coef !== t.coef) return false;
+    return true;
+  };
+  return same(la, lb) && same(lb, la) ? sub(la.c, lb.c) : undefined;
 }
 
 function simplifyAtom(e: Expr): Expr {
@@ -187,7 +210,13 @@ export function nonNegative(e: Expr, nonneg: ReadonlySet<string>): boolean {
 /** Value-preserving normalization: constant folding, linear sums, decidable min/max/select. */
 export function simplify(e: Expr): Expr {
   if (e.k === 'const' || e.k === 'var' || e.k === 'hole') return e;
-  return rebuild(linear(e));
+  let s = simplified.get(e);
+  if (!s) {
+    s = rebuild(linear(e));
+    simplified.set(e, s);
+    simplified.set(s, s);
+  }
+  return s;
 }
 
 // Builders used by the interval rules: they fold constants on the spot so that the ends of

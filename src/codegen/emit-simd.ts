@@ -250,9 +250,12 @@ export function emitVectorLoop(em: FnEmitter, plan: VectorPlan, s: Loop, m: stri
   em.line(`int64_t ${vi} = 0;`);
   const lets = plan.steps.flatMap((st) => (st.k === 'let' ? [st] : []));
   const exprs = [...plan.steps.map((st) => (st.k === 'let' ? st.value : st.cond)), plan.store.value, ...plan.store.idx];
-  const ends = laneEnds(exprs, s, lets, em.ranges);
+  const found = laneEnds(exprs, s, lets, em.ranges);
+  // Symbolic ends can grow quickly (products take min/max over corners); past a size the proof
+  // is not worth its code, and the loop keeps 64-bit lanes.
+  const ends = found && found.reduce((n, e) => n + printExpr(e, 'tgt').length, 0) <= MAX_PROOF_TEXT ? found : undefined;
   if (ends !== undefined || em.faults.unprovenNarrowing) {
-    // `C-NARROW`: the lanes' ranges, evaluated now, decide between 32-bit and 64-bit lanes.
+    em.line(`/* [${'C-NARROW'}] 32-bit lanes if the lanes' value ranges, evaluated here, fit */`);
     const ok = em.temp('n32');
     if (em.faults.unprovenNarrowing) em.line(`const int ${ok} = 1; /* planted fault: no proof */`);
     else {
@@ -271,6 +274,8 @@ export function emitVectorLoop(em: FnEmitter, plan: VectorPlan, s: Loop, m: stri
   } else chunks(em, plan, s, m, l, inParallel, vi, false);
   if (!em.faults.dropVectorTail) em.scalarIterations(s, `${m} + ${vi}`, `${l} - ${vi}`, inParallel);
 }
+
+const MAX_PROOF_TEXT = 8000;
 
 /** A range end as exact 128-bit C arithmetic; `bad` is set when a value leaves ±2^62. */
 function qexpr(e: Expr, bad: string): string {

@@ -28,11 +28,16 @@ export interface ShrinkBudget {
 
 export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 1000, ms: 5_000 };
 
-/** Runs the property on a concrete case, turning any exception into a `crash` failure. */
+/**
+ * Runs the property on a concrete case, turning any exception into a `crash` failure — except the
+ * executors' refusal of allocations beyond their size limit, which is a resource limit like a
+ * step budget: the case is discarded.
+ */
 export function evaluate(prop: AnyProperty, c: unknown, env: FuzzEnv): CheckResult {
   try {
     return prop.check(c, env);
   } catch (e) {
+    if (e instanceof UserError && /the executors stop at/.test(e.message)) return { status: 'discard', why: 'allocation over the executors\' limit' };
     const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
     return { status: 'fail', verdict: 'crash', expected: 'no exception', actual: what };
   }

@@ -27,8 +27,8 @@ export interface CampaignOptions {
   readonly budgetMs: number;
   /** force in-process execution (tests running TypeScript sources) */
   readonly inProcess?: boolean;
-  /** end the campaign at the first failure (time-to-detection measurements) */
-  readonly stopOnFailure?: boolean;
+  /** ends the campaign at the first failure it accepts (time-to-detection measurements) */
+  readonly stopWhen?: (f: Found) => boolean;
 }
 
 export interface FailureEntry {
@@ -93,6 +93,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
   let stopHook = () => {};
 
   const record = (f: Found) => {
+    if (o.stopWhen?.(f)) stopHook();
     const old = failures.get(f.key);
     // Keep the lowest check index per key, so a --runs campaign reports the same reproducer
     // whatever the number of jobs.
@@ -104,7 +105,6 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s },
       repro,
     });
-    if (o.stopOnFailure) stopHook();
   };
   const snapshot = (): Snapshot => {
     const elapsedMs = Date.now() - t0;

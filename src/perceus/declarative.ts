@@ -146,8 +146,16 @@ function check(delta: ReadonlySet<string>, gamma: Bag, e: Expr): void {
     case 'if': {
       const x = (e.k === 'match' ? e.scrut : e.cond) as { name: string };
       const rest = bump(new Map(gamma), x.name, -1);
-      const arms = e.k === 'match' ? e.branches.map((b) => ({ bound: b.token ? [...b.binders, b.token] : [...b.binders], body: b.body })) : [{ bound: [], body: e.then }, { bound: [], body: e.else }];
-      for (const a of arms) check(delta, plus(rest, bag(a.bound)), a.body);
+      const arms =
+        e.k === 'match'
+          ? e.branches.map((b) => ({ what: `${b.con} branch`, bound: b.token ? [...b.binders, b.token] : [...b.binders], body: b.body, loc: b.loc }))
+          : [{ what: 'then branch', bound: [], body: e.then, loc: e.then.loc }, { what: 'else branch', bound: [], body: e.else, loc: e.else.loc }];
+      for (const a of arms) {
+        const owned = plus(rest, bag(a.bound));
+        const need = consumes(a.body);
+        if (!sameBag(owned, need)) throw new Fail(rule, `the ${a.what} owns ${showBag(owned)} but consumes ${showBag(need)}`, a.loc ?? e.loc);
+        check(delta, owned, a.body);
+      }
       return;
     }
     case 'dup':

@@ -285,7 +285,8 @@ function rebindScrutinees(e: Expr, liveAfter: ReadonlySet<string>, namer: Namer)
     case 'val': {
       const after = new Set([...liveAfter, ...freeVars(e.body)]);
       after.delete(e.name);
-      return { ...e, bound: go(e.bound, after), body: go(e.body) };
+      // A copy made for a scrutinee in the bound expression floats out like any binding.
+      return float(go(e.bound, after), e.name, go(e.body), e.loc);
     }
     case 'dup':
     case 'drop':

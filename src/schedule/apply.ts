@@ -108,7 +108,11 @@ export function applySchedule(t: TgtProgram, s: Schedule, opts: ApplyOptions = {
     const ctx = directiveCtx(call, s.registry, [...history]);
     cur = reporting(call, () => {
       call.directive.validate(cur, call.args, ctx);
-      return call.directive.apply(cur, call.args, ctx);
+      const next = call.directive.apply(cur, call.args, ctx);
+      if (typeof next !== 'object' || next === null || typeof next.body !== 'object') {
+        throw new UserError(`${printCall(call)}: directive '${call.directive.name}' returned something that is not a program`, call.loc, 'apply must return the new program');
+      }
+      return next;
     });
     if (check) checkInvariants(cur, call, opts.pipeline);
     opts.onStep?.(call, cur);

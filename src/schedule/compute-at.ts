@@ -4,7 +4,7 @@
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
 import {
-  type LoopInfo, allocOf, eachStmt, firstValid, funcsOf, isInside, labelOf, loopsOf, prependToLoop, removeAt, requireFunc, resolveLoop,
+  type LoopInfo, allocOf, eachStmt, firstValid, funcsOf, isInside, labelOf, loopsOf, prependToLoop, removeAt, requireLabel, resolveLoop,
 } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
 
@@ -32,12 +32,11 @@ function nestedFuncs(t: TgtProgram, f: string): string[] {
 }
 
 function check(t: TgtProgram, a: ComputeAtArgs, ctx: DirectiveCtx): TgtProgram {
-  requireFunc(t, a.func);
+  const site = requireLabel(t, a.func);
   if (a.func === t.output) {
     ctx.reject('COMPUTE-AT-OUTPUT', `'${a.func}' is the output func; it is computed at the top level`, 'compute its producers inside its loops instead');
   }
   const target = resolveLoop(t, a.loop);
-  const site = labelOf(t, a.func)!;
   if (isInside(target.path, site.path)) {
     ctx.reject('COMPUTE-AT-OWN', `loop ${target.stmt.var} is inside the computation of '${a.func}' itself`, `choose a loop of a consumer of '${a.func}'`);
   }

@@ -57,6 +57,14 @@ export function requireFunc(t: TgtProgram, f: string): void {
   }
 }
 
+/** The statement `label f: …` of an existing func (hand-written programs might lack it). */
+export function requireLabel(t: TgtProgram, f: string): Site<Extract<Stmt, { k: 'label' }>> {
+  requireFunc(t, f);
+  const site = labelOf(t, f);
+  if (!site) throw new Rejection('SCHED-FUNC', `func '${f}' has no statement 'label ${f}: …' holding its computation`, `label the computation of '${f}' as lowering does`);
+  return site;
+}
+
 /** The pure variables of f, in order (they name the allocated dimensions). */
 export function dimsOf(t: TgtProgram, f: string): string[] {
   return allocOf(t, f)?.stmt.dims.map((d) => d.dim) ?? [];

@@ -5,7 +5,7 @@
 import type { Expr } from '../expr/ast.js';
 import { cst, op, vr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
-import { firstValid, funcsOf, isSpecialized, labelOf, loopVarName, parseLoopName, replaceAt, requireFunc, requireStartup } from './loops.js';
+import { firstValid, funcsOf, isSpecialized, loopVarName, parseLoopName, replaceAt, requireLabel, requireStartup } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 
 export interface SpecializeArgs {
@@ -72,7 +72,7 @@ export const specialize: Directive<SpecializeArgs> = defineDirective<SpecializeA
     { name: 'conds', type: 'exprs', key: 'when' },
   ],
   validate(t, a, ctx) {
-    requireFunc(t, a.func);
+    requireLabel(t, a.func);
     const before = ctx.history.find((c) => c.directive.name === 'specialize' && (c.args as SpecializeArgs).func === a.func);
     if (before || isSpecialized(t, a.func)) {
       ctx.reject('SPECIALIZE-ONCE', `'${a.func}' is already specialized${before?.loc ? ` (at ${before.loc.file}:${before.loc.line}:${before.loc.col})` : ''}`,
@@ -81,7 +81,7 @@ export const specialize: Directive<SpecializeArgs> = defineDirective<SpecializeA
     a.conds.forEach((c, i) => requireStartup(t, c, `condition ${i + 1}`));
   },
   apply(t, a) {
-    const site = labelOf(t, a.func)!;
+    const site = requireLabel(t, a.func);
     return replaceAt(t, site.path, (l) => {
       const s = (l as Extract<Stmt, { k: 'label' }>).body;
       const chain = a.conds.reduceRight<Stmt>((els, c, i) => ({ k: 'if', cond: c, then: specializationCopy(s, a.func, i + 1), else: els }), s);

@@ -29,6 +29,7 @@ export class Buf {
   readonly data: Value[];
   /** Per dimension: min, len and stride, as numbers when the min is a safe integer. */
   readonly mins: readonly Int[];
+  /** Lengths for indexing: exact when safe, Infinity beyond (such a buffer is refused unless empty). */
   readonly lens: readonly number[];
   readonly strides: readonly number[];
   /** The mins as numbers when they all are (the fast executor's inline bounds checks), else null. */
@@ -40,9 +41,11 @@ export class Buf {
     readonly func: string,
     readonly dimNames: readonly string[],
     mins: readonly Int[],
-    lens: readonly number[],
+    /** exact lengths, reported back unchanged by bounds() and toBuffer() */
+    readonly exactLens: readonly Int[],
   ) {
     this.mins = mins;
+    const lens = exactLens.map((l) => (typeof l === 'number' ? l : Infinity));
     this.lens = lens;
     const strides: number[] = [];
     let size = 1;
@@ -50,6 +53,8 @@ export class Buf {
       strides.push(size);
       size *= l;
     }
+    // An empty dimension empties the buffer, however long the others are (0 · ∞ would be NaN).
+    if (lens.includes(0)) size = 0;
     this.strides = strides;
     this.numMins = mins.every((m) => typeof m === 'number') ? (mins as number[]) : null;
     this.data = new Array<Value>(size).fill(E_MEM);
@@ -76,13 +81,13 @@ export class Buf {
   }
 
   bounds(): [Int, Int][] {
-    return this.mins.map((m, i) => [m, this.lens[i]!]);
+    return this.mins.map((m, i) => [m, this.exactLens[i]!]);
   }
 
   toBuffer(): Buffer {
     return {
       func: this.func,
-      dims: this.dimNames.map((dim, i) => ({ dim, min: this.mins[i]!, len: this.lens[i]! })),
+      dims: this.dimNames.map((dim, i) => ({ dim, min: this.mins[i]!, len: this.exactLens[i]! })),
       data: [...this.data],
     };
   }
@@ -102,16 +107,17 @@ export function allocate(s: Extract<Stmt, { k: 'allocate' }>, bounds: readonly V
     }
   }
   const mins: Int[] = [];
-  const lens: number[] = [];
+  const lens: Int[] = [];
   let size = 1;
   for (let i = 0; i < s.dims.length; i++) {
     const min = bounds[2 * i] as Int;
     const len = bounds[2 * i + 1] as Int;
     if (len < 0) return { kind: 'rdom-failure', var: `${s.func}.${s.dims[i]!.dim}`, min, len, site };
     mins.push(min);
-    lens.push(typeof len === 'number' ? len : Infinity);
+    lens.push(len);
     size *= typeof len === 'number' ? len : Infinity;
   }
+  if (lens.includes(0)) size = 0;
   if (size > MAX_POINTS) {
     throw new UserError(
       `allocation of '${s.func}' needs ${Number.isFinite(size) ? size : 'more than 2^53'} points; the executors stop at ${MAX_POINTS}`,

@@ -119,6 +119,28 @@ describe('planted faults', () => {
   });
 });
 
+describe('32-bit lanes', () => {
+  const scale = tgt(`pipeline f(k; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); for vectorize f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x * k + 1 }`);
+  const ins = [input([[0, 21]], { k: 1000 }), input([[0, 21]], { k: 2 ** 30 }), input([[2 ** 31 - 9, 20]], { k: 1 }), input([[-40, 21]], { k: -(2 ** 26) })];
+
+  it('are taken only when the lanes\' value ranges, evaluated at loop entry, fit in 32 bits', async () => {
+    const c = emitC(blurVec, { simd: 'avx512' });
+    expect(c).toContain('8 lanes of int32');
+    expect(c).toContain('rs_q_fits32(');
+    const vs = await validateBatch(
+      [
+        { t: scale, inputs: ins },
+        { t: scale, inputs: ins, emit: { faults: { unprovenNarrowing: true } } },
+      ],
+      { backend: 'simd', simd: 'avx512' },
+    );
+    // With the proof every input is right; without it, exactly the inputs whose values leave 32
+    // bits go wrong.
+    expect(vs[0]!.map((v) => v.kind)).toEqual(['equal', 'equal', 'equal', 'equal']);
+    expect(vs[1]!.map((v) => v.ok)).toEqual([true, false, false, false]);
+  });
+});
+
 describe('unroll', () => {
   it('a constant-extent unroll loop becomes copies of its body and keeps its meaning', async () => {
     const t = tgt(`pipeline f(; x in (x.min, x.len)): { allocate f(x in (x.min, 4)); for unroll f.s0.x in (x.min, 4) do f[f.s0.x] <- f.s0.x * f.s0.x }`);

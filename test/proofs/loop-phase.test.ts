@@ -10,10 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_ENGINES, runEngine } from '../../src/bounds/engine.js';
 import { applyCompletion } from '../../src/bounds/completion.js';
 import { UserError } from '../../src/diag.js';
-import { holeKey } from '../../src/expr/ast.js';
+import { type Expr, holeKey } from '../../src/expr/ast.js';
+import type { Input, Pipeline } from '../../src/alg-semantics/ast.js';
 import { arbInput } from '../../src/fuzz/arbitraries/alg.js';
 import { negativeRdom } from '../../src/lowering/equivalence.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
+import { type ForStmt, loopsOf, replaceAt } from '../../src/lowering/invariants.js';
 import { lower } from '../../src/lowering/lower.js';
 import { scheduleProgram } from '../../src/schedule/apply.js';
 import { parseSchedule } from '../../src/schedule/parse.js';
@@ -37,6 +39,18 @@ function runnable(f: () => Outcome): Outcome | undefined {
     if (e instanceof UserError && /allocation of/.test(e.message)) return undefined;
     throw e;
   }
+}
+
+/**
+ * The two departures from "identical buffers" that the proof's argument does not cover (see
+ * docs/proofs/halide.md): a split by a factor that is not a constant asserts that it is positive,
+ * and a negative rdom extent can surface once a swap has moved its loop outwards. Both end the run
+ * in a state def. 2.3 excuses.
+ */
+function excusedBy(after: Outcome | undefined, call: DirectiveCall, p: Pipeline, z: Input): boolean {
+  if (after?.kind !== 'stuck') return false;
+  if (after.stuck.kind === 'assert-failed') return call.directive.name === 'split' && (call.args as { factor: Expr }).factor.k !== 'const';
+  return after.stuck.kind === 'rdom-failure' && negativeRdom(p, z.params) !== undefined;
 }
 
 const cases = algs({ maxFuncs: 2, maxDims: 2, maxUpdates: 1, maxRVars: 2, dataDependent: false }).chain((p) =>
@@ -69,8 +83,7 @@ describe('lemma 2.14: a loop-phase directive keeps the holes and, for one comple
             if (before?.kind === 'done') {
               const after = runnable(() => execTgt(applyCompletion(r.t, gamma.completion), z, { seed, maxSteps: 400_000 }));
               compared++;
-              // the gap below: a negative rdom extent may surface once its loop has moved outwards
-              if (after?.kind === 'stuck' && after.stuck.kind === 'rdom-failure' && negativeRdom(p, z.params) !== undefined) excused++;
+              if (excusedBy(after, r.call, p, z)) excused++;
               else {
                 expect(after?.kind, what).toBe('done');
                 if (after?.kind === 'done') expect(after.output, what).toEqual(before.output);
@@ -85,6 +98,23 @@ describe('lemma 2.14: a loop-phase directive keeps the holes and, for one comple
     );
     expect(compared).toBeGreaterThan(150);
     expect(excused).toBeLessThan(compared / 10);
+  });
+
+  it('negative control: exchanging two reduction loops by hand (which swap refuses) changes the buffer, and is caught', () => {
+    // the order of s and r matters: f(x) is doubled between the reads of g
+    const p = loadPipeline('pipeline f(n) {\n  func g(x) = x + 1;\n  func f(x) {\n    x;\n    rdom(r = (0, 3), s = (0, n)) in (x) <- f(x) * 2 + g(r + s);\n  }\n}', 'reduce.alg');
+    const t = lower(p);
+    const outer = loopsOf(t).find((l) => l.stmt.var === 'f.s1.s')!;
+    const inner = outer.stmt.body as ForStmt;
+    const exchanged: TgtProgram = { ...t, body: replaceAt(t.body, outer.path, () => ({ ...inner, body: { ...outer.stmt, body: inner.body } })) };
+    const gamma = runEngine(t, BUILTIN_ENGINES.beta0!);
+    expect(gamma.ok).toBe(true);
+    if (!gamma.ok) return;
+    const z = { window: [[0, 2]] as const, params: new Map([['n', 2]]) };
+    const before = execTgt(applyCompletion(t, gamma.completion), z);
+    const after = execTgt(applyCompletion(exchanged, gamma.completion), z);
+    if (before.kind !== 'done' || after.kind !== 'done') throw new Error('both runs should finish');
+    expect(after.output).not.toEqual(before.output);
   });
 
   it('gap: swapping a reduction loop with a negative extent outwards of an empty pure loop turns a finished run into an rdom failure', () => {

@@ -17,7 +17,7 @@ import { randomSchedule, registry, step } from './gen.js';
 const LOOP_PHASE = registry.directives.filter((d) => d.phase === 'loops');
 const SPECIALIZE = registry.get('specialize')!;
 
-const algs = arbPipeline({ maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 2 });
+const pipelines = arbPipeline({ maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 2 });
 const picks = (n: number) => fc.array(fc.record({ d: fc.nat(), seed: fc.nat(0xffffff) }), { minLength: 1, maxLength: n });
 
 /** ⟨f, i, j⟩ of every loop: the provenance lemma 2.4 attaches to it. */
@@ -28,7 +28,7 @@ describe('lemma 2.10: the loop phase preserves loop naming', () => {
   it('after each generated loop-phase directive, loops are uniquely named and keep their func, stage and specialization', () => {
     let applied = 0;
     fc.assert(
-      fc.property(algs, fc.nat(0xffffff), picks(6), (p, specSeed, ds) => {
+      fc.property(pipelines, fc.nat(0xffffff), picks(6), (p, specSeed, ds) => {
         // the loop phase starts from a lowered, possibly specialized, program
         const sp = specSeed % 2 === 0 ? step(lower(p), SPECIALIZE, specSeed, []) : undefined;
         let t = sp?.t ?? lower(p);
@@ -51,7 +51,7 @@ describe('lemma 2.10: the loop phase preserves loop naming', () => {
 
   it('negative control: a loop given another loop\'s name is reported', () => {
     fc.assert(
-      fc.property(algs, fc.nat(0xffffff), (p, seed) => {
+      fc.property(pipelines, fc.nat(0xffffff), (p, seed) => {
         const r = step(lower(p), registry.get('split')!, seed, []);
         fc.pre(r !== undefined);
         const [a, b] = loopsOf(r!.t);
@@ -68,7 +68,7 @@ describe('lemmas 2.4 and 2.5 after whole schedules', () => {
   it('every generated schedule (all phases, in phase order) yields uniquely named loops and dominating producers', () => {
     let applied = 0;
     fc.assert(
-      fc.property(algs, picks(8), (p, ds) => {
+      fc.property(pipelines, picks(8), (p, ds) => {
         randomSchedule(lower(p), ds, (t, call) => {
           applied++;
           expect(checkLoopNaming(t), `after ${printCall(call)}`).toEqual([]);

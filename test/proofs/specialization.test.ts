@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diag.js';
 import type { Input } from '../../src/alg-semantics/ast.js';
-import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
+import { arbInput } from '../../src/fuzz/arbitraries/alg.js';
 import { BUILTIN_ENGINES, completeProgram } from '../../src/bounds/engine.js';
 import { parseLoopName } from '../../src/lowering/invariants.js';
 import { lower } from '../../src/lowering/lower.js';
@@ -16,7 +16,7 @@ import { runMachine } from '../../src/target-semantics/machine.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
 import { printTgt } from '../../src/target-semantics/print.js';
 import { printCall } from '../../src/schedule/print.js';
-import { randomSchedule, registry } from './gen.js';
+import { algs, randomSchedule, registry } from './gen.js';
 
 const PROBE = 'probe';
 const PROBE_STEP = new RegExp(`^label ${PROBE} (\\S+) (\\d+): …$`);
@@ -77,7 +77,7 @@ function runnable<T>(f: () => T): T | undefined {
 const SPECIALIZE = registry.directives.findIndex((d) => d.name === 'specialize');
 
 /** A valid algorithm, a schedule with one to three specialize proposals among others, and inputs. */
-const cases = arbPipeline({ maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 1, dataDependent: false }).chain((p) =>
+const cases = algs({ maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 1, dataDependent: false }).chain((p) =>
   fc.record({
     p: fc.constant(p),
     picks: fc.tuple(

@@ -43,6 +43,14 @@ describe('refsem schedule', () => {
     expect(plain.stdout).toBe(t3.slice(t3.indexOf('\n') + 1));
   });
 
+  it('the scheduled blur example runs and agrees with its algorithm (refsem exec --compare)', async () => {
+    for (const window of ['0+8,0+6', '-3+5,2+3']) {
+      const r = await runCli(['exec', 'examples/blur.alg', '--schedule', 'examples/blur.sched', '--window', window, '--compare']);
+      expect(r.stdout, r.stderr).toMatch(/^\[VERDICT-EQUAL\]/);
+      expect(r.code).toBe(0);
+    }
+  });
+
   it('schedules hand-written .tgt programs too', async () => {
     const r = await runCli(['schedule', 'examples/blur.tgt', '--schedule', file('s.sched', 'split blur.x by 2\ncompute-at bx at blur.s0.y\nstore-at bx at blur.s0.y\n')]);
     expect(r.code, r.stderr).toBe(0);

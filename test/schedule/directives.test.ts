@@ -1,5 +1,7 @@
 // Example tests for every directive's rewrite and every validity rule (spec/schedule.md).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { reorderSwaps } from '../../src/schedule/reorder.js';
 import { loopsOf } from '../../src/lowering/invariants.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
 import { printTgt } from '../../src/target-semantics/print.js';
@@ -163,6 +165,20 @@ describe('reorder', () => {
     const t = scheduled(GRID, 'split f.x by 2\nreorder f.xi, f.y');
     expect(loopVars(t).slice(-3)).toEqual(['f.s0.xi', 'f.s0.xo', 'f.s0.y']);
   });
+  it('the swaps it computes put any listed subset in the listed order, others staying put', () => {
+    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { minLength: 2, maxLength: 8 }).chain((chain) =>
+      fc.tuple(fc.constant(chain.map(String)), fc.shuffledSubarray(chain.map(String), { minLength: 2 }))), ([chain, listed]) => {
+      const cur = [...chain];
+      for (const outer of reorderSwaps(chain, listed)) {
+        const i = cur.indexOf(outer);
+        [cur[i], cur[i + 1]] = [cur[i + 1]!, cur[i]!];
+      }
+      expect(cur.filter((v) => listed.includes(v))).toEqual(listed);
+      chain.forEach((v, i) => {
+        if (!listed.includes(v)) expect(cur[i]).toBe(v);
+      });
+    }), { numRuns: 200, seed: 3 });
+  });
   it('[REORDER-NEST] loops of one nest only; each swap is checked', () => {
     expectRejection(() => scheduled(GRID, 'reorder f.x, g.x'), 'REORDER-NEST', ['g.s0.x']);
     expectRejection(() => scheduled(GRID, 'reorder f.x, f.x'), 'REORDER-NEST', ['twice']);
@@ -204,6 +220,12 @@ describe('compute-at', () => {
   });
   it('[COMPUTE-AT-DOMINANCE] every specialization of the consumer must see the producer', () => {
     expectRejection(() => scheduled(SEC22, 'specialize f when x.len > 3\ncompute-at g at f.s0.k1.x'), 'COMPUTE-AT-DOMINANCE', ["consumer 'f'", 'f.s0.k1.x'], 2);
+  });
+  it('[SCHED-FUNC] a hand-written program must label the func it moves', () => {
+    const tgt = `pipeline f(; x in (x.min, x.len)): {
+      allocate g(x in (0, 9)); for g.s0.x in (0, 9) do g[g.s0.x] <- 1;
+      allocate f(x in (x.min, x.len)); label f: label f.s0: for f.s0.x in (x.min, x.len) do f[f.s0.x] <- g[f.s0.x] }`;
+    expectRejection(() => scheduled(tgt, 'compute-at g at f.x'), 'SCHED-FUNC', ["'label g: …'"]);
   });
   it('[COMPUTE-AT-OWN] not inside its own loops', () => {
     expectRejection(() => scheduled(THREE, 'compute-at g at g.x'), 'COMPUTE-AT-OWN', ['g.s0.x', "'g'"]);

@@ -15,7 +15,7 @@ import { defineDirective, loadDirectiveModule } from '../../src/schedule/plugin.
 import { registryWith } from '../../src/schedule/schedule.js';
 import { runCli } from '../support/cli.js';
 import { type Stats, arbCase, checkCase } from './confluence-harness.js';
-import { GRID, body, expectRejection, scheduled } from './helpers.js';
+import { GRID, body, expectRejection, scheduled, userError } from './helpers.js';
 
 const DIR = 'examples/directives';
 
@@ -24,6 +24,11 @@ describe('loading user directives', () => {
     const [tile] = await loadDirectiveModule(`${DIR}/tile.mjs`, directiveApi);
     expect(tile!.name).toBe('tile');
     expect(tile!.source).toBe(`${DIR}/tile.mjs`);
+  });
+  it('a user directive that returns no program is reported, not crashed on', () => {
+    const broken = defineDirective({ name: 'broken', phase: 'loops', params: [], validate() {}, apply: () => undefined as never, generate: () => ({}), source: 'broken.mjs' });
+    const e = userError(() => scheduled(GRID, 'broken', builtinRegistry().with([broken])));
+    expect(e.render()).toContain("test.sched:1:1: error: broken: directive 'broken' returned something that is not a program");
   });
   it('rejects malformed definitions and missing modules with UserErrors', async () => {
     expect(() => defineDirective({ name: 'Bad Name', phase: 'loops', params: [], validate() {}, apply: (t) => t, generate: () => undefined })).toThrow(UserError);

@@ -124,7 +124,7 @@ export const register: Register = (program, io, setExit) => {
         if (rep.holds === false) {
           io.out(`${tag} the query fails: ${showViolation(rep.violation!)}\n`);
           setExit(EXIT.checkFailed);
-        } else io.out(rep.holds ? `${tag} the query holds\n` : `${tag} the query is undecided (${rep.budgetExceeded ? 'step budget exceeded' : `${rep.undecided} constraints depend on func values`})\n`);
+        } else io.out(rep.holds ? `${tag} the query holds\n` : `${tag} the query is undecided (${rep.budgetExceeded ? 'step budget exceeded' : rep.errorIndex ? `an index is the algorithm's error: ${rep.errorIndex}` : `${rep.undecided} constraints depend on func values`})\n`);
         if (o.quality) quality();
       }
       if (o.verify) {

@@ -196,7 +196,12 @@ export function decodePipeline(b: PipelineB, o: GenOptions = DEFAULT_GEN): Pipel
       const scope: Scope = { vars: [...pureVars, ...rdom.map((r) => r.name), ...params], funcs: earlier, self: { name, fixed } };
       // Reduction coordinates mention neither pure variables (def. 2.7) nor the func itself.
       const redScope: Scope = { vars: [...rdom.map((r) => r.name), ...params], funcs: earlier };
-      const lhs = vars.map((x, i) => (pure[i] ? vr(x) : decodeExpr(u.lhs[i]!, redScope)));
+      // A data-dependent coordinate (a histogram's bin) is clamped like a data-dependent index.
+      const lhs = vars.map((x, i) => {
+        if (pure[i]) return vr(x);
+        const e = decodeExpr(u.lhs[i]!, redScope);
+        return hasAccessIn(e) ? clamp(e) : e;
+      });
       const pred = u.pred === null ? cst(1) : decodeExpr(u.pred, scope, o.looseSeparationInPredicates);
       stages.push({ pure: false, rdom, lhs, rhs: decodeExpr(u.rhs, scope), pred });
     }

@@ -60,7 +60,15 @@ export const finalProgram = (c: SchedCase): TgtProgram => c.steps[c.steps.length
  * (T0 failing already blames lowering, which is no directive).
  */
 export function firstFailingDirective(c: SchedCase, fails: (t: TgtProgram) => boolean): string | undefined {
-  if (fails(c.steps[0]!)) return undefined;
-  for (let i = 1; i < c.steps.length; i++) if (fails(c.steps[i]!)) return c.names[i - 1];
+  // A prefix whose check throws fails as surely as one whose check says no.
+  const failsOrThrows = (t: TgtProgram) => {
+    try {
+      return fails(t);
+    } catch {
+      return true;
+    }
+  };
+  if (failsOrThrows(c.steps[0]!)) return undefined;
+  for (let i = 1; i < c.steps.length; i++) if (failsOrThrows(c.steps[i]!)) return c.names[i - 1];
   return undefined;
 }

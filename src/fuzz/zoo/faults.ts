@@ -19,6 +19,8 @@ export interface Fault {
   readonly history: string;
   /** the properties a detection campaign runs */
   readonly properties: readonly string[];
+  /** the planted directive, for faults that are one */
+  readonly directive?: string;
   plant(env: FuzzEnv): FuzzEnv;
 }
 
@@ -29,7 +31,7 @@ function withDirectives(env: FuzzEnv, ds: readonly Directive[]): FuzzEnv {
 }
 
 const directiveFault = (name: string, history: string, properties: readonly string[], d: Directive): Fault => ({
-  name, history, properties, plant: (env) => withDirectives({ ...env, config: { ...env.config, focus: d.name } }, [d]),
+  name, history, properties, directive: d.name, plant: (env) => withDirectives({ ...env, config: { ...env.config, focus: d.name } }, [d]),
 });
 
 /** Validity that ignores syntactic separation inside rdom predicates (def. 2.7). */
