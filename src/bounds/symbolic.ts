@@ -16,16 +16,24 @@ interface Linear {
   c: Int;
 }
 
-// Expressions are immutable, so their keys, linear forms and simplified forms are cached by
-// identity: interval ends are rebuilt from the same subterms over and over.
-const keys = new WeakMap<Expr, string>();
-const linears = new WeakMap<Expr, Linear>();
-const simplified = new WeakMap<Expr, Expr>();
+// Expressions are immutable, so their keys, linear forms and simplified forms are memoized on the
+// expression objects themselves (under private symbols, invisible to printing and comparison):
+// interval ends are rebuilt from the same subterms over and over, and a WeakMap costs the garbage
+// collector more than the work it saves.
+const KEY = Symbol('key');
+const LINEAR = Symbol('linear');
+const SIMPLE = Symbol('simplified');
+type Memo = { [KEY]?: string; [LINEAR]?: Linear; [SIMPLE]?: Expr };
+const memo = (e: Expr): Memo => e as unknown as Memo;
+
+/** Remembers v on e, non-enumerable so that deep equality and cloning never see it. */
+function remember<K extends typeof KEY | typeof LINEAR | typeof SIMPLE>(e: Expr, k: K, v: NonNullable<Memo[K]>): NonNullable<Memo[K]> {
+  if (Object.isExtensible(e)) Object.defineProperty(e, k, { value: v, writable: true, configurable: true, enumerable: false });
+  return v;
+}
 
 function keyOf(e: Expr): string {
-  let k = keys.get(e);
-  if (k === undefined) keys.set(e, (k = printExpr(e, 'tgt')));
-  return k;
+  return memo(e)[KEY] ?? remember(e, KEY, printExpr(e, 'tgt'));
 }
 
 function addTerm(l: Linear, atom: Expr, coef: Int): void {
@@ -42,9 +50,7 @@ function scaleInto(dst: Linear, src: Linear, k: Int): void {
 
 /** The linear form of e; cached, so callers must not modify it. */
 function linear(e: Expr): Linear {
-  let l = linears.get(e);
-  if (!l) linears.set(e, (l = linearOf(e)));
-  return l;
+  return memo(e)[LINEAR] ?? remember(e, LINEAR, linearOf(e));
 }
 
 function linearOf(e: Expr): Linear {
@@ -210,13 +216,11 @@ export function nonNegative(e: Expr, nonneg: ReadonlySet<string>): boolean {
 /** Value-preserving normalization: constant folding, linear sums, decidable min/max/select. */
 export function simplify(e: Expr): Expr {
   if (e.k === 'const' || e.k === 'var' || e.k === 'hole') return e;
-  let s = simplified.get(e);
-  if (!s) {
-    s = rebuild(linear(e));
-    simplified.set(e, s);
-    simplified.set(s, s);
-  }
-  return s;
+  const known = memo(e)[SIMPLE];
+  if (known) return known;
+  const s = rebuild(linear(e));
+  remember(s, SIMPLE, s);
+  return remember(e, SIMPLE, s);
 }
 
 // Builders used by the interval rules: they fold constants on the spot so that the ends of

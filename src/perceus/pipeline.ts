@@ -66,9 +66,26 @@ export function annotate(core: Program, c: Config): Program {
 
 /** [H]x: the value a heap name denotes, as a term (closures are functions, not compared). */
 export function readBack(v: RV): Expr {
-  if (!(v instanceof Cell)) return { k: 'lit', value: v };
-  if (v.lam) return { k: 'lam', param: v.lam.src.param, body: { k: 'lit', value: 0 } };
-  return { k: 'con', con: v.con!.name, args: v.fields.map(readBack) };
+  // Post-order with an explicit stack: results can be deep (long lists).
+  const done = new Map<Cell, Expr>();
+  const leaf = (x: RV): Expr | undefined =>
+    !(x instanceof Cell) ? { k: 'lit', value: x } : x.lam ? { k: 'lam', param: x.lam.src.param, body: { k: 'lit', value: 0 } } : done.get(x);
+  const todo: Cell[] = v instanceof Cell ? [v] : [];
+  while (todo.length > 0) {
+    const c = todo[todo.length - 1]!;
+    if (done.has(c) || c.lam) {
+      todo.pop();
+      continue;
+    }
+    const missing = c.fields.filter((f) => leaf(f) === undefined) as Cell[];
+    if (missing.length > 0) {
+      todo.push(...missing);
+      continue;
+    }
+    todo.pop();
+    done.set(c, { k: 'con', con: c.con!.name, args: c.fields.map((f) => leaf(f)!) });
+  }
+  return leaf(v)!;
 }
 
 /** Prints a heap value without recursion, eliding beyond `budget` characters. */

@@ -104,11 +104,6 @@ export function funMap(p: Program): Map<string, FunDecl> {
   return new Map(p.funs.map((f) => [f.name, f]));
 }
 
-/** Names a node consumes directly (not through sub-expressions): atoms and the reuse token. */
-function addAtoms(args: readonly Expr[], out: Set<string>): void {
-  for (const a of args) if (a.k === 'var') out.add(a.name);
-}
-
 /**
  * fv(e) of §4.3.1, counting the names in reference-counting instructions too (they are
  * references the heap machine must keep alive). `erased` gives fv([e]): dup, drop and the
@@ -217,13 +212,6 @@ export function eraseProgram(p: Program): Program {
 /** An atom of the A-normal core: a variable, a literal or a nullary constructor. */
 export function isAtom(e: Expr): boolean {
   return e.k === 'var' || e.k === 'lit' || (e.k === 'con' && e.args.length === 0);
-}
-
-/** Atom names consumed by an n-ary node, in order (used by several passes). */
-export function atomNames(args: readonly Expr[]): string[] {
-  const s = new Set<string>();
-  addAtoms(args, s);
-  return [...s];
 }
 
 /** Wraps `body` in one instruction per name, first name outermost. */

@@ -41,15 +41,24 @@ function check(t: TgtProgram, a: ComputeAtArgs, ctx: DirectiveCtx): TgtProgram {
     ctx.reject('COMPUTE-AT-OWN', `loop ${target.stmt.var} is inside the computation of '${a.func}' itself`, `choose a loop of a consumer of '${a.func}'`);
   }
   const next = moved(t, a);
-  for (const g of nestedFuncs(t, a.func)) {
+  // Lemma 2.5 for every func, not only the moved ones: the moved statement reads its own
+  // producers, which must still be computed before it at its new place.
+  const nested = nestedFuncs(t, a.func);
+  for (const g of funcsOf(next)) {
     const v = dominanceViolations(next, g)[0];
     if (!v) continue;
-    if (v.kind === 'compute') {
+    if (v.kind === 'alloc') {
+      ctx.reject('COMPUTE-AT-DOMINANCE', `'allocate ${g}' would no longer run before ${v.at}`, `compute '${a.func}' where its allocation is in scope`);
+    }
+    const reader = v.consumer ? `consumer '${v.consumer}'` : 'a statement';
+    if (nested.includes(g)) {
       ctx.reject('COMPUTE-AT-DOMINANCE',
-        `${v.consumer ? `consumer '${v.consumer}'` : 'a statement'} reads '${g}' outside loop ${target.stmt.var} (at ${v.at}), where '${g}' would not have been computed`,
+        `${reader} reads '${g}' outside loop ${target.stmt.var} (at ${v.at}), where '${g}' would not have been computed`,
         `compute '${a.func}' at a loop that contains every use of '${g}'`);
     }
-    ctx.reject('COMPUTE-AT-DOMINANCE', `'allocate ${g}' would no longer run before ${v.at}`, `compute '${a.func}' where its allocation is in scope`);
+    ctx.reject('COMPUTE-AT-DOMINANCE',
+      `${reader} would read its producer '${g}' (at ${v.at}) before '${g}' is computed`,
+      `compute '${a.func}' at a loop that runs after '${g}' is computed, or compute '${g}' first`);
   }
   return next;
 }

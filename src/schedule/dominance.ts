@@ -63,14 +63,19 @@ function ownExprs(s: Stmt): Expr[] {
   }
 }
 
-/** The funcs whose statements read f outside f's own statement: f's consumers. */
+/** The func a statement belongs to: the innermost enclosing func label. */
+function innermostFunc(labels: readonly string[], funcs: ReadonlySet<string>): string | undefined {
+  return [...labels].reverse().find((l) => funcs.has(l));
+}
+
+/** The funcs whose statements read f outside f's own statements: f's consumers. */
 function consumersOf(t: TgtProgram, f: string, funcs: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   const visit = (s: Stmt, labels: readonly string[]): void => {
-    if (!labels.includes(f)) {
+    const reader = innermostFunc(labels, funcs);
+    if (reader !== f) {
       for (const e of ownExprs(s)) {
         walkExpr(e, (x) => {
-          const reader = [...labels].reverse().find((l) => funcs.has(l));
           if (x.k === 'access' && x.func === f && reader !== undefined) out.add(reader);
         });
       }
@@ -92,12 +97,14 @@ export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
   const consumers = consumersOf(t, f, funcs);
   const out: Violation[] = [];
   const visit = (s: Stmt, dom: ReadonlySet<string>, labels: readonly string[]): void => {
-    const consumer = [...labels].reverse().find((l) => funcs.has(l));
+    const consumer = innermostFunc(labels, funcs);
     const report = (kind: Violation['kind']) => out.push({ kind, func: f, consumer, at: printHead(s) });
     let reads = false;
     for (const e of ownExprs(s)) walkExpr(e, (x) => void (x.k === 'access' && x.func === f && (reads = true)));
     const writes = s.k === 'store' && s.func === f;
-    const insideF = labels.includes(f);
+    // Only f's own statements may touch f before it completes (its stages build on each other);
+    // another func's statement nested inside f's label (compute-at into a producer's loop) may not.
+    const insideF = consumer === f;
     if ((reads || writes || (s.k === 'label' && s.name === f)) && !dom.has(`alloc ${f}`)) report('alloc');
     const consumerStore = s.k === 'store' && consumers.has(s.func);
     if ((reads || consumerStore) && !insideF && !dom.has(`done ${f}`)) report('compute');

@@ -3,7 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arbLambdaProgram } from '../../src/perceus/arbitrary.js';
-import { perceusProperty } from '../../src/perceus/pipeline.js';
+import { CONFIGS, annotate, perceusProperty } from '../../src/perceus/pipeline.js';
+import { printProgram } from '../../src/perceus/print.js';
+import { eraseProgram } from '../../src/perceus/syntax.js';
 import { loadProgram } from '../../src/perceus/scope.js';
 
 describe('perceus property on generated programs', () => {
@@ -14,6 +16,16 @@ describe('perceus property on generated programs', () => {
         if (!v.ok) throw new Error(`${v.config}: ${v.check}: ${v.message}\n${src}`);
       }),
       { seed: 4242, numRuns: 150 },
+    );
+  });
+
+  it('every Perceus configuration only inserts instructions: its erasure is the input (§4.3.2)', () => {
+    fc.assert(
+      fc.property(arbLambdaProgram(), (src) => {
+        const core = loadProgram(src, 'gen.lam');
+        for (const c of CONFIGS) if (!c.scoped) expect(printProgram(eraseProgram(annotate(core, c))), c.name).toBe(printProgram(core));
+      }),
+      { seed: 99, numRuns: 60 },
     );
   });
 

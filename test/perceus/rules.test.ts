@@ -114,6 +114,15 @@ describe('heap machine (fig. 4.7)', () => {
     expect(m.rules).toContain('CONRU-R');
     expect(m.r.stats.reuses).toBe(2);
   });
+  it('[DROP-TOKEN-R]: a path that does not build releases the reserved cell, and every check holds', () => {
+    const src = 'fun f(xs) = match xs { Cons(h, t) -> if h > 1 then Cons(h, t) else t; Nil -> Nil }\nfun main() = f(Cons(1, Cons(2, Nil)))';
+    const m = rulesOf(src, '+reuse');
+    expect(m.rules).toContain('DROP-TOKEN-R');
+    expect(m.r.stats.reuses).toBe(0);
+    const p = load(src);
+    const c = CONFIGS.find((x) => x.name === '+reusespec')!;
+    expect(runConfig(p, c, { checks: applicableChecks(c), reference: evalStandard(p) }).verdict).toEqual({ ok: true });
+  });
   it('a stuck program is a named outcome with a location', () => {
     const r = runConfig(load('fun main() {\n  val x = 1;\n  x(2)\n}'), CONFIGS[2]!);
     expect(r.result.stop).toMatchObject({ kind: 'stuck', reason: 'application of a value that is not a function', loc: { line: 4, col: 3 } });

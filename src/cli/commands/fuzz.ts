@@ -3,6 +3,7 @@ import type { Register } from './index.js';
 import { collect } from '../options.js';
 import { EXIT } from '../io.js';
 import { runCampaignCli } from '../../fuzz/campaign-cli.js';
+import type { CampaignOptions } from '../../fuzz/runner.js';
 import { DEFAULT_CONFIG } from '../../fuzz/env.js';
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseSeed, parseShard } from '../../fuzz/options.js';
 import { PROPERTIES } from '../../fuzz/properties/index.js';
@@ -26,7 +27,7 @@ export interface FuzzFlags {
 }
 
 /** Campaign options from the flags shared by fuzz and start. */
-export function campaignOptions(o: FuzzFlags, defaultTime: string) {
+export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOptions {
   if (o.time !== undefined && o.runs !== undefined) {
     throw new UserError('give either --time or --runs, not both', { file: '<command line>', line: 1, col: 1 });
   }

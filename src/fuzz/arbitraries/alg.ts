@@ -21,11 +21,17 @@ export interface AlgGenOptions {
   negativeExtents?: boolean;
   errorConstants?: boolean;
   dataDependent?: boolean;
+  /**
+   * Also put self-accesses (and accesses to other funcs) into the coordinates of reduction
+   * dimensions of updates, e.g. `(f(f(r, r), r + r)) <- …`. Off by default: the coordinates of
+   * existing generated programs stay as they were.
+   */
+  selfCoords?: boolean;
 }
 
 const DEFAULTS: Required<AlgGenOptions> = {
   minFuncs: 1, maxFuncs: 3, maxDims: 2, maxUpdates: 2, maxRVars: 2, maxParams: 2, maxExtent: 3,
-  exprDepth: 2, negativeExtents: true, errorConstants: true, dataDependent: true,
+  exprDepth: 2, negativeExtents: true, errorConstants: true, dataDependent: true, selfCoords: false,
 };
 
 const OPS = Object.keys(OP_ARITY) as OpName[];
@@ -92,7 +98,8 @@ function arbUpdate(f: { name: string; vars: readonly string[] }, params: readonl
       self: { name: f.name, fixed: f.vars.map((x, i) => (pureMask[i] ? x : undefined)) },
     };
     const e = arbExpr(scope, o.exprDepth, o);
-    const lhs = fc.tuple(...f.vars.map((x, i) => (pureMask[i] ? fc.constant(vr(x)) : arbExpr({ ...scope, self: undefined }, 1, o))));
+    const coord = o.selfCoords ? e : arbExpr({ ...scope, self: undefined }, 1, o);
+    const lhs = fc.tuple(...f.vars.map((x, i) => (pureMask[i] ? fc.constant(vr(x)) : coord)));
     const pred = fc.oneof({ weight: 2, arbitrary: fc.constant(cst(1)) }, { weight: 1, arbitrary: e });
     return fc.tuple(lhs, e, pred).map(([l, rhs, p]): Stage => ({ pure: false, rdom, lhs: l, rhs, pred: p }));
   });
