@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compile, run } from '../perceus/heap.js';
+import { compile, run as runMachine } from '../perceus/heap.js';
 import { CONFIGS, annotate } from '../perceus/pipeline.js';
 import { loadProgram } from '../perceus/scope.js';
 
@@ -30,7 +30,7 @@ export function benchmarkSource(bench: string, size: number): string {
   return src.replace(/fun size\(\) = \d+/, `fun size() = ${size}`);
 }
 
-export async function run_(): Promise<object> {
+export async function run(): Promise<object> {
   const table: Record<string, Record<string, object>> = {};
   let steps = 0;
   let ms = 0;
@@ -40,7 +40,7 @@ export async function run_(): Promise<object> {
     for (const c of CONFIGS) {
       const compiled = compile(annotate(core, c), c.formal ?? false);
       const t0 = performance.now();
-      const r = run(compiled, { maxSteps: 2_000_000_000 });
+      const r = runMachine(compiled, { maxSteps: 2_000_000_000 });
       const dt = performance.now() - t0;
       if (r.stop) throw new Error(`${bench}/${c.name}: ${r.stop.kind}`);
       steps += r.stats.steps;
@@ -50,5 +50,3 @@ export async function run_(): Promise<object> {
   }
   return { stepsPerSecond: Math.round((steps / ms) * 1000), totalSteps: steps, totalMs: Math.round(ms), sizes: Object.fromEntries(BENCHMARKS), table };
 }
-
-export { run_ as run };

@@ -139,8 +139,11 @@ export function showVerdict(v: Verdict): string {
       return `differs at (${v.point.join(', ')}): reference ${show(v.expected)}, binary ${show(v.actual)}`;
     case 'overflow':
       return `overflow (${v.confirmed ? 'confirmed: the exact value exceeds 64 bits' : 'NOT confirmed by the reference'}): ${v.message}`;
-    case 'stuck':
-      return v.ok ? `${v.binary} (agrees with the reference's ${v.reference}): ${v.message}` : `status mismatch: reference ${v.reference}, binary ${v.binary}: ${v.message}`;
+    case 'stuck': {
+      if (v.ok) return `${v.binary} (agrees with the reference's ${v.reference}): ${v.message}`;
+      const unchecked = v.binary === 'none' && ['oob-read', 'oob-write', 'unallocated'].includes(v.reference);
+      return `status mismatch: reference ${v.reference}, binary ${v.binary}: ${v.message}${unchecked ? ' (unchecked builds do not check ranges: validate with --checked)' : ''}`;
+    }
     case 'binary-failed':
       return `${v.binary}: ${v.message}`;
     case 'inconclusive':

@@ -12,6 +12,7 @@ import { withAssertions } from '../../src/bounds/completion.js';
 import { extractQuery } from '../../src/bounds/query.js';
 import { shutdownZ3, verifyCompletion } from '../../src/bounds/verify-z3.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
+import { parseExprText } from '../../src/expr/parse.js';
 import { arbCase } from './gen.js';
 
 afterAll(async () => {
@@ -83,6 +84,27 @@ describe('Z3 verification', () => {
     if (v.status !== 'refuted') return;
     expect(v.input.window[0]![1] > 0).toBe(true); // an empty window needs no points of g
     expect(checkConcrete(t, extractQuery(t), short, v.input).holds).toBe(false);
+  }, 60_000);
+
+  it('says honestly when it cannot decide', async () => {
+    // An error constant in an index cannot be encoded.
+    const err = parseTgt('pipeline f(; x in (x.min, x.len)): { allocate f(x in (?mem.min(f.x), ?mem.len(f.x))); label f: for f.x in (?cpu.min(f.x), ?cpu.len(f.x)) do f[f.x] <- f.x; allocate h(x in (0, 1)); label h: h[0] <- f[err.rdom] }', 'e.tgt');
+    const gamma = new Map([['?mem.min(f.x)', 'x.min'], ['?mem.len(f.x)', 'x.len'], ['?cpu.min(f.x)', 'x.min'], ['?cpu.len(f.x)', 'x.len']].map(([k, v]) => [k!, parseExprText(v!, 'tgt')] as const));
+    const v = await verifyCompletion(err, gamma);
+    expect(v).toMatchObject({ status: 'unknown', reason: expect.stringMatching(/error constant/) });
+    // A func with two stores is uninterpreted: a model may pick values no run computes, and the
+    // concrete replay cannot confirm it.
+    const two = parseTgt(
+      `pipeline o(; x in (x.min, x.len)): {
+        allocate s(x in (0, 2)); label s: { s[0] <- 0; s[1] <- 1 };
+        allocate o(x in (?mem.min(o.x), ?mem.len(o.x)));
+        label o: for o.x in (?cpu.min(o.x), ?cpu.len(o.x)) do o[s[0]] <- 1
+      }`,
+      'two.tgt',
+    );
+    const g2 = new Map([['?mem.min(o.x)', '0'], ['?mem.len(o.x)', '2'], ['?cpu.min(o.x)', 'x.min'], ['?cpu.len(o.x)', 'x.len']].map(([k, v]) => [k!, parseExprText(v!, 'tgt')] as const));
+    const u = await verifyCompletion(two, g2);
+    expect(u).toMatchObject({ status: 'unknown', reason: expect.stringMatching(/relies on func values/) });
   }, 60_000);
 
   it('reports an empty range and an unknown parameter as bad input', async () => {

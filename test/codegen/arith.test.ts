@@ -49,14 +49,14 @@ describe('C arithmetic against the exact operators', () => {
     expect(overflows).toBeGreaterThan(10);
   });
 
-  it('vector lanes (AVX-512, AVX2, portable) compute the same operators as the reference', async () => {
-    const pairs = fc.sample(fc.tuple(arbI64, arbI64), { seed: 12, numRuns: 60 });
+  it('vector lanes (AVX-512, portable) compute the same operators as the reference', async () => {
+    const pairs = fc.sample(fc.tuple(arbI64, arbI64), { seed: 12, numRuns: 40 });
     const inputs = pairs.map(([a, b]) => input([[-3, 11]], { a: normBig(a), b: normBig(b) }));
     // Each lane works on its own operands: a2 = a - x and b2 = b + 3x.
     const vec = (text: string) =>
       tgt(`pipeline f(a, b; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); for vectorize f.s0.x in (x.min, x.len) do
         let a2 = a - f.s0.x in let b2 = b + 3 * f.s0.x in f[f.s0.x] <- ${text.replace(/\b([ab])\b/g, '$12')} }`);
-    const items = OPS.flatMap(([, text]) => (['avx512', 'avx2', 'generic'] as const).map((simd) => ({ t: vec(text), inputs, emit: { simd } })));
+    const items = OPS.flatMap(([, text]) => (['avx512', 'generic'] as const).map((simd) => ({ t: vec(text), inputs, emit: { simd } })));
     const vs = judgeBatch(items, await compileAndRun(items));
     expect(vs.flat().filter((v) => !v.ok)).toEqual([]);
     expect(vs.flat().filter((v) => v.kind === 'equal').length).toBeGreaterThan(items.length * 20);

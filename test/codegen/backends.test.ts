@@ -61,7 +61,8 @@ describe('the blur example', () => {
   });
 
   it('equals the reference with every backend and instruction set, and SIMD equals scalar', async () => {
-    const modes = ['none', 'auto', 'avx2', 'avx512', 'generic'] as const;
+    // auto is AVX-512 on a CPU that has it, AVX2 otherwise.
+    const modes = ['none', 'auto', 'avx2', 'generic'] as const;
     const vs = await validateBatch(
       modes.map((simd) => ({ t: blurVec, inputs: windows, emit: { simd } })),
       { backend: 'simd', checked: true },
@@ -90,8 +91,8 @@ describe('generated programs', () => {
   });
 
   it('arbitrary completed programs reach every status and agree with the reference (checked builds)', async () => {
-    const progs = fc.sample(arbTgtProgram(), { seed: 42, numRuns: 90 });
-    const inputs = fc.sample(arbTgtInput, { seed: 7, numRuns: 270 });
+    const progs = fc.sample(arbTgtProgram(), { seed: 42, numRuns: 70 });
+    const inputs = fc.sample(arbTgtInput, { seed: 7, numRuns: 210 });
     const items = progs.map((t, i) => ({ t, inputs: inputs.slice(3 * i, 3 * i + 3) }));
     const vs = await validateBatch(items, { backend: 'simd', simd: 'avx512', checked: true, maxSteps: 100_000, runTimeoutMs: 5000 });
     expect(allOk(vs)).toEqual([]);

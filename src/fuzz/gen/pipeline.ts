@@ -108,11 +108,12 @@ const arbSB: fc.Arbitrary<SB> = fc.record({
 
 export function arbPipelineB(o: GenOptions = DEFAULT_GEN): fc.Arbitrary<PipelineB> {
   const eb = arbEB(o.depth);
+  // An update's value gets one more level: order-sensitive reductions (f(0) * 2 + r) need it.
   const update: fc.Arbitrary<UpdateB> = fc.record({
     rdom: fc.array(fc.record({ min: arbSB, len: arbSB }), { maxLength: 2 }),
     pure: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
     lhs: fc.tuple(eb, eb, eb),
-    rhs: eb,
+    rhs: arbEB(o.depth + 1),
     pred: fc.option(eb, { freq: 2 }),
   });
   const func: fc.Arbitrary<FuncB> = fc.record({

@@ -21,6 +21,8 @@ export interface Fault {
   readonly properties: readonly string[];
   /** the planted directive, for faults that are one */
   readonly directive?: string;
+  /** the bounds engine of the detection campaign (default β0) */
+  readonly engine?: string;
   plant(env: FuzzEnv): FuzzEnv;
 }
 
@@ -43,7 +45,9 @@ function validityIgnoringPredicates(p: Pipeline): string[] {
 export const FAULTS: readonly Fault[] = [
   directiveFault('round-tail-update', 'split with φ_Round accepted on an update stage (§2.8.2 allows Round on pure funcs only)', ['confluence'], splitRoundUpdate),
   directiveFault('shift-tail-update', 'split with φ_Shift accepted on a func with update stages (recomputation repeats updates)', ['confluence'], splitShiftUpdate),
-  directiveFault('compute-with', 'the compute-with prototype moved a pure stage after an update (§2.9, "Compute-with directive")', ['confluence'], computeWithLike),
+  // β0 gives up on a stage computed after its consumer (its holes are undetermined, §2.7.2), which
+  // is vacuously confluent; β1 completes it, and the stale values show.
+  { ...directiveFault('compute-with', 'the compute-with prototype moved a pure stage after an update (§2.9, "Compute-with directive")', ['confluence'], computeWithLike), engine: 'beta1' },
   directiveFault('parallel-reduction', 'parallel traversal accepted on a reduction loop (def. 2.16)', ['race-free'], parallelAny),
   directiveFault('swap-reductions', 'swap accepted on two reduction loops, reordering an rdom (§2.8.2)', ['confluence'], swapAny),
   directiveFault('store-at-dominance', 'store-at placed where the allocation no longer dominates every access (lemma 2.5)', ['memory-safety', 'confluence'], storeAtAnywhere),

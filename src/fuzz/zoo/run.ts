@@ -46,17 +46,21 @@ export function attribution(f: Fault, clean: FuzzEnv): (found: Found) => boolean
     if (found.failure.verdict === 'timeout') return false;
     if (f.directive !== undefined) return found.culprit === f.directive;
     const prop = propertyNamed(found.property);
+    let c: unknown;
     try {
-      return evaluate(prop, prop.decode(found.text, clean), clean).status !== 'fail';
+      c = prop.decode(found.text, clean);
     } catch {
-      return false;
+      // Without the fault the case cannot even be stated (e.g. real validity rejects the program).
+      return true;
     }
+    return evaluate(prop, c, clean).status !== 'fail';
   };
 }
 
 export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
   const out = o.out ?? mkdtempSync(join(tmpdir(), `refsem-zoo-${f.name}-`));
-  const accept = attribution(f, await makeEnv(DEFAULT_CONFIG));
+  const config = { ...DEFAULT_CONFIG, engine: f.engine ?? DEFAULT_CONFIG.engine };
+  const accept = attribution(f, await makeEnv(config));
   let first: { found: Found; at: number } | undefined;
   const t0 = Date.now();
   const r: CampaignResult = await startCampaign({
@@ -65,7 +69,7 @@ export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
     ...(o.runs !== undefined ? { runs: o.runs } : { timeMs: o.timeMs ?? 60_000 }),
     jobs: o.jobs,
     shard: NO_SHARD,
-    config: { ...DEFAULT_CONFIG, fault: f.name },
+    config: { ...config, fault: f.name },
     out: join(out, f.name),
     budgetMs: 10_000,
     stopWhen: (found) => {
