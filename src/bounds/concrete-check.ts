@@ -13,7 +13,7 @@ import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { bindInput } from '../target-semantics/check.js';
 import type { Completion } from '../target-semantics/holes.js';
 import { UserError } from '../diag.js';
-import { type HolePair, type QNode, type Query, pairHole, pairKey } from './query.js';
+import { type HolePair, type QNode, type Query, pairEnds, pairHole, pairKey } from './query.js';
 
 export interface Violation {
   readonly rule: string;
@@ -123,10 +123,12 @@ export function checkConcrete(t: TgtProgram, q: Query, gamma: Completion, input:
     if (e.k === 'access' || e.k === 'op') return { ...e, args: e.args.map(fill) } as Expr;
     return e;
   };
-  const pairValue = (p: HolePair, env: ReadonlyMap<string, Value>): [CVal, CVal] => [
-    evalC(holeExpr(pairHole(p, 'min')), env),
-    evalC(holeExpr(pairHole(p, 'len')), env),
-  ];
+  const pairValue = (p: HolePair, env: ReadonlyMap<string, Value>): [CVal, CVal] => {
+    const ends = pairEnds(q, gamma, p);
+    const min = ends ? fill(ends.min) : holeExpr(pairHole(p, 'min'));
+    const len = ends ? fill(ends.len) : holeExpr(pairHole(p, 'len'));
+    return [evalC(min, env), evalC(len, env)];
+  };
 
   const fail = (n: QNode, constraint: string, detail: string, env: ReadonlyMap<string, Value>): never => {
     violation = {

@@ -44,6 +44,8 @@ export interface Query {
   readonly body: QNode;
   readonly dims: ReadonlyMap<string, readonly string[]>;
   readonly output: string;
+  /** allocation pairs whose `allocate` gives expressions rather than the pair's own holes */
+  readonly fixed: ReadonlyMap<string, { readonly min: Expr; readonly len: Expr }>;
 }
 
 export const pairKey = (p: HolePair): string => {
@@ -285,6 +287,36 @@ function mentionsHole(e: Expr): boolean {
   return e.k === 'hole' || ((e.k === 'op' || e.k === 'access') && e.args.some(mentionsHole));
 }
 
+/** Allocations written with expressions of their own (hand-written programs): their pairs are fixed. */
+function fixedAllocations(body: Stmt): Map<string, { min: Expr; len: Expr }> {
+  const out = new Map<string, { min: Expr; len: Expr }>();
+  const own = (e: Expr, p: HolePair, end: 'min' | 'len') => e.k === 'hole' && holeKey(e.hole) === holeKey(pairHole(p, end));
+  const visit = (s: Stmt): void => {
+    if (s.k === 'allocate') {
+      for (const d of s.dims) {
+        const p: HolePair = { kind: 'mem', func: s.func, dim: d.dim };
+        if (!own(d.min, p, 'min') || !own(d.len, p, 'len')) out.set(pairKey(p), { min: d.min, len: d.len });
+      }
+    } else if (s.k === 'seq') s.body.forEach(visit);
+    else if (s.k === 'if') [s.then, s.else].forEach(visit);
+    else if (s.k === 'for' || s.k === 'let' || s.k === 'label') visit(s.body);
+  };
+  visit(body);
+  return out;
+}
+
+/**
+ * The (min, len) expressions of a pair under a completion: Γ's values for its holes, or the
+ * expressions a fixed allocation gives. Undefined when Γ lacks them.
+ */
+export function pairEnds(q: Query, gamma: ReadonlyMap<string, Expr>, p: HolePair): { min: Expr; len: Expr } | undefined {
+  const fixed = q.fixed.get(pairKey(p));
+  if (fixed) return fixed;
+  const min = gamma.get(holeKey(pairHole(p, 'min')));
+  const len = gamma.get(holeKey(pairHole(p, 'len')));
+  return min && len ? { min, len } : undefined;
+}
+
 /** The membership ē ∈ ?ℓ as an expression of the target language (antecedent of [B-STORE]). */
 export function inPairExpr(e: Expr, p: HolePair): Expr {
   const min: Expr = { k: 'hole', hole: pairHole(p, 'min') };
@@ -377,7 +409,7 @@ export function extractQuery(t: TgtProgram): Query {
   const lens = t.window.map((w) => op('not', op('<', vr(w.len), { k: 'const', value: 0 })));
   const guarded: QNode = lens.length === 0 ? body : { k: 'implies', cond: lens.reduce((a, b) => op('and', a, b)), body, rule: 'B-PIPELINE' };
   const holes = holesOf(t).map((hole) => ({ key: holeKey(hole), hole }));
-  return { params, holes, body: guarded, dims, output: t.output };
+  return { params, holes, body: guarded, dims, output: t.output, fixed: fixedAllocations(t.body) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import type { Input } from '../alg-semantics/ast.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import type { Completion } from '../target-semantics/holes.js';
 import { checkConcrete, definitions } from './concrete-check.js';
-import { type HolePair, type QNode, type Query, extractQuery, pairHole } from './query.js';
+import { type HolePair, type QNode, type Query, extractQuery, pairEnds, pairHole } from './query.js';
 import { withAssertions } from './completion.js';
 import type { CoverAssertion } from './beta0.js';
 
@@ -165,8 +165,9 @@ function encode(c: Ctx, t: TgtProgram, q: Query, gamma: Completion): { violation
 
   const member = (e: Expr, p: HolePair, env: ReadonlyMap<string, IntE>): BoolE => {
     const v = ex(e, env);
-    const m = ex(hole(pairHole(p, 'min')), env);
-    const l = ex(hole(pairHole(p, 'len')), env);
+    const ends = pairEnds(q, gamma, p);
+    const m = ex(ends?.min ?? hole(pairHole(p, 'min')), env);
+    const l = ex(ends?.len ?? hole(pairHole(p, 'len')), env);
     return c.And(m.le(v), v.lt(m.add(l)));
   };
 

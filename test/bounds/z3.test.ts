@@ -102,7 +102,7 @@ describe('Z3 verification', () => {
       }`,
       'two.tgt',
     );
-    const g2 = new Map([['?mem.min(o.x)', '0'], ['?mem.len(o.x)', '2'], ['?cpu.min(o.x)', 'x.min'], ['?cpu.len(o.x)', 'x.len']].map(([k, v]) => [k!, parseExprText(v!, 'tgt')] as const));
+    const g2 = new Map([['?mem.min(o.x)', '0'], ['?mem.len(o.x)', '2'], ['?cpu.min(o.x)', 'x.min'], ['?cpu.len(o.x)', 'x.len'], ['?cpu.min(s.x)', '0'], ['?cpu.len(s.x)', '2']].map(([k, v]) => [k!, parseExprText(v!, 'tgt')] as const));
     const u = await verifyCompletion(two, g2);
     expect(u).toMatchObject({ status: 'unknown', reason: expect.stringMatching(/relies on func values/) });
   }, 60_000);

@@ -12,7 +12,7 @@ import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { emitC } from '../../src/codegen/emit-c.js';
 import { compileAndRun, type BinaryResult } from '../../src/codegen/toolchain.js';
 import { type Verdict, judgeBatch, validateBatch } from '../../src/codegen/validate.js';
-import { input, tgt } from './support.js';
+import { HOST_ISA, input, tgt } from './support.js';
 
 const blurText = readFileSync(join(__dirname, '..', '..', 'examples', 'blur.tgt'), 'utf8');
 const blur = tgt(blurText, 'blur.tgt');
@@ -76,7 +76,7 @@ describe('generated programs', () => {
   it('vectorized loops: SIMD and scalar agree with the reference and with each other', async () => {
     const progs = fc.sample(arbVectorProgram, { seed: 5, numRuns: 10 });
     const ins = (i: number) => [input([[i % 5, 9 + (i % 7)]], { n: i * 3 - 20 }), input([[-4, 13]], { n: 2n ** 62n + BigInt(i) }), input([[1, 3]], { n: 7 })];
-    const items = progs.flatMap((t, i) => (['none', 'avx512', 'generic'] as const).map((simd) => ({ t, inputs: ins(i), emit: { simd } })));
+    const items = progs.flatMap((t, i) => (['none', HOST_ISA, 'generic'] as const).map((simd) => ({ t, inputs: ins(i), emit: { simd } })));
     const res = await compileAndRun(items);
     const vs = judgeBatch(items, res, 200_000);
     expect(allOk(vs)).toEqual([]);
@@ -94,7 +94,7 @@ describe('generated programs', () => {
     const progs = fc.sample(arbTgtProgram(), { seed: 42, numRuns: 70 });
     const inputs = fc.sample(arbTgtInput, { seed: 7, numRuns: 210 });
     const items = progs.map((t, i) => ({ t, inputs: inputs.slice(3 * i, 3 * i + 3) }));
-    const vs = await validateBatch(items, { backend: 'simd', simd: 'avx512', checked: true, maxSteps: 100_000, runTimeoutMs: 5000 });
+    const vs = await validateBatch(items, { backend: 'simd', simd: HOST_ISA, checked: true, maxSteps: 100_000, runTimeoutMs: 5000 });
     expect(allOk(vs)).toEqual([]);
     const kinds = new Set(vs.flat().map((v) => (v.kind === 'stuck' ? v.binary : v.kind)));
     for (const k of ['equal', 'assert', 'negativeExtent', 'oobRead', 'oobWrite', 'errorInControl', 'unallocated']) expect(kinds, k).toContain(k);
@@ -133,7 +133,7 @@ describe('32-bit lanes', () => {
         { t: scale, inputs: ins },
         { t: scale, inputs: ins, emit: { faults: { unprovenNarrowing: true } } },
       ],
-      { backend: 'simd', simd: 'avx512' },
+      { backend: 'simd', simd: HOST_ISA },
     );
     // With the proof every input is right; without it, exactly the inputs whose values leave 32
     // bits go wrong.

@@ -2,7 +2,7 @@
 // inputs for them. Every choice is a parameter so that campaigns can tune size and features.
 import fc from 'fast-check';
 import { type Expr, type OpName, OP_ARITY, access, cst, op, vr } from '../../expr/ast.js';
-import { E_RDOM, type Int, type Value } from '../../expr/value.js';
+import { E_MEM, E_RDOM, type Int, type Value } from '../../expr/value.js';
 import type { Func, Input, Pipeline, RVar, Stage } from '../../alg-semantics/ast.js';
 
 export interface AlgGenOptions {
@@ -27,11 +27,16 @@ export interface AlgGenOptions {
    * existing generated programs stay as they were.
    */
   selfCoords?: boolean;
+  /**
+   * Make the corners of ℤ ∪ {ε} frequent instead of rare: integers at and beyond ±2^53, both
+   * error values. Off by default.
+   */
+  extremeConstants?: boolean;
 }
 
 const DEFAULTS: Required<AlgGenOptions> = {
   minFuncs: 1, maxFuncs: 3, maxDims: 2, maxUpdates: 2, maxRVars: 2, maxParams: 2, maxExtent: 3,
-  exprDepth: 2, negativeExtents: true, errorConstants: true, dataDependent: true, selfCoords: false,
+  exprDepth: 2, negativeExtents: true, errorConstants: true, dataDependent: true, selfCoords: false, extremeConstants: false,
 };
 
 const OPS = Object.keys(OP_ARITY) as OpName[];
@@ -49,9 +54,14 @@ interface ExprScope {
   self?: { name: string; fixed: readonly (string | undefined)[] };
 }
 
+/** Integers at the edge of the safe range and beyond, where values switch representation (value.ts). */
+const EXTREME_INTS: readonly Int[] = [2n ** 53n, -(2n ** 53n), 2 ** 53 - 1, -(2 ** 53 - 1), 2n ** 53n + 1n, -(2n ** 60n), 2n ** 64n];
+
 function arbConst(o: Required<AlgGenOptions>): fc.Arbitrary<Expr> {
-  const ints = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: -4, max: 6 }) }, { weight: 1, arbitrary: fc.constantFrom<Int>(2n ** 53n, -(2n ** 60n), 1000) });
-  const vals: fc.Arbitrary<Value> = o.errorConstants ? fc.oneof({ weight: 20, arbitrary: ints }, { weight: 1, arbitrary: fc.constant(E_RDOM) }) : ints;
+  const huge = o.extremeConstants ? fc.constantFrom<Int>(...EXTREME_INTS) : fc.constantFrom<Int>(2n ** 53n, -(2n ** 60n), 1000);
+  const ints = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: -4, max: 6 }) }, { weight: o.extremeConstants ? 3 : 1, arbitrary: huge });
+  const errs = o.extremeConstants ? fc.constantFrom<Value>(E_RDOM, E_MEM) : fc.constant(E_RDOM);
+  const vals: fc.Arbitrary<Value> = o.errorConstants ? fc.oneof({ weight: o.extremeConstants ? 6 : 20, arbitrary: ints }, { weight: 1, arbitrary: errs }) : ints;
   return vals.map((v) => cst(v));
 }
 

@@ -4,8 +4,8 @@
 import { cst } from '../../expr/ast.js';
 import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
 import {
-  type ForStmt, allocOf, firstValid, funcsOf, inventName, isPure, labelOf, loopsOf, nameOf, nestedLoop, prependToLoop,
-  removeAt, replaceAt, resolveLoop, rewrap, stageCount,
+  type ForStmt, allocOf, firstValid, funcsOf, inventName, isPure, labelOf, loopsOf, nameOf, prependToLoop,
+  removeAt, replaceAt, resolveLoop, stageCount,
 } from '../../schedule/loops.js';
 import { type Directive, defineDirective } from '../../schedule/plugin.js';
 import { type Tail, splitLoop } from '../../schedule/split.js';
@@ -65,33 +65,6 @@ export const parallelAny = defineDirective<LoopArg>({
   generate(t, rng) {
     const red = loopsOf(t).filter((l) => !isPure(t, l.stmt.var));
     const ls = red.length > 0 ? red : loopsOf(t);
-    return ls.length === 0 ? undefined : { loop: ls[rng.below(ls.length)]!.stmt.var };
-  },
-});
-
-/** swap without the rule "not two reduction loops": reorders the iterations of an rdom. */
-export const swapAny = defineDirective<LoopArg>({
-  name: 'swap-any',
-  phase: 'loops',
-  summary: 'FAULT: swap two nested loops even when both are reduction loops',
-  params: [{ name: 'loop', type: 'loop' }],
-  validate(t, a) {
-    const l = resolveLoop(t, a.loop);
-    if (!nestedLoop(l.stmt)) throw new Error(`no loop nested in ${a.loop}`);
-  },
-  apply(t, a) {
-    const l = resolveLoop(t, a.loop);
-    return replaceAt(t, l.path, (s) => {
-      const outer = s as ForStmt;
-      const { wrappers, inner } = nestedLoop(outer)!;
-      return { ...inner, body: { ...outer, body: rewrap(wrappers, inner.body) } };
-    });
-  },
-  generate(t, rng) {
-    const ls = loopsOf(t).filter((l) => {
-      const n = nestedLoop(l.stmt);
-      return n !== undefined && n.wrappers.length === 0 && !isPure(t, l.stmt.var) && !isPure(t, n.inner.var);
-    });
     return ls.length === 0 ? undefined : { loop: ls[rng.below(ls.length)]!.stmt.var };
   },
 });

@@ -9,7 +9,7 @@ import type { Directive } from '../../schedule/plugin.js';
 import type { FuzzEnv } from '../env.js';
 import { scheduleDriver } from '../gen/driver.js';
 import { execNegativeAsZero, execNonTotalDivision, indexAccessesUnforced, offByOnePlus } from './components.js';
-import { computeWithLike, parallelAny, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere, swapAny } from './directives.js';
+import { computeWithLike, parallelAny, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere } from './directives.js';
 import { DirectiveRegistry } from '../../schedule/plugin.js';
 import { BUILTINS } from '../../schedule/builtins.js';
 
@@ -49,7 +49,6 @@ export const FAULTS: readonly Fault[] = [
   // is vacuously confluent; β1 completes it, and the stale values show.
   { ...directiveFault('compute-with', 'the compute-with prototype moved a pure stage after an update (§2.9, "Compute-with directive")', ['confluence'], computeWithLike), engine: 'beta1' },
   directiveFault('parallel-reduction', 'parallel traversal accepted on a reduction loop (def. 2.16)', ['race-free'], parallelAny),
-  directiveFault('swap-reductions', 'swap accepted on two reduction loops, reordering an rdom (§2.8.2)', ['confluence'], swapAny),
   directiveFault('store-at-dominance', 'store-at placed where the allocation no longer dominates every access (lemma 2.5)', ['memory-safety', 'confluence'], storeAtAnywhere),
   {
     name: 'predicate-separation',

@@ -1,0 +1,62 @@
+// The generators: every blueprint decodes to a valid algorithm (defs. 2.7–2.10) with a valid
+// input, shrinking stays valid, and the constructs the issue lists are all reached.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkPipeline } from '../../src/alg-semantics/validate.js';
+import { checkInput } from '../../src/alg-semantics/input.js';
+import { parsePipeline } from '../../src/alg-semantics/parse.js';
+import { printPipeline } from '../../src/alg-semantics/print.js';
+import { DEFAULT_GEN, arbInputB, arbPipelineB, decodeInput, decodePipeline } from '../../src/fuzz/gen/pipeline.js';
+import { observePipeline } from '../../src/fuzz/gen/observe.js';
+import { emptyStats } from '../../src/fuzz/stats.js';
+
+describe('algorithm generator', () => {
+  it('decodes every blueprint to a valid pipeline and an acceptable input', () => {
+    fc.assert(fc.property(arbPipelineB(), arbInputB, (b, z) => {
+      const p = decodePipeline(b);
+      expect(checkPipeline(p).map((e) => e.message)).toEqual([]);
+      expect(() => checkInput(p, decodeInput(z, p))).not.toThrow();
+    }), { numRuns: 300 });
+  });
+
+  it('stays valid along shrinking paths (every shrink is a decoded blueprint too)', () => {
+    const out = fc.check(fc.property(arbPipelineB(), (b) => {
+      expect(checkPipeline(decodePipeline(b))).toEqual([]);
+      return printPipeline(decodePipeline(b)).length < 120; // forces shrinking of long programs
+    }), { numRuns: 50, seed: 3 });
+    expect(out.failed).toBe(true);
+    expect(printPipeline(decodePipeline(out.counterexample![0] as never)).length).toBeGreaterThanOrEqual(120);
+  });
+
+  it('prints programs that parse back (the reproducer format relies on it)', () => {
+    fc.assert(fc.property(arbPipelineB(), (b) => {
+      const p = decodePipeline(b);
+      expect(printPipeline(parsePipeline(printPipeline(p), 'x'))).toBe(printPipeline(p));
+    }), { numRuns: 200 });
+  });
+
+  it('reaches every construct of the issue', () => {
+    const stats = emptyStats();
+    for (const [b, z] of fc.sample(fc.tuple(arbPipelineB(), arbInputB), { numRuns: 2000, seed: 11 })) {
+      const p = decodePipeline(b);
+      observePipeline(p, decodeInput(z, p), stats);
+    }
+    for (const k of ['func of 1 dimension', 'func of 2 dimensions', 'func of 3 dimensions', 'func with several update stages', 'rdom of 2 dimensions',
+      'negative rdom extent', 'predicate', 'data-dependent index', 'parameters', 'div by literal zero', 'mod by literal zero', 'empty window',
+      'self-access', 'reduction dimension', 'error constant', 'op select', 'op not', 'op min', 'op =']) {
+      expect(stats.constructs[k] ?? 0, k).toBeGreaterThan(0);
+    }
+  });
+
+  it('with the zoo switch, breaks syntactic separation only inside predicates', () => {
+    let loose = 0;
+    for (const b of fc.sample(arbPipelineB({ ...DEFAULT_GEN, looseSeparationInPredicates: true }), { numRuns: 500, seed: 5 })) {
+      const p = decodePipeline(b, { ...DEFAULT_GEN, looseSeparationInPredicates: true });
+      const errs = checkPipeline(p);
+      if (errs.length > 0) loose++;
+      const stripped = { ...p, funcs: p.funcs.map((f) => ({ ...f, stages: f.stages.map((s) => ({ ...s, pred: { k: 'const' as const, value: 1 } })) })) };
+      expect(checkPipeline(stripped)).toEqual([]);
+    }
+    expect(loose).toBeGreaterThan(0);
+  });
+});
