@@ -65,3 +65,16 @@ export { applyCompletion, failedProgram, withAssertions } from './bounds/complet
 export { type ConcreteReport, type Violation as BoundsViolation, checkConcrete, showViolation } from './bounds/concrete-check.js';
 export { type VerifyOptions, type VerifyResult, shutdownZ3, verifyCompletion } from './bounds/verify-z3.js';
 export { type QualityReport, checkQuality, showQuality } from './bounds/quality.js';
+// Fuzzing (docs/fuzzing.md): properties, campaigns, reproducers, the bug zoo.
+export { type AnyProperty, type CaseText, type CheckResult, type Property } from './fuzz/property.js';
+export { PROPERTIES, propertyNamed, selectProperties } from './fuzz/properties/index.js';
+export { type CampaignOptions, type CampaignResult, type FailureEntry, startCampaign } from './fuzz/runner.js';
+export { type EnvConfig, type FuzzEnv, DEFAULT_CONFIG as FUZZ_DEFAULT_CONFIG } from './fuzz/env.js';
+export { makeEnv } from './fuzz/make-env.js';
+export { type Reproducer, readReproducer } from './fuzz/reproducer.js';
+export { replay } from './fuzz/replay.js';
+export { mergeSummaries } from './fuzz/merge.js';
+export { checkDirective } from './fuzz/check-directive.js';
+export { FAULTS, type Fault } from './fuzz/zoo/faults.js';
+export { runZoo, zooFigures } from './fuzz/zoo/run.js';
+export { arbInputB, arbPipelineB, decodeInput, decodePipeline } from './fuzz/gen/pipeline.js';

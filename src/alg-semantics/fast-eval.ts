@@ -7,8 +7,8 @@
 // arguments evaluated, so every version evaluates e_b and e_p at every looked-up point and their
 // errors propagate (def. 2.6); a stage with a negative rdom extent yields ε_rdom at every point.
 import { UserError } from '../diag.js';
-import type { Expr, OpName } from '../expr/ast.js';
-import { add, and, applyOp, div, eq, gt, lt, max, min, mod, mul, not, or, select, sub } from '../expr/ops.js';
+import type { Expr } from '../expr/ast.js';
+import { INT_OPS, add, applyOp, mul } from '../expr/ops.js';
 import { E_RDOM, type Int, type Value, isError, valueToJson } from '../expr/value.js';
 import type { Func, Input, Pipeline, Stage } from './ast.js';
 import { checkInput, outputFunc } from './input.js';
@@ -66,28 +66,6 @@ interface Scope {
 }
 
 /**
- * Operators on values with the number path first (def. 2.6 for errors): one small function per
- * operator, so that generated code calls each monomorphically and the engine can inline it.
- */
-type V = Value;
-const OPS: Readonly<Record<OpName, (...a: V[]) => V>> = {
-  '+': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('+', [a!, b!]) : add(a as Int, b as Int)),
-  '-': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('-', [a!, b!]) : sub(a as Int, b as Int)),
-  '*': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('*', [a!, b!]) : mul(a as Int, b as Int)),
-  div: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('div', [a!, b!]) : div(a as Int, b as Int)),
-  mod: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('mod', [a!, b!]) : mod(a as Int, b as Int)),
-  or: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('or', [a!, b!]) : or(a as Int, b as Int)),
-  and: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('and', [a!, b!]) : and(a as Int, b as Int)),
-  '<': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('<', [a!, b!]) : lt(a as Int, b as Int)),
-  '>': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('>', [a!, b!]) : gt(a as Int, b as Int)),
-  '=': (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('=', [a!, b!]) : eq(a as Int, b as Int)),
-  min: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('min', [a!, b!]) : min(a as Int, b as Int)),
-  max: (a, b) => (typeof a === 'object' || typeof b === 'object' ? applyOp('max', [a!, b!]) : max(a as Int, b as Int)),
-  not: (a) => (typeof a === 'object' ? a : not(a as Int)),
-  select: (c, t, f) => (typeof c === 'object' || typeof t === 'object' || typeof f === 'object' ? applyOp('select', [c!, t!, f!]) : select(c as Int, t as Int, f as Int)),
-};
-
-/**
  * Compiles an expression once to a JS function of the slot environment. Pure and reduction
  * variables are slots, parameters are constants, accesses call the memoized funcs directly.
  */
@@ -111,6 +89,15 @@ function compileWith(e: Expr, s: Scope, params: string, slot: (i: number) => str
     if (i < 0) i = consts.push(v) - 1;
     return `k${i}`;
   };
+  // Temporaries hold evaluated arguments, so that each is evaluated once, left to right. They are
+  // local to one call of the generated function, so recursive demand does not clobber them.
+  let temps = 0;
+  const temp = (): string => `t${temps++}`;
+  const bind = (code: string): [name: string, assign: string[]] => {
+    if (LITERAL.test(code)) return [code, []];
+    const t = temp();
+    return [t, [`${t} = ${code}`]];
+  };
   const gen = (e: Expr): string => {
     switch (e.k) {
       case 'const':
@@ -129,17 +116,33 @@ function compileWith(e: Expr, s: Scope, params: string, slot: (i: number) => str
         if (s.self && e.func === s.self.name) return `${k(s.self.at)}(${slot(s.self.vslot)} - 1, [${args.join(', ')}])`;
         const g = s.funcs.get(e.func);
         if (!g) throw new UserError(`unknown func '${e.func}'`, e.loc);
+        if (g instanceof PureFunc && args.length === 2) {
+          // The memo hit of a 2-D pure func read in place: the hot path of stencils.
+          const [[a, b], binds] = [[temp(), temp()], args.map((x, j) => `t${temps - 2 + j} = ${x}`)];
+          const i = temp();
+          const T = k(g.table);
+          return `(${binds.join(', ')}, (${i} = ${T}.slot2(${a}, ${b})) >= 0 && ${T}.state[${i}] === 1 ? ${T}.nums[${i}] : ${k(g)}.get2(${a}, ${b}))`;
+        }
         if (args.length === 1) return `${k(g)}.get1(${args[0]})`;
         if (args.length === 2) return `${k(g)}.get2(${args[0]}, ${args[1]})`;
         return `${k(g)}.get([${args.join(', ')}])`;
       }
-      case 'op':
-        return `${k(OPS[e.op])}(${e.args.map(gen).join(', ')})`;
+      case 'op': {
+        // Def. 2.6 first (an error argument makes the result the worst error), else the integer
+        // operator of ops.ts; literal arguments are never errors and need no test.
+        const bound = e.args.map((a) => bind(gen(a)));
+        const vals = bound.map(([v]) => v).join(', ');
+        const tests = bound.filter(([, as]) => as.length > 0).map(([v]) => `typeof ${v} === 'object'`);
+        const exact = `${k(INT_OPS[e.op])}(${vals})`;
+        const code = tests.length ? `${tests.join(' || ')} ? ${k(applyOp)}('${e.op}', [${vals}]) : ${exact}` : exact;
+        return `(${[...bound.flatMap(([, as]) => as), code].join(', ')})`;
+      }
     }
   };
   const body = gen(e);
   const decls = consts.map((_, i) => `const k${i} = K[${i}];`).join(' ');
-  const src = `${decls} return (${params}) => ${body};`;
+  const lets = temps > 0 ? `let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')}; ` : '';
+  const src = `${decls} return (${params}) => { ${lets}return ${body}; };`;
   let factory = FACTORIES.get(src);
   if (!factory) {
     if (FACTORIES.size >= 10_000) FACTORIES.clear();
@@ -148,6 +151,9 @@ function compileWith(e: Expr, s: Scope, params: string, slot: (i: number) => str
   }
   return factory(consts);
 }
+
+/** Generated code of a number literal, e.g. `(3)` or `(-2)`. */
+const LITERAL = /^\(-?\d+\)$/;
 
 /**
  * Generated code by source text. Reusing the factory lets every realization of the same program

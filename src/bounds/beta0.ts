@@ -17,7 +17,7 @@ import { type Interval, type IntervalEnv, TOP, evalInterval, fromMinLen, hull, i
 import { type HolePair, type QNode, type Query, pairHole, pairKey, pairOfHole, queryPairs } from './query.js';
 import { C, addE, constOf, divE, mulE, provablyLe, simplify, subE } from './symbolic.js';
 
-/** An assertion a bounds hint asks for, inserted at the start of `label func` (bound, bound-extent, align-bounds). */
+/** An assertion a bounds hint asks for, inserted just before `label func` (completion.ts). */
 export interface CoverAssertion {
   readonly rule: string;
   readonly func: string;
@@ -352,8 +352,7 @@ export function infer(t: TgtProgram, q: Query, opts: InferOptions = {}): InferRe
     if (opts.emptyUndetermined && st.pair.kind === 'cpu') {
       st.iv = { lo: C(0), hi: C(-1) };
       opts.trace?.('BETA1-EMPTY', `${key} is required to contain nothing: the empty interval`);
-    }
-    else return { ok: false, hole: key, explanation: `hole ${key} is undetermined: no access or loop requires it to contain any point` };
+    } else return { ok: false, hole: key, explanation: `hole ${key} is undetermined: no access or loop requires it to contain any point` };
   }
   for (const [key, st] of inf.gamma) {
     // A pair nothing constrains (it occurs only in the query): the empty interval satisfies it.

@@ -10,7 +10,8 @@
 //                    a guarded split tail (φ_Guard) gives exact per-iteration bounds;
 //  [BETA1-EMPTY]     a compute pair nothing requires anything of is the empty interval (0, 0).
 import type { Expr } from '../expr/ast.js';
-import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { eachStmt } from '../schedule/loops.js';
 import { type InferResult, infer } from './beta0.js';
 import { type Interval, type IntervalEnv, TOP, evalInterval, hull, isBounded, point } from './interval.js';
 import type { Query } from './query.js';
@@ -24,13 +25,9 @@ import { printExpr } from '../expr/print.js';
  */
 export function funcValueRanges(t: TgtProgram): Map<string, Interval> {
   const stores = new Map<string, Expr[]>();
-  const visit = (s: Stmt): void => {
+  eachStmt(t.body, (s) => {
     if (s.k === 'store') stores.set(s.func, [...(stores.get(s.func) ?? []), s.value]);
-    else if (s.k === 'seq') s.body.forEach(visit);
-    else if (s.k === 'if') [s.then, s.else].forEach(visit);
-    else if (s.k === 'for' || s.k === 'let' || s.k === 'label') visit(s.body);
-  };
-  visit(t.body);
+  });
   const params = new Set([...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);
   const ranges = new Map<string, Interval>();
   const busy = new Set<string>();

@@ -12,9 +12,15 @@ import type { CoverAssertion } from './beta0.js';
  */
 export function withAssertions(t: TgtProgram, assertions: readonly CoverAssertion[]): TgtProgram {
   if (assertions.length === 0) return t;
-  const byFunc = new Map<string, Stmt[]>();
-  for (const a of assertions) byFunc.set(a.func, [...(byFunc.get(a.func) ?? []), { k: 'assert', cond: a.cond, ...(a.loc ? { loc: a.loc } : {}) }]);
-  const guarded = (s: Stmt): Stmt[] => (s.k === 'label' && byFunc.has(s.name) ? [...byFunc.get(s.name)!, go(s)] : [go(s)]);
+  const byFunc = new Map<string, CoverAssertion[]>();
+  for (const a of assertions) byFunc.set(a.func, [...(byFunc.get(a.func) ?? []), a]);
+  // An assertion stands at the hint that asked for it, or else at the label it guards.
+  const asserts = (s: Extract<Stmt, { k: 'label' }>): Stmt[] =>
+    byFunc.get(s.name)!.map((a) => {
+      const loc = a.loc ?? s.loc;
+      return loc ? { k: 'assert', cond: a.cond, loc } : { k: 'assert', cond: a.cond };
+    });
+  const guarded = (s: Stmt): Stmt[] => (s.k === 'label' && byFunc.has(s.name) ? [...asserts(s), go(s)] : [go(s)]);
   const go = (s: Stmt): Stmt => {
     switch (s.k) {
       case 'seq':

@@ -11,6 +11,7 @@ import { add, mul } from '../expr/ops.js';
 import type { Input } from '../alg-semantics/ast.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { bindInput } from '../target-semantics/check.js';
+import { eachStmt } from '../schedule/loops.js';
 import type { Completion } from '../target-semantics/holes.js';
 import { UserError } from '../diag.js';
 import { type HolePair, type QNode, type Query, pairEnds, pairHole, pairKey } from './query.js';
@@ -46,13 +47,9 @@ type CVal = Value | Unknown;
 /** Funcs whose values the checker can compute: a single store with distinct variable indices. */
 export function definitions(t: TgtProgram): Map<string, { vars: readonly string[]; value: Expr }> {
   const stores = new Map<string, Extract<Stmt, { k: 'store' }>[]>();
-  const visit = (s: Stmt): void => {
+  eachStmt(t.body, (s) => {
     if (s.k === 'store') stores.set(s.func, [...(stores.get(s.func) ?? []), s]);
-    else if (s.k === 'seq') s.body.forEach(visit);
-    else if (s.k === 'if') [s.then, s.else].forEach(visit);
-    else if (s.k === 'for' || s.k === 'let' || s.k === 'label') visit(s.body);
-  };
-  visit(t.body);
+  });
   const params = new Set([...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);
   const out = new Map<string, { vars: readonly string[]; value: Expr }>();
   for (const [f, ss] of stores) {

@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { UserError } from '../diag.js';
 import { type Expr, type OpName, OP_ARITY, holeKey } from '../expr/ast.js';
 import { parseExprText } from '../expr/parse.js';
-import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { boundNames } from '../schedule/loops.js';
 import { type Completion, holesOf } from '../target-semantics/holes.js';
 import { type CoverAssertion, beta0 } from './beta0.js';
 import { beta1 } from './beta1.js';
@@ -81,7 +82,14 @@ function checkAnswer(name: string, t: TgtProgram, raw: unknown): EngineResult {
   }
   const missing = holesOf(t).map(holeKey).filter((k) => !gamma.has(k));
   if (missing.length) throw bad(name, `no value for ${missing.slice(0, 4).join(' ')}${missing.length > 4 ? ` … (${missing.length} in all)` : ''}`);
-  const assertions = Array.isArray(r.assertions) ? (r.assertions as CoverAssertion[]) : [];
+  if (r.assertions !== undefined && !Array.isArray(r.assertions)) throw bad(name, '`assertions` is not an array');
+  const assertions = ((r.assertions ?? []) as unknown[]).map((a, i): CoverAssertion => {
+    const x = a as Partial<CoverAssertion> | null;
+    if (!x || typeof x.func !== 'string' || !isExpr(x.cond)) throw bad(name, `assertion ${i + 1} needs a func name and an expression \`cond\``);
+    const problem = exprProblem(x.cond, scope);
+    if (problem) throw bad(name, `assertion ${i + 1} ${problem}`);
+    return { rule: 'plug-in', func: x.func, cond: x.cond, why: `engine ${name}` };
+  });
   return { ok: true, completion: gamma, assertions };
 }
 
@@ -122,18 +130,6 @@ function exprProblem(e: Expr, scope: ReadonlySet<string>): string | undefined {
     default:
       return undefined;
   }
-}
-
-function boundNames(t: TgtProgram): Set<string> {
-  const out = new Set<string>([...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);
-  const visit = (s: Stmt): void => {
-    if (s.k === 'for' || s.k === 'let') out.add(s.var);
-    if (s.k === 'seq') s.body.forEach(visit);
-    else if (s.k === 'if') [s.then, s.else].forEach(visit);
-    else if (s.k === 'for' || s.k === 'let' || s.k === 'label') visit(s.body);
-  };
-  visit(t.body);
-  return out;
 }
 
 export const BUILTIN_ENGINES: Readonly<Record<string, BoundsEngine>> = {

@@ -3,10 +3,11 @@
 // this predicate; β0 walks it backwards (§2.7.2); the checkers evaluate it (concrete-check.ts,
 // verify-z3.ts).
 import { UserError } from '../diag.js';
-import { type Expr, type Hole, type RefLabel, holeKey, op, vr } from '../expr/ast.js';
+import { type Expr, type Hole, type RefLabel, holeKey, op, vr, walkExpr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { holesOf, stmtExprs } from '../target-semantics/holes.js';
+import { eachStmt } from '../schedule/loops.js';
 
 /**
  * A hole pair ?ℓ f_x = (?ℓ.min, ?ℓ.len): the interval that a membership `e ∈ ?ℓ f_x` refers to
@@ -93,25 +94,9 @@ interface Ctx {
 
 function funcDims(body: Stmt): Map<string, readonly string[]> {
   const out = new Map<string, readonly string[]>();
-  const visit = (s: Stmt): void => {
-    switch (s.k) {
-      case 'allocate':
-        if (!out.has(s.func)) out.set(s.func, s.dims.map((d) => d.dim));
-        return;
-      case 'seq':
-        return s.body.forEach(visit);
-      case 'if':
-        visit(s.then);
-        return visit(s.else);
-      case 'for':
-      case 'let':
-      case 'label':
-        return visit(s.body);
-      default:
-        return;
-    }
-  };
-  visit(body);
+  eachStmt(body, (s) => {
+    if (s.k === 'allocate' && !out.has(s.func)) out.set(s.func, s.dims.map((d) => d.dim));
+  });
   return out;
 }
 
@@ -168,26 +153,11 @@ function bMem(ctx: Ctx, e: Expr): QNode[] {
 }
 
 /** Stages a statement stores to, as (stage, spec) with stage undefined for the final one. */
-function storedStages(s: Stmt, func: string, out: Map<string, RefLabel>): Map<string, RefLabel> {
-  switch (s.k) {
-    case 'store':
-      if (s.func === func) out.set(`${s.ref.stage ?? 'final'}.${s.ref.spec ?? 0}`, s.ref);
-      break;
-    case 'seq':
-      s.body.forEach((b) => storedStages(b, func, out));
-      break;
-    case 'if':
-      storedStages(s.then, func, out);
-      storedStages(s.else, func, out);
-      break;
-    case 'for':
-    case 'let':
-    case 'label':
-      storedStages(s.body, func, out);
-      break;
-    default:
-      break;
-  }
+function storedStages(s: Stmt, func: string): Map<string, RefLabel> {
+  const out = new Map<string, RefLabel>();
+  eachStmt(s, (x) => {
+    if (x.k === 'store' && x.func === func) out.set(`${x.ref.stage ?? 'final'}.${x.ref.spec ?? 0}`, x.ref);
+  });
   return out;
 }
 
@@ -291,17 +261,13 @@ function mentionsHole(e: Expr): boolean {
 function fixedAllocations(body: Stmt): Map<string, { min: Expr; len: Expr }> {
   const out = new Map<string, { min: Expr; len: Expr }>();
   const own = (e: Expr, p: HolePair, end: 'min' | 'len') => e.k === 'hole' && holeKey(e.hole) === holeKey(pairHole(p, end));
-  const visit = (s: Stmt): void => {
-    if (s.k === 'allocate') {
-      for (const d of s.dims) {
-        const p: HolePair = { kind: 'mem', func: s.func, dim: d.dim };
-        if (!own(d.min, p, 'min') || !own(d.len, p, 'len')) out.set(pairKey(p), { min: d.min, len: d.len });
-      }
-    } else if (s.k === 'seq') s.body.forEach(visit);
-    else if (s.k === 'if') [s.then, s.else].forEach(visit);
-    else if (s.k === 'for' || s.k === 'let' || s.k === 'label') visit(s.body);
-  };
-  visit(body);
+  eachStmt(body, (s) => {
+    if (s.k !== 'allocate') return;
+    for (const d of s.dims) {
+      const p: HolePair = { kind: 'mem', func: s.func, dim: d.dim };
+      if (!own(d.min, p, 'min') || !own(d.len, p, 'len')) out.set(pairKey(p), { min: d.min, len: d.len });
+    }
+  });
   return out;
 }
 
@@ -346,7 +312,7 @@ function bSeq(ctx: Ctx, body: readonly Stmt[], labelFunc: string | undefined, co
       return and(parts);
     }
     if (labelFunc !== undefined) {
-      const st = [...storedStages(s, labelFunc, new Map()).entries()];
+      const st = [...storedStages(s, labelFunc).entries()];
       if (st.length === 1 && !covered.has(st[0]![0])) {
         covered.add(st[0]![0]);
         const c = stageCover(ctx, labelFunc, st[0]![1]);
@@ -367,20 +333,14 @@ function explicitStages(body: Stmt): Map<string, Set<number>> {
     if (!s) out.set(f, (s = new Set()));
     s.add(st);
   };
-  const visit = (s: Stmt): void => {
+  eachStmt(body, (s) => {
     if (s.k === 'store') note(s.func, s.ref.stage);
-    if (s.k === 'seq') s.body.forEach(visit);
-    else if (s.k === 'if') [s.then, s.else].forEach(visit);
-    else if (s.k === 'for' || s.k === 'let' || s.k === 'label') visit(s.body);
-  };
-  visit(body);
+  });
   for (const e of stmtExprs(body)) {
-    const walk = (x: Expr): void => {
+    walkExpr(e, (x) => {
       if (x.k === 'access') note(x.func, x.ref?.stage);
       if (x.k === 'hole' && x.hole.kind === 'cpu') note(x.hole.func, x.hole.stage);
-      if (x.k === 'access' || x.k === 'op') x.args.forEach(walk);
-    };
-    walk(e);
+    });
   }
   return out;
 }

@@ -136,10 +136,13 @@ export function arbPipeline(opts: AlgGenOptions = {}): fc.Arbitrary<Pipeline> {
 }
 
 /** A small input for `p`: windows of at most 3 points per dimension, small parameters. */
-export function arbInput(p: Pipeline, opts: { maxLen?: number; paramRange?: [number, number] } = {}): fc.Arbitrary<Input> {
+export function arbInput(p: Pipeline, opts: { maxLen?: number; paramRange?: [number, number]; extremeMins?: boolean } = {}): fc.Arbitrary<Input> {
   const out = p.funcs.find((f) => f.name === p.output)!;
   const [lo, hi] = opts.paramRange ?? [-2, 5];
-  const window = fc.tuple(...out.vars.map(() => fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: opts.maxLen ?? 3 }))));
+  // With `extremeMins`, windows also start next to ±2^53, where coordinates turn into bigints.
+  const small = fc.integer({ min: -3, max: 3 });
+  const min: fc.Arbitrary<Int> = opts.extremeMins ? fc.oneof(small, fc.constantFrom<Int>(...EXTREME_INTS, 2 ** 53 - 3, -(2 ** 53) + 2)) : small;
+  const window = fc.tuple(...out.vars.map(() => fc.tuple(min, fc.integer({ min: 0, max: opts.maxLen ?? 3 }))));
   const params = fc.tuple(...p.params.map(() => fc.integer({ min: lo, max: hi })));
   return fc.tuple(window, params).map(([w, vs]): Input => ({
     window: w.map(([m, l]) => [m, l] as const),

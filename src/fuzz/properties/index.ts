@@ -3,10 +3,11 @@
 import { UserError } from '../../diag.js';
 import type { AnyProperty } from '../property.js';
 import { evaluatorsAlg, evaluatorsTgt } from './evaluators.js';
+import { perceus } from './perceus.js';
 import { roundtrip } from './roundtrip.js';
 import { boundsQuality, confluence, lemmas, memorySafety, raceFree } from './soundness.js';
 
-export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip];
+export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip, perceus];
 
 export function propertyNamed(name: string): AnyProperty {
   const p = PROPERTIES.find((q) => q.name === name);

@@ -3,10 +3,12 @@
 import { availableParallelism } from 'node:os';
 import { runZoo, zooFigures } from './run.js';
 
-const seedArg = process.argv.find((a) => a.startsWith('--seed='));
-const seed = seedArg ? Number(seedArg.slice(7)) : 1;
+// Usage: npm run zoo [-- FAULT… --seed=S --jobs=J]
+const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const seed = Number(flag('seed') ?? 1);
+const jobs = Number(flag('jobs') ?? Math.max(1, availableParallelism()));
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const entries = await runZoo({ seed, jobs: Math.max(1, availableParallelism()), timeMs: 60_000, faults: only }, (e) => {
+const entries = await runZoo({ seed, jobs, timeMs: 60_000, faults: only }, (e) => {
   process.stderr.write(`${e.detected ? 'detected  ' : 'MISSED    '} ${e.fault.padEnd(26)} ${e.seconds.toFixed(2).padStart(6)} s  ${String(e.checks).padStart(6)} checks  ${e.detected ? `${e.property}: ${e.verdict}` : ''}\n`);
 });
 process.stdout.write(`${JSON.stringify({ seed, ...zooFigures(entries), faults: entries }, null, 2)}\n`);

@@ -106,5 +106,6 @@ export async function runZoo(o: ZooOptions, onEntry: (e: ZooEntry) => void = () 
 export function zooFigures(es: readonly ZooEntry[]): { detected: number; faults: number; median_s: number; worst_s: number } {
   const ts = es.map((e) => e.seconds).sort((a, b) => a - b);
   const mid = ts.length === 0 ? 0 : ts.length % 2 ? ts[(ts.length - 1) / 2]! : (ts[ts.length / 2 - 1]! + ts[ts.length / 2]!) / 2;
-  return { detected: es.filter((e) => e.detected).length, faults: es.length, median_s: mid, worst_s: ts[ts.length - 1] ?? 0 };
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  return { detected: es.filter((e) => e.detected).length, faults: es.length, median_s: r2(mid), worst_s: r2(ts[ts.length - 1] ?? 0) };
 }

@@ -1,0 +1,45 @@
+// Fuzzing throughput and the bug zoo: checks per second of the default campaign (all properties,
+// β0, two worker threads) and the median and worst time to detection over the zoo's planted faults.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CONFIG } from '../fuzz/env.js';
+import { startCampaign } from '../fuzz/runner.js';
+import { NO_SHARD } from '../fuzz/seed.js';
+import { runZoo, zooFigures } from '../fuzz/zoo/run.js';
+import { round } from './timing.js';
+
+export const name = 'fuzz';
+export const group = 'core';
+
+const CAMPAIGN_MS = 20_000;
+
+export async function run(): Promise<object> {
+  const out = mkdtempSync(join(tmpdir(), 'refsem-bench-fuzz-'));
+  const cpu0 = process.cpuUsage();
+  const c = await startCampaign({
+    properties: [], seed: 1, timeMs: CAMPAIGN_MS, jobs: 2, shard: NO_SHARD, config: DEFAULT_CONFIG, out, budgetMs: 10_000,
+  }).done;
+  const cpu = process.cpuUsage(cpu0);
+  const zoo = await runZoo({ seed: 1, jobs: 2, timeMs: 60_000, out: join(out, 'zoo') });
+  const figures = zooFigures(zoo);
+  return {
+    campaign: {
+      jobs: 2,
+      seconds: c.elapsed_s,
+      checks: c.runs,
+      checks_per_s: c.checks_per_s,
+      failures: c.failures.length,
+      per_property: Object.fromEntries(Object.entries(c.properties).map(([k, v]) => [k, v.checks])),
+      main_thread_cpu_s: round((cpu.user + cpu.system) / 1e6),
+    },
+    zoo: {
+      faults: figures.faults,
+      detected: figures.detected,
+      median_s: figures.median_s,
+      worst_s: figures.worst_s,
+      per_fault: Object.fromEntries(zoo.map((e) => [e.fault, { detected: e.detected, seconds: e.seconds, checks: e.checks }])),
+    },
+    targets: { checks_per_s: 500, median_s: 10, worst_s: 60 },
+  };
+}

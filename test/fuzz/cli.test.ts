@@ -1,0 +1,102 @@
+// The fuzzing commands through the CLI: fuzz (JSON summary, errors), replay, merge,
+// check-directive (the unsound example is reported, correct ones pass), and — with the compiled
+// build — worker threads finding the same failures as one job.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const scratch = () => mkdtempSync(join(tmpdir(), 'refsem-fuzz-cli-'));
+const UNSOUND = join(__dirname, '..', '..', 'examples', 'directives', 'unsound-parallel.mjs');
+const TILE = join(__dirname, '..', '..', 'examples', 'directives', 'tile.mjs');
+
+describe('refsem fuzz', () => {
+  it('ends with the JSON summary of ARCHITECTURE.md', async () => {
+    const out = scratch();
+    const r = await runCli(['fuzz', '--runs', '30', '--seed', '3', '--jobs', '1', '--property', 'roundtrip', '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(s).toMatchObject({ seed: 3, runs: 30, failures: [], shard: '0/1', jobs: 1 });
+    expect(typeof s.elapsed_s).toBe('number');
+    expect(typeof s.checks_per_s).toBe('number');
+    expect(s.directives).toEqual({});
+    expect(s.properties.roundtrip.checks).toBe(30);
+    expect(existsSync(join(out, 'summary.json'))).toBe(true);
+  });
+
+  it('counts generated constructs and directives with --stats', async () => {
+    const r = await runCli(['fuzz', '--runs', '40', '--seed', '3', '--jobs', '1', '--property', 'lemmas', '--out', scratch(), '--stats']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/constructs:\n/);
+    expect(r.stdout).toMatch(/directives:\n {2}\S/);
+    expect(r.stdout).toMatch(/lemmas: 40 checks, 0 failing/);
+  });
+
+  it('lists its properties', async () => {
+    const r = await runCli(['fuzz', '--list']);
+    for (const p of ['confluence', 'memory-safety', 'bounds-quality', 'race-free', 'lemmas', 'evaluators-alg', 'evaluators-tgt', 'roundtrip']) expect(r.stdout).toContain(p);
+  });
+
+  it('rejects bad usage with exit code 2', async () => {
+    expect((await runCli(['fuzz', '--property', 'nope', '--runs', '1'])).stderr).toMatch(/unknown property 'nope'/);
+    const shard = await runCli(['fuzz', '--shard', '2/2', '--runs', '1']);
+    expect(shard.code).toBe(2);
+    expect(shard.stderr).toMatch(/--shard '2\/2'/);
+    expect((await runCli(['fuzz', '--time', '1s', '--runs', '3'])).code).toBe(2);
+    expect((await runCli(['replay', join(scratch(), 'missing.json')])).code).toBe(2);
+  });
+});
+
+describe('refsem check-directive', () => {
+  it('reports the deliberately unsound example with a minimized counterexample', async () => {
+    const out = scratch();
+    const r = await runCli(['check-directive', UNSOUND, '--runs', '400', '--seed', '1', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/directive parallel-any: counterexample after \d+ checks/);
+    expect(r.stdout).toMatch(/parallel-any /);
+    const file = /reproducer: (\S+)/.exec(r.stdout)![1]!;
+    const again = await runCli(['replay', file]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/\(reproduced\)/);
+  }, 300_000);
+
+  it('passes a correct directive', async () => {
+    const r = await runCli(['check-directive', TILE, '--runs', '150', '--seed', '1', '--out', scratch()]);
+    expect(r.stdout).toMatch(/^directive tile: no counterexample in 150 checks \(seed 1\)/);
+    expect(r.code).toBe(0);
+  }, 300_000);
+});
+
+describe('refsem merge', () => {
+  it('combines shard outputs into the summary of the whole campaign', async () => {
+    const common = ['--runs', '40', '--seed', '9', '--jobs', '1', '--property', 'race-free', '--directive', UNSOUND, '--json'];
+    const whole = JSON.parse((await runCli(['fuzz', ...common, '--out', scratch()])).stdout);
+    const dirs = [scratch(), scratch()];
+    for (const [i, d] of dirs.entries()) await runCli(['fuzz', ...common, '--shard', `${i}/2`, '--out', d]);
+    const merged = await runCli(['merge', ...dirs, '--json']);
+    const m = JSON.parse(merged.stdout);
+    expect(m.runs).toBe(whole.runs);
+    expect(m.failures.map((f: { key: string; check: number }) => [f.key, f.check])).toEqual(whole.failures.map((f: { key: string; check: number }) => [f.key, f.check]));
+    expect(merged.code).toBe(whole.failures.length > 0 ? 1 : 0);
+  }, 300_000);
+});
+
+describe('worker threads (compiled build)', () => {
+  const bin = join(__dirname, '..', '..', 'bin', 'refsem.js');
+  const built = existsSync(join(__dirname, '..', '..', 'dist', 'fuzz', 'worker.js'));
+  it.runIf(built)('find the same failures with --jobs 1 and --jobs 2', () => {
+    const run = (jobs: string) => {
+      const r = spawnSync('node', [bin, 'fuzz', '--runs', '300', '--seed', '5', '--jobs', jobs, '--property', 'race-free', '--directive', UNSOUND, '--out', scratch(), '--json'], { encoding: 'utf8' });
+      const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
+      return { code: r.status, runs: s.runs, failures: s.failures.map((f: { key: string; check: number; verdict: string }) => [f.key, f.check, f.verdict]) };
+    };
+    const one = run('1');
+    const two = run('2');
+    expect(one.runs).toBe(300);
+    expect(two).toEqual(one);
+    expect(one.failures.length).toBeGreaterThan(0);
+    expect(one.code).toBe(1);
+  }, 300_000);
+});
