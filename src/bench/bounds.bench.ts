@@ -10,7 +10,7 @@ import { scheduleDriver } from '../fuzz/gen/driver.js';
 import { arbChoices, decodeChoices } from '../fuzz/gen/schedule.js';
 import { lower } from '../lowering/lower.js';
 import { builtinRegistry } from '../schedule/builtins.js';
-import { scheduleProgram } from '../schedule/schedule.js';
+import { scheduleFromText } from '../schedule/schedule.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { beta0 } from '../bounds/beta0.js';
 import { beta1 } from '../bounds/beta1.js';
@@ -103,7 +103,7 @@ export async function run(): Promise<object> {
   let firstCallMs = 0;
   for (const ex of EXAMPLES) {
     const p = loadPipeline(ex.alg, `${ex.name}.alg`);
-    const t = ex.schedule ? await scheduleProgram(lower(p), ex.schedule, `${ex.name}.sched`, p) : lower(p);
+    const t = ex.schedule ? await scheduleFromText(lower(p), ex.schedule, `${ex.name}.sched`, p) : lower(p);
     const q = extractQuery(t);
     const input: Input = { window: [[0, ex.window]], params: new Map() };
     const r0 = beta0(t, q);

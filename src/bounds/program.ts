@@ -3,7 +3,7 @@
 import type { Pipeline } from '../alg-semantics/ast.js';
 import { loadPipeline } from '../alg-semantics/load.js';
 import { lower } from '../lowering/lower.js';
-import { scheduleProgram } from '../schedule/schedule.js';
+import { scheduleFromText } from '../schedule/schedule.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { parseTgt } from '../target-semantics/parse.js';
 import { readSource } from '../cli/io.js';
@@ -29,7 +29,7 @@ export async function loadProgram(progPath: string, o: LoadOptions = {}): Promis
   let t = isTgt ? parseTgt(text, file) : lower(alg!);
   if (o.schedule !== undefined) {
     const s = readSource(o.schedule);
-    t = await scheduleProgram(t, s.text, s.file, alg, o.directives ?? []);
+    t = await scheduleFromText(t, s.text, s.file, alg, o.directives ?? []);
   }
   return alg ? { t, alg } : { t };
 }

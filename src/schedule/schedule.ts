@@ -24,10 +24,10 @@ export async function loadSchedule(path: string, modules: readonly string[] = []
 }
 
 /**
- * Parses schedule text and applies it to `t` (the signature src/bounds/program.ts looks up):
+ * Parses schedule text and applies it to `t`:
  * 𝓢(S, T) for a lowered or hand-written Tgt? program.
  */
-export async function scheduleProgram(t: TgtProgram, src: string, file: string, alg?: Pipeline, modules: readonly string[] = [], opts: ApplyOptions = {}): Promise<TgtProgram> {
+export async function scheduleFromText(t: TgtProgram, src: string, file: string, alg?: Pipeline, modules: readonly string[] = [], opts: ApplyOptions = {}): Promise<TgtProgram> {
   const s = parseSchedule(src, file, await registryWith(modules));
   return applySchedule(t, s, { ...opts, ...(alg ? { pipeline: alg } : {}) });
 }

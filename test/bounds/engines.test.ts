@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { lower } from '../../src/lowering/lower.js';
-import { scheduleProgram } from '../../src/schedule/schedule.js';
+import { scheduleFromText } from '../../src/schedule/schedule.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
 import { printTgt } from '../../src/target-semantics/print.js';
@@ -17,7 +17,7 @@ import { extractQuery, printQuery } from '../../src/bounds/query.js';
 
 const SEC22 = 'pipeline f() { func g(x) = x * x; func f(x) = g(x) + g(x + 1); }';
 const alg = (src: string) => loadPipeline(src, 'test.alg');
-const scheduled = (src: string, sched: string): Promise<TgtProgram> => scheduleProgram(lower(alg(src)), sched, 'test.sched', alg(src));
+const scheduled = (src: string, sched: string): Promise<TgtProgram> => scheduleFromText(lower(alg(src)), sched, 'test.sched', alg(src));
 
 /** The concrete (min, len) instances of every hole pair on window [min, min + len). */
 function windows(t: TgtProgram, engine: BoundsEngine, min: number, len: number): Record<string, string> {
