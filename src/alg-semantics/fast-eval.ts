@@ -118,10 +118,10 @@ function compileWith(e: Expr, s: Scope, params: string, slot: (i: number) => str
         if (!g) throw new UserError(`unknown func '${e.func}'`, e.loc);
         if (g instanceof PureFunc && args.length === 2) {
           // The memo hit of a 2-D pure func read in place: the hot path of stencils.
-          const [[a, b], binds] = [[temp(), temp()], args.map((x, j) => `t${temps - 2 + j} = ${x}`)];
+          const [[a, as], [b, bs]] = args.map(bind) as [[string, string[]], [string, string[]]];
           const i = temp();
           const T = k(g.table);
-          return `(${binds.join(', ')}, (${i} = ${T}.slot2(${a}, ${b})) >= 0 && ${T}.state[${i}] === 1 ? ${T}.nums[${i}] : ${k(g)}.get2(${a}, ${b}))`;
+          return `(${[...as, ...bs].map((x) => `${x}, `).join('')}(${i} = ${T}.slot2(${a}, ${b})) >= 0 && ${T}.state[${i}] === 1 ? ${T}.nums[${i}] : ${k(g)}.miss2(${a}, ${b}, ${i}))`;
         }
         if (args.length === 1) return `${k(g)}.get1(${args[0]})`;
         if (args.length === 2) return `${k(g)}.get2(${args[0]}, ${args[1]})`;
@@ -190,10 +190,12 @@ class PureFunc implements FuncRt {
   get2(a: Value, b: Value): Value {
     const t = this.table;
     const i = t.slot2(a, b);
-    if (i < 0) return this.get([a, b]);
-    const s = t.state[i];
-    if (s === 1) return t.nums[i]!;
-    if (s !== 0) return this.get([a, b]);
+    return i >= 0 && t.state[i] === 1 ? t.nums[i]! : this.miss2(a, b, i);
+  }
+  /** `get2` after its dense cell `i` (or -1) missed. The body never reads this func's own table, so `i` stays valid. */
+  miss2(a: Value, b: Value, i: number): Value {
+    const t = this.table;
+    if (i < 0 || t.state[i] !== 0) return this.get([a, b]);
     const r = this.compute2(a, b);
     if (typeof r === 'number') {
       t.nums[i] = r;
@@ -439,8 +441,10 @@ export function realize(p: Pipeline, input: Input, opts: FastOptions = {}): Real
   }
   if (g instanceof PureFunc && small && window.length === 2) {
     const [[x0, w], [y0, h]] = window as [number, number][];
+    values.length = w! * h!;
     guarded(() => {
-      for (let y = y0!; y < y0! + h!; y++) for (let x = x0!; x < x0! + w!; x++) values.push(g.compute2(x, y));
+      let n = 0;
+      for (let y = y0!; y < y0! + h!; y++) for (let x = x0!; x < x0! + w!; x++) values[n++] = g.compute2(x, y);
     });
   } else {
     const point = g instanceof PureFunc ? (c: Value[]) => g.compute(c) : (c: Value[]) => g.get(c);

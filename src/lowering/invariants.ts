@@ -99,16 +99,16 @@ export function replaceAt(s: Stmt, path: StmtPath, f: (s: Stmt) => Stmt): Stmt {
 }
 
 /** Every statement with its path and enclosing labels, in program order (pre-order). */
-function visit(s: Stmt, f: (s: Stmt, path: StmtPath, labels: readonly string[]) => void, path: StmtPath = [], labels: readonly string[] = []): void {
+export function visitStmts(s: Stmt, f: (s: Stmt, path: StmtPath, labels: readonly string[]) => void, path: StmtPath = [], labels: readonly string[] = []): void {
   f(s, path, labels);
   const inner = s.k === 'label' ? [...labels, s.name] : labels;
-  for (const [step, c] of children(s)) visit(c, f, [...path, step], inner);
+  for (const [step, c] of children(s)) visitStmts(c, f, [...path, step], inner);
 }
 
 /** Every for loop of the program, in program order, with its parsed name and its path from `t.body`. */
 export function loopsOf(t: TgtProgram): LoopInfo[] {
   const out: LoopInfo[] = [];
-  visit(t.body, (s, path, labels) => {
+  visitStmts(t.body, (s, path, labels) => {
     if (s.k === 'for') out.push({ name: parseLoopName(s.var), stmt: s, path, labels });
   });
   return out;
@@ -168,17 +168,28 @@ function established(s: Stmt, funcs: ReadonlySet<string>): Set<string> {
   }
 }
 
-/** Calls f on every statement with the facts that dominate it (hold whenever it starts). */
-function withDominators(s: Stmt, funcs: ReadonlySet<string>, f: (s: Stmt, dom: ReadonlySet<string>) => void, dom: ReadonlySet<string> = new Set()): void {
-  f(s, dom);
+/**
+ * Calls f on every statement, in program order, with the facts that dominate it (hold whenever it
+ * starts) and the names of its enclosing labels, outermost first. Shared with the scheduler's
+ * dominance check (src/schedule/dominance.ts).
+ */
+export function withDominators(
+  s: Stmt,
+  funcs: ReadonlySet<string>,
+  f: (s: Stmt, dom: ReadonlySet<string>, labels: readonly string[]) => void,
+  dom: ReadonlySet<string> = new Set(),
+  labels: readonly string[] = [],
+): void {
+  f(s, dom, labels);
+  const inner = s.k === 'label' ? [...labels, s.name] : labels;
   if (s.k === 'seq') {
     const acc = new Set(dom);
     for (const b of s.body) {
-      withDominators(b, funcs, f, new Set(acc));
+      withDominators(b, funcs, f, new Set(acc), inner);
       for (const x of established(b, funcs)) acc.add(x);
     }
   } else {
-    for (const [, c] of children(s)) withDominators(c, funcs, f, dom);
+    for (const [, c] of children(s)) withDominators(c, funcs, f, dom, inner);
   }
 }
 

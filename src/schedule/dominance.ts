@@ -6,7 +6,7 @@
 // program alone and names the consumer left behind.
 import type { Expr } from '../expr/ast.js';
 import { walkExpr } from '../expr/ast.js';
-import { children } from '../lowering/invariants.js';
+import { visitStmts, withDominators } from '../lowering/invariants.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { printHead } from '../target-semantics/print.js';
 import { funcsOf } from './loops.js';
@@ -19,29 +19,6 @@ export interface Violation {
   readonly consumer: string | undefined;
   /** The accessing statement, printed head only. */
   readonly at: string;
-}
-
-/** Facts a statement establishes on every path once it completes (loops may run zero times). */
-function established(s: Stmt, funcs: ReadonlySet<string>): Set<string> {
-  switch (s.k) {
-    case 'allocate':
-      return new Set([`alloc ${s.func}`]);
-    case 'seq':
-      return new Set(s.body.flatMap((b) => [...established(b, funcs)]));
-    case 'label': {
-      const inner = established(s.body, funcs);
-      if (funcs.has(s.name)) inner.add(`done ${s.name}`);
-      return inner;
-    }
-    case 'let':
-      return established(s.body, funcs);
-    case 'if': {
-      const b = established(s.else, funcs);
-      return new Set([...established(s.then, funcs)].filter((x) => b.has(x)));
-    }
-    default:
-      return new Set();
-  }
 }
 
 function ownExprs(s: Stmt): Expr[] {
@@ -71,7 +48,7 @@ function innermostFunc(labels: readonly string[], funcs: ReadonlySet<string>): s
 /** The funcs whose statements read f outside f's own statements: f's consumers. */
 function consumersOf(t: TgtProgram, f: string, funcs: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
-  const visit = (s: Stmt, labels: readonly string[]): void => {
+  visitStmts(t.body, (s, _path, labels) => {
     const reader = innermostFunc(labels, funcs);
     if (reader !== f) {
       for (const e of ownExprs(s)) {
@@ -80,10 +57,7 @@ function consumersOf(t: TgtProgram, f: string, funcs: ReadonlySet<string>): Set<
         });
       }
     }
-    const inner = s.k === 'label' ? [...labels, s.name] : labels;
-    for (const [, c] of children(s)) visit(c, inner);
-  };
-  visit(t.body, []);
+  });
   return out;
 }
 
@@ -96,7 +70,7 @@ export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
   const funcs = new Set(funcsOf(t));
   const consumers = consumersOf(t, f, funcs);
   const out: Violation[] = [];
-  const visit = (s: Stmt, dom: ReadonlySet<string>, labels: readonly string[]): void => {
+  withDominators(t.body, funcs, (s, dom, labels) => {
     const consumer = innermostFunc(labels, funcs);
     const report = (kind: Violation['kind']) => out.push({ kind, func: f, consumer, at: printHead(s) });
     let reads = false;
@@ -108,17 +82,6 @@ export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
     if ((reads || writes || (s.k === 'label' && s.name === f)) && !dom.has(`alloc ${f}`)) report('alloc');
     const consumerStore = s.k === 'store' && consumers.has(s.func);
     if ((reads || consumerStore) && !insideF && !dom.has(`done ${f}`)) report('compute');
-    const inner = s.k === 'label' ? [...labels, s.name] : labels;
-    if (s.k === 'seq') {
-      const acc = new Set(dom);
-      for (const b of s.body) {
-        visit(b, acc, inner);
-        for (const x of established(b, funcs)) acc.add(x);
-      }
-    } else {
-      for (const [, c] of children(s)) visit(c, dom, inner);
-    }
-  };
-  visit(t.body, new Set(), []);
+  });
   return out;
 }
