@@ -12,7 +12,7 @@ import { INT_OPS, add, applyOp, mul } from '../expr/ops.js';
 import { E_RDOM, type Int, type Value, isError, valueToJson } from '../expr/value.js';
 import type { Func, Input, Pipeline, Stage } from './ast.js';
 import { checkInput, outputFunc } from './input.js';
-import { PointTable, ValueTable } from './store.js';
+import { PointTable, ValueTable, isInt32 } from './store.js';
 import { pureDims } from './validate.js';
 
 export interface Realization {
@@ -34,6 +34,8 @@ type Env = Value[];
 type Code = (env: Env) => Value;
 
 interface FuncRt {
+  /** Number of dimensions: accesses are checked against it when compiled. */
+  readonly arity: number;
   get(c: Value[]): Value;
   get1(a: Value): Value;
   get2(a: Value, b: Value): Value;
@@ -62,7 +64,9 @@ interface Scope {
   params: ReadonlyMap<string, Int>;
   funcs: ReadonlyMap<string, FuncRt>;
   /** Self-accesses of an update stage read the version before the one being computed. */
-  self?: { name: string; at: (v: number, c: Value[]) => Value; vslot: number };
+  self?: { name: string; arity: number; at: (v: number, c: Value[]) => Value; vslot: number };
+  /** Set for rdom bounds, whose variables may only be parameters (def. 2.9). */
+  startup?: boolean;
 }
 
 /**
@@ -106,13 +110,23 @@ function compileWith(e: Expr, s: Scope, params: string, slot: (i: number) => str
         const i = s.slots.get(e.name);
         if (i !== undefined) return slot(i);
         const v = s.params.get(e.name);
-        if (v === undefined) throw new UserError(`unbound variable '${e.name}'`, e.loc);
+        if (v === undefined) {
+          throw s.startup
+            ? new UserError(`rdom bound mentions '${e.name}', but bounds may mention only constants and parameters (def. 2.9)`, e.loc, 'check the program first (refsem check)')
+            : new UserError(`unbound variable '${e.name}'`, e.loc);
+        }
         return typeof v === 'number' ? `(${v})` : k(v);
       }
       case 'hole':
         throw new UserError('bounds holes do not occur in algorithms', e.loc);
       case 'access': {
         const args = e.args.map(gen);
+        // Valid programs have the right arity (def. 2.10); the evaluator does not assume it, since
+        // a missing argument would silently read an unfilled slot.
+        const arity = s.self && e.func === s.self.name ? s.self.arity : s.funcs.get(e.func)?.arity;
+        if (arity !== undefined && arity !== args.length) {
+          throw new UserError(`'${e.func}' has ${arity} dimension${arity === 1 ? '' : 's'} but is accessed with ${args.length} argument${args.length === 1 ? '' : 's'}`, e.loc, 'check the program first (refsem check)');
+        }
         if (s.self && e.func === s.self.name) return `${k(s.self.at)}(${slot(s.self.vslot)} - 1, [${args.join(', ')}])`;
         const g = s.funcs.get(e.func);
         if (!g) throw new UserError(`unknown func '${e.func}'`, e.loc);
@@ -167,6 +181,7 @@ class PureFunc implements FuncRt {
   constructor(
     readonly body: (...c: Value[]) => Value,
     private readonly ctr: Counter,
+    readonly arity: number,
   ) {}
   compute(c: Value[]): Value {
     tick(this.ctr);
@@ -197,7 +212,7 @@ class PureFunc implements FuncRt {
     const t = this.table;
     if (i < 0 || t.state[i] !== 0) return this.get([a, b]);
     const r = this.compute2(a, b);
-    if (typeof r === 'number') {
+    if (isInt32(r)) {
       t.nums[i] = r;
       t.state[i] = 1;
     } else t.set([a, b], r);
@@ -248,6 +263,7 @@ class StagedFunc implements FuncRt {
   constructor(
     private readonly pure: Code,
     private readonly ctr: Counter,
+    readonly arity: number,
     build: (self: StagedFunc) => Version[],
   ) {
     this.versions = build(this);
@@ -346,8 +362,13 @@ class StagedFunc implements FuncRt {
     const slots = new Map<string, number>(f.vars.map((x, i) => [x, i]));
     s.rdom.forEach((r, i) => slots.set(r.name, n + i));
     const vslot = n + s.rdom.length;
-    const sc: Scope = { ...scope, slots, self: { name: f.name, at, vslot } };
-    const bound = (e: Expr) => compile(e, sc)([]);
+    const sc: Scope = { ...scope, slots, self: { name: f.name, arity: n, at, vslot } };
+    if (s.lhs.length !== n) {
+      throw new UserError(`update stage ${f.stages.indexOf(s)} of func '${f.name}' assigns ${s.lhs.length} coordinates, but '${f.name}' has ${n} dimensions`, s.loc, 'check the program first (refsem check)');
+    }
+    // Bounds are startup expressions (def. 2.9): compiled without slots, so that no variable can
+    // read the empty environment they are evaluated in.
+    const bound = (e: Expr) => compile(e, { ...scope, slots: new Map(), startup: true })([]);
     const mins = s.rdom.map((r) => bound(r.min));
     const lens = s.rdom.map((r) => bound(r.len));
     const shared = !pureDims(f, s).some(Boolean);
@@ -380,11 +401,11 @@ function compilePipeline(p: Pipeline, params: ReadonlyMap<string, Int>, opts: Fa
   for (const f of p.funcs) {
     const scope: Scope = { slots: new Map(f.vars.map((x, i) => [x, i])), params, funcs: new Map(funcs) };
     if (f.stages.length === 1) {
-      funcs.set(f.name, new PureFunc(compilePure(f.stages[0]!.rhs, scope, f.vars.length), ctr));
+      funcs.set(f.name, new PureFunc(compilePure(f.stages[0]!.rhs, scope, f.vars.length), ctr, f.vars.length));
       continue;
     }
     const pure = compile(f.stages[0]!.rhs, scope);
-    funcs.set(f.name, new StagedFunc(pure, ctr, (self) => {
+    funcs.set(f.name, new StagedFunc(pure, ctr, f.vars.length, (self) => {
       let first = 1;
       return f.stages.slice(1).map((s) => {
         const v = StagedFunc.versionsOf(f, s, first, scope, self.at, ctr.max);
@@ -427,24 +448,23 @@ export function realize(p: Pipeline, input: Input, opts: FastOptions = {}): Real
   const window = input.window.map(([m, l]) => [m, l] as [Int, Int]);
   // Each output point is requested once, so a pure output func is computed without its memo.
   const values: Value[] = [];
-  const small = window.every(([m, l]) => typeof m === 'number' && typeof l === 'number' && Number.isSafeInteger(m + l));
+  const M = 4;
+  const small = window.every(([m, l]) => typeof m === 'number' && typeof l === 'number' && Number.isSafeInteger(m - M) && Number.isSafeInteger(m + l + M));
   if (small) {
     // Producers of the output's dimensionality are mostly read near the window (stencils): size
-    // their dense memo to the window plus a margin once, instead of growing it step by step.
-    const M = 4;
+    // their dense memo to the window plus a margin once, instead of growing it step by step. The
+    // output func itself is read by no one, so it needs none.
     for (const h of p.funcs) {
       const rt = funcs.get(h.name);
-      if (rt instanceof PureFunc && h.vars.length === window.length) {
+      if (rt instanceof PureFunc && h !== f && h.vars.length === window.length) {
         rt.table.reserve(window.map(([m]) => (m as number) - M), window.map(([, l]) => (l as number) + 2 * M));
       }
     }
   }
   if (g instanceof PureFunc && small && window.length === 2) {
     const [[x0, w], [y0, h]] = window as [number, number][];
-    values.length = w! * h!;
     guarded(() => {
-      let n = 0;
-      for (let y = y0!; y < y0! + h!; y++) for (let x = x0!; x < x0! + w!; x++) values[n++] = g.compute2(x, y);
+      for (let y = y0!; y < y0! + h!; y++) for (let x = x0!; x < x0! + w!; x++) values.push(g.compute2(x, y));
     });
   } else {
     const point = g instanceof PureFunc ? (c: Value[]) => g.compute(c) : (c: Value[]) => g.get(c);

@@ -5,6 +5,9 @@ import type { Value } from '../expr/value.js';
 
 export const DENSE_LIMIT = 1 << 22;
 
+/** Values a dense cell of a ValueTable holds. */
+export const isInt32 = (v: Value): v is number => typeof v === 'number' && (v | 0) === v;
+
 const keyOf = (v: Value): string => (typeof v === 'object' ? `e${v.err}` : typeof v === 'bigint' ? `${v}n` : `${v}`);
 export const pointKey = (c: readonly Value[]): string => c.map(keyOf).join(',');
 
@@ -108,8 +111,10 @@ export class PointTable<T> {
 }
 
 /**
- * A map from points to values, specialised for the common case of number values at small
- * number points (typed storage; `get1` and `slot2` avoid allocating the point).
+ * A map from points to values, specialised for the common case of int32 values at small number
+ * points (typed storage; `get1` and `slot2` avoid allocating the point). Int32 cells rather than
+ * doubles: values read back are small integers to the engine, which keeps the arithmetic of
+ * ops.ts on its integer fast path. Other values live in `far`.
  */
 export class ValueTable {
   private box: Box | undefined;
@@ -118,8 +123,8 @@ export class ValueTable {
   private len0 = 0;
   private len1 = 0;
   /** Dense cells; read directly by the evaluator's 2-D fast path (see `slot2`). */
-  nums = new Float64Array(0);
-  /** 0: absent, 1: number in `nums`, 2: other value in `far`. */
+  nums = new Int32Array(0);
+  /** 0: absent, 1: int32 value in `nums`, 2: other value in `far`. */
   state = new Uint8Array(0);
   private readonly far = new Map<string, Value>();
 
@@ -153,7 +158,7 @@ export class ValueTable {
     if (!this.box) this.adopt(Box.around(c));
     else if (this.box.index(c) < 0 && c.every((x) => typeof x === 'number')) this.adopt(this.box.grownTo(c));
     const i = this.box ? this.box.index(c) : -1;
-    if (i >= 0 && typeof v === 'number') {
+    if (i >= 0 && isInt32(v)) {
       this.nums[i] = v;
       this.state[i] = 1;
       return;
@@ -168,7 +173,7 @@ export class ValueTable {
 
   private adopt(b: Box | undefined): void {
     if (!b) return;
-    const nums = new Float64Array(b.size);
+    const nums = new Int32Array(b.size);
     const state = new Uint8Array(b.size);
     if (this.box) {
       this.box.forEachRow(b, (from, to, count) => {

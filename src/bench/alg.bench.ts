@@ -1,17 +1,13 @@
 // Fast evaluator throughput on the separable blur (examples/blur.alg) over a 512×512 window,
 // against a hand-written JavaScript loop computing the same values. Targets (issue, "Performance"):
 // at least 1,000,000 output points per second, and within 20× of the hand-written loop.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadPipeline } from '../alg-semantics/load.js';
 import { realize } from '../alg-semantics/fast-eval.js';
+import { loadBlur } from './examples.js';
 
 export const name = 'alg-fast-eval-blur';
 export const group = 'core';
 
 const N = 512;
-const BLUR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'blur.alg');
 
 /** The blur of examples/blur.alg written directly: Euclidean % and / on non-negative values. */
 function handBlur(n: number): Float64Array {
@@ -55,7 +51,7 @@ function bestOfAlternating(rounds: number, fast: () => void, hand: () => void, h
 }
 
 export async function run(): Promise<object> {
-  const p = loadPipeline(readFileSync(BLUR, 'utf8'), BLUR);
+  const p = loadBlur();
   const input = { window: [[0, N], [0, N]] as [number, number][], params: new Map() };
   const t = bestOfAlternating(15, () => void realize(p, input), () => void handBlur(N), 10);
   // The two must compute the same values, or the comparison means nothing.

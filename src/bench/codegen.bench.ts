@@ -1,9 +1,6 @@
 // Code generation benchmarks (spec/codegen.md): validation throughput of the batched toolchain on
 // small generated programs, and the run time of the emitted C for the blur example at 512×512
 // against the fast executor, scalar against SIMD.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import type { Input } from '../alg-semantics/ast.js';
 import { arbTgtInput, arbTgtProgram } from '../fuzz/arbitraries/tgt.js';
@@ -11,12 +8,11 @@ import { compileTgt } from '../target-semantics/exec.js';
 import { parseTgt } from '../target-semantics/parse.js';
 import { compileAndRun, detectToolchain } from '../codegen/toolchain.js';
 import { validateBatch } from '../codegen/validate.js';
+import { readExample } from './examples.js';
 import { median, round } from './timing.js';
 
 export const name = 'codegen';
 export const group = 'core';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Programs validated per second: emit, compile one batch, run, judge against the reference. */
 async function throughput(n: number, backend: 'c' | 'simd'): Promise<number> {
@@ -30,7 +26,7 @@ async function throughput(n: number, backend: 'c' | 'simd'): Promise<number> {
 
 export async function run(): Promise<object> {
   const tc = detectToolchain();
-  const text = readFileSync(join(root, 'examples', 'blur.tgt'), 'utf8');
+  const text = readExample('blur.tgt');
   const blur = parseTgt(text, 'blur.tgt');
   const blurVec = parseTgt(text.replace(/for (\w+)\.s0\.x/g, 'for vectorize $1.s0.x'), 'blurv.tgt');
   const z: Input = { window: [[0, 512], [0, 512]], params: new Map() };

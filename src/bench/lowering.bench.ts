@@ -8,23 +8,18 @@ import { lower } from '../lowering/lower.js';
 import { checkDominance, checkLoopNaming } from '../lowering/invariants.js';
 import { compareOutputs } from '../lowering/equivalence.js';
 import type { Outcome } from '../target-semantics/outcome.js';
+import { loadBlur } from './examples.js';
 import { opsPerSecond, round } from './timing.js';
 
 export const name = 'lowering';
 export const group = 'core';
-
-const BLUR = `pipeline blur_y() {
-  func input(x, y) = (x * 7 + y * 13) % 256;
-  func blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
-  func blur_y(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
-}`;
 
 /** f0 … f99, each reading its predecessor, with one rdom update each. */
 const CHAIN = `pipeline f99(n) {\n${Array.from({ length: 100 }, (_, i) =>
   `  func f${i}(x, y) { ${i === 0 ? 'x + y' : `f${i - 1}(x, y) + f${i - 1}(x + 1, y)`}; rdom(r = (0, n)) in (x, r) <- f${i}(x, r) + r; }`).join('\n')}\n}`;
 
 export async function run(): Promise<object> {
-  const blur = loadPipeline(BLUR, 'blur.alg');
+  const blur = loadBlur();
   const chain = loadPipeline(CHAIN, 'chain.alg');
   const lowered = lower(chain);
   const n = 512;

@@ -1,17 +1,13 @@
 // `npm run bench:perceus`: scaled-down ports of the §4.4 benchmarks (plus map and the FBIP
 // traversal of fig. 4.3) under every configuration, checks off (the fast path). Reports the RC
 // operations, allocations, reuses and peak live cells of each run, and heap-machine steps per second.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { compile, run as runMachine } from '../perceus/heap.js';
 import { CONFIGS, annotate } from '../perceus/pipeline.js';
 import { loadProgram } from '../perceus/scope.js';
+import { readExample } from './examples.js';
 
 export const name = 'perceus';
 export const group = 'perceus';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Benchmark programs and the size each runs at (the `size()` function of the example). */
 export const BENCHMARKS: readonly (readonly [string, number])[] = [
@@ -26,7 +22,7 @@ export const BENCHMARKS: readonly (readonly [string, number])[] = [
 
 /** The example's source with its size() replaced. */
 export function benchmarkSource(bench: string, size: number): string {
-  const src = readFileSync(join(root, 'examples', 'perceus', `${bench}.lam`), 'utf8');
+  const src = readExample('perceus', `${bench}.lam`);
   return src.replace(/fun size\(\) = \d+/, `fun size() = ${size}`);
 }
 

@@ -1,23 +1,18 @@
 // Scheduling throughput, which bounds how fast the fuzzers can exercise directives: applying the
 // tiled schedule of §2.2 (parse + validate + rewrite, with and without the lemma 2.4 / 2.5
 // checks), and proposing-then-applying random directives with their `generate`.
-import { loadPipeline } from '../alg-semantics/load.js';
 import { lower } from '../lowering/lower.js';
 import { Rng } from '../target-semantics/parallel.js';
 import { applySchedule, generateCall } from '../schedule/apply.js';
 import { builtinRegistry } from '../schedule/builtins.js';
 import { parseSchedule } from '../schedule/parse.js';
 import type { DirectiveCall } from '../schedule/plugin.js';
+import { loadBlur } from './examples.js';
 import { opsPerSecond, round } from './timing.js';
 
 export const name = 'schedule';
 export const group = 'core';
 
-const BLUR = `pipeline blur_y() {
-  func input(x, y) = (x * 7 + y * 13) % 256;
-  func blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
-  func blur_y(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
-}`;
 const TILED = `split blur_y.x by 4
 split blur_y.y by 2
 reorder blur_y.yo, blur_y.xo, blur_y.yi, blur_y.xi
@@ -28,7 +23,7 @@ store-at blur_x at blur_y.s0.xo
 `;
 
 export async function run(): Promise<object> {
-  const p = loadPipeline(BLUR, 'blur.alg');
+  const p = loadBlur();
   const t0 = lower(p);
   const registry = builtinRegistry();
   const tiled = opsPerSecond(() => void applySchedule(t0, parseSchedule(TILED, 't.sched', registry)), 7);

@@ -28,6 +28,25 @@ export function readSource(path: string): { text: string; file: string } {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String((e as Error).message);
-    throw new UserError(`cannot read '${path}': ${why}`, undefined, 'check the path');
+    throw new UserError(`cannot read '${path}': ${why}`, { file: '<command line>', line: 1, col: 1 }, 'check the path');
+  }
+}
+
+/** The kinds of source file, by extension, for saying which kind a command expected. */
+const KINDS = { alg: 'an algorithm (.alg)', tgt: 'a target program (.tgt)', sched: 'a schedule (.sched)', lam: 'a λ1 program (.lam)' } as const;
+export type SourceKind = keyof typeof KINDS;
+
+/**
+ * Runs a front end on a source; when it rejects a file whose extension names another kind (a .tgt
+ * given where an algorithm is expected, …), the hint says so, since the syntax error alone
+ * would not.
+ */
+export function parseAs<T>(kind: SourceKind, src: { text: string; file: string }, parse: (text: string, file: string) => T): T {
+  try {
+    return parse(src.text, src.file);
+  } catch (e) {
+    const ext = /\.([a-z]+)$/.exec(src.file)?.[1];
+    if (!(e instanceof UserError) || ext === undefined || ext === kind || !(ext in KINDS)) throw e;
+    throw new UserError(e.message, e.loc, `'${src.file}' is ${KINDS[ext as SourceKind]}, but this command expects ${KINDS[kind]}`);
   }
 }

@@ -14,12 +14,13 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run with --help for usage)');
-  for (const register of await loadCommands()) {
-    register(program, io, (c) => {
-      code = c;
-    });
-  }
   try {
+    // Inside the try: a command module that fails to load is an internal error (exit 3), not a crash.
+    for (const register of await loadCommands()) {
+      register(program, io, (c) => {
+        code = c;
+      });
+    }
     await program.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (e) {

@@ -43,6 +43,17 @@ export function evaluate(prop: AnyProperty, c: unknown, env: FuzzEnv): CheckResu
   }
 }
 
+/** `evaluate` for properties that may check asynchronously. */
+export async function evaluateAsync(prop: AnyProperty, c: unknown, env: FuzzEnv): Promise<CheckResult> {
+  if (!prop.checkAsync) return evaluate(prop, c, env);
+  try {
+    return await prop.checkAsync(c, env);
+  } catch (e) {
+    const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
+    return { status: 'fail', verdict: 'crash', expected: 'no exception', actual: what };
+  }
+}
+
 function concretize(prop: AnyProperty, g: unknown, env: FuzzEnv): { ok: true; c: unknown } | { ok: false; r: CheckResult } {
   try {
     return { ok: true, c: prop.concretize(g, env) };
@@ -72,55 +83,81 @@ export function generated(prop: AnyProperty, env: FuzzEnv, seed: number): unknow
   return value;
 }
 
-/**
- * Runs check `index` of property `prop`. `onEvaluate` is called before each evaluation of the
- * property (the first, then each shrink step), so a watchdog can time evaluations one by one.
- */
-export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}): Found | undefined {
+/** The state of one check across its first evaluation and its shrink steps. */
+function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget, onEvaluate: () => void) {
   const counts = propertyCounts(stats, prop.name);
   let first = true;
   let evaluations = 0;
   let deadline = Infinity;
   let last: { made: boolean; c: unknown; failure: Failure } | undefined;
-  const predicate = (g: unknown): boolean => {
-    if (!first && (++evaluations > shrink.evaluations || Date.now() > deadline)) return true;
-    onEvaluate();
-    const made = concretize(prop, g, env);
-    const r = made.ok ? evaluate(prop, made.c, env) : made.r;
-    if (first) {
-      first = false;
-      deadline = Date.now() + shrink.ms;
-      counts.checks++;
-      if (made.ok) prop.observe?.(made.c, stats);
-      if (r.status === 'discard') {
-        counts.discards++;
-        bump(stats.constructs, `discard: ${r.why}`);
-      }
-    }
-    if (r.status !== 'fail') return true;
-    last = { made: made.ok, c: made.ok ? made.c : g, failure: r };
-    return false;
-  };
-  const out = fc.check(fc.property(prop.arbitrary(env), predicate), { seed, numRuns: 1 });
-  if (!out.failed || !last) return undefined;
-  counts.failures++;
-  const { made, c, failure } = last;
-  let culprit: string | undefined;
-  try {
-    culprit = made ? prop.culprit?.(c, env) : undefined;
-  } catch {
-    culprit = undefined;
-  }
-  // A case that could not even be made concrete is kept as its blueprint (JSON), which is all there is.
-  const text: CaseText = made ? prop.encode(c) : { extra: { blueprint: JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) } };
   return {
-    property: prop.name,
-    index,
-    checkSeed: seed,
-    key: made ? dedupKey(prop, c, culprit, failure) : `${prop.name}/${failure.verdict}/unmade`,
-    ...(culprit !== undefined ? { culprit } : {}),
-    failure,
-    text,
-    shrinks: out.numShrinks,
+    /** the concrete case to evaluate, or undefined when the shrink budget is spent (counts as passing) */
+    before(g: unknown): ReturnType<typeof concretize> | undefined {
+      if (!first && (++evaluations > shrink.evaluations || Date.now() > deadline)) return undefined;
+      onEvaluate();
+      return concretize(prop, g, env);
+    },
+    /** records the evaluation; true when the property holds */
+    after(g: unknown, made: ReturnType<typeof concretize>, r: CheckResult): boolean {
+      if (first) {
+        first = false;
+        deadline = Date.now() + shrink.ms;
+        counts.checks++;
+        if (made.ok) prop.observe?.(made.c, stats);
+        if (r.status === 'discard') {
+          counts.discards++;
+          bump(stats.constructs, `discard: ${r.why}`);
+        }
+      }
+      if (r.status !== 'fail') return true;
+      last = { made: made.ok, c: made.ok ? made.c : g, failure: r };
+      return false;
+    },
+    found(out: { failed: boolean; numShrinks: number }): Found | undefined {
+      if (!out.failed || !last) return undefined;
+      counts.failures++;
+      const { made, c, failure } = last;
+      let culprit: string | undefined;
+      try {
+        culprit = made ? prop.culprit?.(c, env) : undefined;
+      } catch {
+        culprit = undefined;
+      }
+      // A case that could not even be made concrete is kept as its blueprint (JSON), which is all there is.
+      const text: CaseText = made ? prop.encode(c) : { extra: { blueprint: JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) } };
+      return {
+        property: prop.name,
+        index,
+        checkSeed: seed,
+        key: made ? dedupKey(prop, c, culprit, failure) : `${prop.name}/${failure.verdict}/unmade`,
+        ...(culprit !== undefined ? { culprit } : {}),
+        failure,
+        text,
+        shrinks: out.numShrinks,
+      };
+    },
   };
+}
+
+/**
+ * Runs check `index` of property `prop`. `onEvaluate` is called before each evaluation of the
+ * property (the first, then each shrink step), so a watchdog can time evaluations one by one.
+ */
+export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}): Found | undefined {
+  const s = session(prop, env, index, seed, stats, shrink, onEvaluate);
+  const out = fc.check(fc.property(prop.arbitrary(env), (g) => {
+    const made = s.before(g);
+    return made === undefined || s.after(g, made, made.ok ? evaluate(prop, made.c, env) : made.r);
+  }), { seed, numRuns: 1 });
+  return s.found(out);
+}
+
+/** The same for a property whose check is asynchronous (the compiled backends). */
+export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}): Promise<Found | undefined> {
+  const s = session(prop, env, index, seed, stats, shrink, onEvaluate);
+  const out = await fc.check(fc.asyncProperty(prop.arbitrary(env), async (g) => {
+    const made = s.before(g);
+    return made === undefined || s.after(g, made, made.ok ? await evaluateAsync(prop, made.c, env) : made.r);
+  }), { seed, numRuns: 1 });
+  return s.found(out);
 }

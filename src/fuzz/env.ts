@@ -22,6 +22,8 @@ export interface EnvConfig {
   readonly fault?: string;
   /** step budget of each evaluator run inside one check */
   readonly maxSteps: number;
+  /** compiled backend checked by the `backend` property (`--backend c|simd`) */
+  readonly backend?: 'c' | 'simd';
 }
 
 export const DEFAULT_CONFIG: EnvConfig = { engine: 'beta0', directives: [], maxSteps: 200_000 };

@@ -54,6 +54,8 @@ export interface Property<G = unknown, C = unknown> {
   arbitrary(env: FuzzEnv): fc.Arbitrary<G>;
   concretize(g: G, env: FuzzEnv): C;
   check(c: C, env: FuzzEnv): CheckResult;
+  /** an asynchronous check (compiled backends); when present it is used instead of `check` */
+  checkAsync?(c: C, env: FuzzEnv): Promise<CheckResult>;
   encode(c: C): CaseText;
   decode(t: CaseText, env: FuzzEnv): C;
   /** the minimized case's shape for de-duplication: constants and names abstracted */

@@ -1,5 +1,6 @@
 // Replaying a reproducer: rebuild its environment and case from the file alone and check again.
-import { evaluate } from './check.js';
+import { evaluateAsync } from './check.js';
+import { DEFAULT_CONFIG } from './env.js';
 import { makeEnv } from './make-env.js';
 import { propertyNamed } from './properties/index.js';
 import type { CheckResult } from './property.js';
@@ -18,11 +19,12 @@ export async function replay(path: string): Promise<ReplayResult> {
   const env = await makeEnv({
     engine: r.engine,
     directives: r.directives,
-    maxSteps: 2_000_000,
+    maxSteps: DEFAULT_CONFIG.maxSteps,
+    ...(r.backend !== undefined ? { backend: r.backend } : {}),
     ...(r.focus !== undefined ? { focus: r.focus } : {}),
     ...(r.fault !== undefined ? { fault: r.fault } : {}),
   });
   const c = prop.decode(r.case, env);
-  const result = evaluate(prop, c, env);
+  const result = await evaluateAsync(prop, c, env);
   return { reproducer: r, result, reproduced: result.status === 'fail' && result.verdict === r.verdict };
 }

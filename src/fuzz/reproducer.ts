@@ -23,6 +23,7 @@ export interface Reproducer {
   readonly directives: readonly string[];
   readonly focus?: string;
   readonly fault?: string;
+  readonly backend?: 'c' | 'simd';
   readonly culprit?: string;
   readonly key: string;
   readonly case: CaseText;
@@ -43,6 +44,7 @@ export function reproducerOf(f: Found, seed: number, cfg: EnvConfig): Reproducer
     directives: cfg.directives.map((d) => resolve(d)),
     ...(cfg.focus !== undefined ? { focus: cfg.focus } : {}),
     ...(cfg.fault !== undefined ? { fault: cfg.fault } : {}),
+    ...(cfg.backend !== undefined ? { backend: cfg.backend } : {}),
     ...(f.culprit !== undefined ? { culprit: f.culprit } : {}),
     key: f.key,
     case: f.text,

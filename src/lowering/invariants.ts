@@ -50,7 +50,7 @@ export function showLoopName(n: LoopName): string {
 }
 
 /** The immediate sub-statements of s with the step that reaches each. */
-export function children(s: Stmt): [PathStep, Stmt][] {
+function children(s: Stmt): [PathStep, Stmt][] {
   switch (s.k) {
     case 'seq':
       return s.body.map((b, i) => [i, b]);

@@ -12,7 +12,7 @@ import { builtinRegistry } from './builtins.js';
 import { dominanceViolations } from './dominance.js';
 import { funcsOf } from './loops.js';
 import { checkPhaseOrder } from './phases.js';
-import { type Directive, type DirectiveCall, type DirectiveCtx, type DirectiveRegistry, Rejection, type Rng, type Schedule } from './plugin.js';
+import { type Directive, type DirectiveCall, type DirectiveCtx, type DirectiveRegistry, Rejection, type Rng, type Schedule, accepts } from './plugin.js';
 import { printCall } from './print.js';
 
 export interface ApplyOptions {
@@ -47,13 +47,7 @@ export function directiveCtx(call: DirectiveCall, registry: DirectiveRegistry, h
       }
     },
     valid(t, args) {
-      try {
-        call.directive.validate(t, args, directiveCtx({ ...call, args }, registry, history));
-        return true;
-      } catch (e) {
-        if (e instanceof Rejection) return false;
-        throw e;
-      }
+      return accepts(() => call.directive.validate(t, args, directiveCtx({ ...call, args }, registry, history)));
     },
   };
   return ctx;

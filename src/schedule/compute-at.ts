@@ -4,7 +4,7 @@
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
 import {
-  type LoopInfo, allocOf, eachStmt, firstValid, funcsOf, isInside, labelOf, loopsOf, prependToLoop, removeAt, requireLabel, resolveLoop,
+  type LoopInfo, allocOf, eachStmt, firstValid, funcLoopPairs, funcsOf, isInside, labelOf, loopsOf, moveIntoLoop, requireLabel, resolveLoop,
 } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
 
@@ -15,10 +15,7 @@ export interface ComputeAtArgs {
 
 /** The program with `label f` moved into loop ℓ, unchecked. */
 function moved(t: TgtProgram, a: ComputeAtArgs): TgtProgram {
-  const site = labelOf(t, a.func)!;
-  const without = removeAt(t, site.path);
-  const target = resolveLoop(without, a.loop);
-  return prependToLoop(without, target.path, site.stmt);
+  return moveIntoLoop(t, labelOf(t, a.func)!, a.loop);
 }
 
 /** The funcs whose statements sit inside `label f` (they move with it). */
@@ -90,8 +87,7 @@ export const computeAt: Directive<ComputeAtArgs> = defineDirective<ComputeAtArgs
   },
   generate(t, rng, ctx) {
     // Only placements that are valid without a later store-at.
-    const cands = funcsOf(t).flatMap((func) => loopsOf(t).map((l) => ({ func, loop: l.stmt.var })));
-    return firstValid(rng, cands, (c) => ctx.valid(t, c) && racingLoop(moved(t, c), c.func) === undefined);
+    return firstValid(rng, funcLoopPairs(t), (c) => ctx.valid(t, c) && racingLoop(moved(t, c), c.func) === undefined);
   },
 });
 

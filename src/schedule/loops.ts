@@ -7,7 +7,7 @@ import { evalExpr } from '../expr/eval.js';
 import { printExpr } from '../expr/print.js';
 import { type Int, isError } from '../expr/value.js';
 import {
-  type ForStmt, type LoopInfo, type LoopName, type StmtPath, children, loopsOf, parseLoopName, replaceAt as replaceStmtAt,
+  type ForStmt, type LoopInfo, type LoopName, type StmtPath, loopsOf, parseLoopName, replaceAt as replaceStmtAt, visitStmts,
 } from '../lowering/invariants.js';
 import { loopVarName, stageLabel } from '../lowering/lower.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
@@ -17,10 +17,7 @@ export type { ForStmt, LoopInfo, LoopName, StmtPath };
 export { loopVarName, loopsOf, parseLoopName };
 
 /** Every statement of `s` with its path, in program order. */
-export function eachStmt(s: Stmt, f: (s: Stmt, path: StmtPath) => void, path: StmtPath = []): void {
-  f(s, path);
-  for (const [step, c] of children(s)) eachStmt(c, f, [...path, step]);
-}
+export const eachStmt: (s: Stmt, f: (s: Stmt, path: StmtPath) => void, path?: StmtPath) => void = visitStmts;
 
 export interface Site<S extends Stmt = Stmt> {
   readonly stmt: S;
@@ -248,6 +245,21 @@ export function prependToLoop(t: TgtProgram, path: StmtPath, s: Stmt): TgtProgra
     const rest = loop.body.k === 'seq' ? loop.body.body : loop.body.k === 'nop' ? [] : [loop.body];
     return { ...loop, body: { k: 'seq', body: [s, ...rest] } };
   });
+}
+
+/**
+ * The statement at `site` moved to the first position in the body of the loop named `loop`
+ * (resolved after the removal, since removing may shift paths): compute-at and store-at.
+ */
+export function moveIntoLoop(t: TgtProgram, site: Site, loop: string): TgtProgram {
+  const without = removeAt(t, site.path);
+  return prependToLoop(without, resolveLoop(without, loop).path, site.stmt);
+}
+
+/** Every (func, loop) pair of the program: the candidates compute-at and store-at draw from. */
+export function funcLoopPairs(t: TgtProgram): { func: string; loop: string }[] {
+  const loops = loopsOf(t);
+  return funcsOf(t).flatMap((func) => loops.map((l) => ({ func, loop: l.stmt.var })));
 }
 
 /** Is `inner` a path strictly inside `outer`? */

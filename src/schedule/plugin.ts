@@ -115,6 +115,17 @@ export class Rejection extends Error {
   }
 }
 
+/** Does `f` run without a rejection? Any other error propagates (it is a bug, not invalidity). */
+export function accepts(f: () => unknown): boolean {
+  try {
+    f();
+    return true;
+  } catch (e) {
+    if (e instanceof Rejection) return false;
+    throw e;
+  }
+}
+
 /** The helpers handed to user modules (and available as `ctx.api`); filled in by api.ts. */
 export interface DirectiveApi {
   readonly defineDirective: typeof defineDirective;

@@ -3,7 +3,7 @@
 // nest that are not listed keep their positions.
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { type LoopInfo, firstValid, loopsOf, nestedLoop, resolveLoop, shuffled } from './loops.js';
-import { type Directive, type DirectiveCtx, Rejection, defineDirective } from './plugin.js';
+import { type Directive, type DirectiveCtx, accepts, defineDirective } from './plugin.js';
 
 export interface ReorderArgs {
   /** Outermost first. */
@@ -59,6 +59,11 @@ function plan(t: TgtProgram, a: ReorderArgs, ctx: DirectiveCtx): string[] {
   return reorderSwaps(chainOf(listed, ctx), vars);
 }
 
+/** The program after the planned swaps, each run (and checked) as a `swap` step. */
+function runSwaps(t: TgtProgram, a: ReorderArgs, ctx: DirectiveCtx): TgtProgram {
+  return plan(t, a, ctx).reduce((cur, loop) => ctx.run(cur, 'swap', { loop }), t);
+}
+
 export const reorder: Directive<ReorderArgs> = defineDirective<ReorderArgs>({
   name: 'reorder',
   rule: 'REORDER',
@@ -70,7 +75,7 @@ export const reorder: Directive<ReorderArgs> = defineDirective<ReorderArgs>({
     plan(t, a, ctx);
   },
   apply(t, a, ctx) {
-    return plan(t, a, ctx).reduce((cur, loop) => ctx.run(cur, 'swap', { loop }), t);
+    return runSwaps(t, a, ctx);
   },
   generate(t, rng, ctx) {
     const cands = loopsOf(t).flatMap((l) => {
@@ -78,15 +83,6 @@ export const reorder: Directive<ReorderArgs> = defineDirective<ReorderArgs>({
       for (let cur: typeof l.stmt | undefined = l.stmt; cur; cur = nestedLoop(cur)?.inner) chain.push(cur.var);
       return chain.length < 2 || !l.name ? [] : [{ loops: shuffled(rng, chain) }];
     });
-    return firstValid(rng, cands, (c) => {
-      if (!ctx.valid(t, c)) return false;
-      try {
-        plan(t, c, ctx).reduce((cur, loop) => ctx.run(cur, 'swap', { loop }), t);
-        return true;
-      } catch (e) {
-        if (e instanceof Rejection) return false;
-        throw e;
-      }
-    });
+    return firstValid(rng, cands, (c) => ctx.valid(t, c) && accepts(() => runSwaps(t, c, ctx)));
   },
 });

@@ -3,7 +3,7 @@
 // of ℓg then allocates f afresh.
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
-import { allocOf, firstValid, funcsOf, isInside, labelOf, loopsOf, prependToLoop, removeAt, requireFunc, resolveLoop } from './loops.js';
+import { allocOf, firstValid, funcLoopPairs, isInside, labelOf, moveIntoLoop, requireFunc, resolveLoop } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
 
 export interface StoreAtArgs {
@@ -18,9 +18,7 @@ function check(t: TgtProgram, a: StoreAtArgs, ctx: DirectiveCtx): TgtProgram {
   if (lab && isInside(target.path, lab.path)) {
     ctx.reject('STORE-AT-OWN', `loop ${target.stmt.var} is inside the computation of '${a.func}' itself`, `'${a.func}' must be allocated before it is computed`);
   }
-  const site = allocOf(t, a.func)!;
-  const without = removeAt(t, site.path);
-  const next = prependToLoop(without, resolveLoop(without, a.loop).path, site.stmt);
+  const next = moveIntoLoop(t, allocOf(t, a.func)!, a.loop);
   const v = dominanceViolations(next, a.func).find((x) => x.kind === 'alloc');
   if (v) {
     const who = v.at.startsWith(`label ${a.func}:`) ? `the computation of '${a.func}'` : v.consumer ? `'${v.consumer}', which uses '${a.func}',` : `a use of '${a.func}'`;
@@ -47,7 +45,6 @@ export const storeAt: Directive<StoreAtArgs> = defineDirective<StoreAtArgs>({
     return check(t, a, ctx);
   },
   generate(t, rng, ctx) {
-    const cands = funcsOf(t).flatMap((func) => loopsOf(t).map((l) => ({ func, loop: l.stmt.var })));
-    return firstValid(rng, cands, (c) => ctx.valid(t, c));
+    return firstValid(rng, funcLoopPairs(t), (c) => ctx.valid(t, c));
   },
 });

@@ -1,18 +1,11 @@
 // The run / check / explain / fmt commands: outputs, the JSON contract and exit codes.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { examplesDir } from './helpers.js';
+import { examplesDir, scratch } from '../support/files.js';
 
 const ex = (f: string) => join(examplesDir, f);
-const scratch = mkdtempSync(join(tmpdir(), 'refsem-alg-'));
-function file(name: string, text: string): string {
-  const p = join(scratch, name);
-  writeFileSync(p, text);
-  return p;
-}
+const { dir, file } = scratch('refsem-alg-');
 
 describe('refsem run', () => {
   it('prints the JSON shape of ARCHITECTURE.md', async () => {
@@ -46,7 +39,7 @@ describe('refsem run', () => {
     [['run', ex('prefix_sum.alg'), '--window', '0+2', '--param', 'n'], "invalid --param 'n'"],
     [['run', ex('prefix_sum.alg'), '--window', '0+2'], "parameter 'n' is not given"],
     [['run', ex('prefix_sum.alg'), '--window', '0+2', '--param', 'n=1', '--param', 'q=2'], "'q' is not a parameter"],
-    [['run', join(scratch, 'missing.alg'), '--window', '0+2'], 'no such file'],
+    [['run', join(dir, 'missing.alg'), '--window', '0+2'], 'no such file'],
     [['run', ex('blur.alg'), '--window', '0+5000,0+5000'], 'more than the limit of 10000000'],
     [['run', ex('blur.alg'), '--window', '0+50,0+50', '--max-points', '100'], 'more than the limit of 100'],
   ])('exits 2 on bad input: %j', async (argv, msg) => {

@@ -8,7 +8,8 @@ import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { type Derivation, derivePoint, realizeSpec } from '../../src/alg-semantics/spec-eval.js';
 import { E_MEM, E_RDOM, type Int, type Value } from '../../src/expr/value.js';
 import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
-import { example, userError } from './helpers.js';
+import { userError } from '../support/errors.js';
+import { example } from '../support/files.js';
 
 const load = (src: string) => loadPipeline(src, 't.alg');
 const input = (window: [Int, Int][], params: Record<string, Int> = {}): Input => ({ window, params: new Map(Object.entries(params)) });

@@ -8,7 +8,7 @@ import { parsePipeline } from '../../src/alg-semantics/parse.js';
 import { checkPipeline } from '../../src/alg-semantics/validate.js';
 import { printPipeline } from '../../src/alg-semantics/print.js';
 import { arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
-import { example, examplesDir } from './helpers.js';
+import { example, examplesDir } from '../support/files.js';
 
 const seeds = readdirSync(examplesDir).filter((f) => f.endsWith('.alg')).map(example);
 const TOKENS = ['pipeline', 'func', 'rdom', 'in', 'if', '(', ')', '{', '}', ',', ';', '=', '<-', '+', '-', '*', '/', '%',

@@ -6,7 +6,8 @@ import { stripPipelineLocs } from '../../src/alg-semantics/ast.js';
 import { parsePipeline } from '../../src/alg-semantics/parse.js';
 import { printPipeline } from '../../src/alg-semantics/print.js';
 import { arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
-import { example, examplesDir, userError } from './helpers.js';
+import { userError } from '../support/errors.js';
+import { example, examplesDir } from '../support/files.js';
 
 describe('parsePipeline', () => {
   it('reads pure and update stages, rdoms and predicates', () => {

@@ -8,7 +8,8 @@ import { checkPipeline, validatePipeline } from '../../src/alg-semantics/validat
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { checkInput } from '../../src/alg-semantics/input.js';
-import { example, examplesDir, userError } from './helpers.js';
+import { userError } from '../support/errors.js';
+import { example, examplesDir } from '../support/files.js';
 
 const check = (src: string) => checkPipeline(parsePipeline(src, 'v.alg'));
 

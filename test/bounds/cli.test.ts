@@ -1,21 +1,15 @@
 // `refsem bounds` and `refsem exec` in-process: outputs, JSON shape and exit codes for bad input.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { scratch } from '../support/files.js';
 import { shutdownZ3 } from '../../src/bounds/verify-z3.js';
 
 afterAll(async () => {
   await shutdownZ3();
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'refsem-bounds-'));
-const file = (name: string, text: string) => {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-};
+const { dir, file } = scratch('refsem-bounds-');
 const sec22 = file('sec22.alg', 'pipeline f() { func g(x) = x * x; func f(x) = g(x) + g(x + 1); }\n');
 const lookup = file('lookup.alg', 'pipeline o() { func l(x) = x % 5; func o(x) = l(l(x)); }\n');
 const tiles = file('tiles.sched', 'split f.x into xo, xi by 3\ncompute-at g at f.xo\nstore-at g at f.xo\n');

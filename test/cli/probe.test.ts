@@ -4,7 +4,8 @@ import { runCli } from '../support/cli.js';
 test('probe', async () => {
   const cases: string[][] = JSON.parse(readFileSync('/tmp/rb/cases.json', 'utf8'));
   for (const c of cases) {
+    const t0 = Date.now();
     const r = await runCli(c);
-    console.log(`--- ${c.join(' ')}\nrc=${r.code}\n${r.stderr.slice(0, 600)}OUT:${r.stdout.slice(0,400)}\n${r.code === 3 || /    at /.test(r.stdout + r.stderr) ? 'STACKY\n' : ''}`);
+    console.log(`--- ${c.join(' ')}  [${Date.now() - t0} ms]\nrc=${r.code}\nERR:${r.stderr.slice(0, 500)}\nOUT:${r.stdout.slice(0, 300)}\n`);
   }
 }, 600000);

@@ -49,6 +49,21 @@ describe('refsem fuzz', () => {
   });
 });
 
+describe('refsem fuzz --backend', () => {
+  const hasCc = spawnSync('cc', ['--version']).status === 0;
+  it.runIf(hasCc)('checks the compiled C backend with the backend property', async () => {
+    const r = await runCli(['fuzz', '--backend', 'c', '--runs', '3', '--seed', '1', '--jobs', '1', '--out', scratch(), '--json']);
+    const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(s.properties.backend.checks).toBe(3);
+    expect(Object.keys(s.properties)).toEqual(['backend']);
+  }, 300_000);
+  it('rejects an unknown backend', async () => {
+    const r = await runCli(['fuzz', '--backend', 'gpu', '--runs', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/expected c or simd/);
+  });
+});
+
 describe('refsem check-directive', () => {
   it('reports the deliberately unsound example with a minimized counterexample', async () => {
     const out = scratch();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
-import { examplesDir } from '../alg-semantics/helpers.js';
+import { examplesDir } from '../support/files.js';
 
 const blur = join(examplesDir, 'blur.alg');
 

@@ -9,7 +9,7 @@ import { type Verdict, compareOutputs, isConfluent, negativeRdom, showVerdict, v
 import { fillByHand } from '../../src/lowering/handfill.js';
 import { lower } from '../../src/lowering/lower.js';
 import type { Outcome, Stuck } from '../../src/target-semantics/outcome.js';
-import { example } from '../alg-semantics/helpers.js';
+import { example } from '../support/files.js';
 import { input, tgt } from '../target-semantics/support.js';
 
 const site = { stmt: 'f[x] <- 0' };

@@ -10,7 +10,7 @@ import { isConfluent, showVerdict, verdictFor } from '../../src/lowering/equival
 import { fillByHand } from '../../src/lowering/handfill.js';
 import { lower } from '../../src/lowering/lower.js';
 import { fillHoles } from '../../src/target-semantics/holes.js';
-import { examplesDir } from '../alg-semantics/helpers.js';
+import { examplesDir } from '../support/files.js';
 import { input } from '../target-semantics/support.js';
 import { demandBounds } from './demand-bounds.js';
 

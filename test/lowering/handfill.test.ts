@@ -6,7 +6,7 @@ import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { fillByHand, parseCompletion } from '../../src/lowering/handfill.js';
 import { lower } from '../../src/lowering/lower.js';
 import { holesOf } from '../../src/target-semantics/holes.js';
-import { userError } from '../alg-semantics/helpers.js';
+import { userError } from '../support/errors.js';
 
 const t = lower(loadPipeline('pipeline f() { func g(x) = x * x; func f(x) = g(x) + g(x + 1); }', 'sec22.alg'));
 const full = {

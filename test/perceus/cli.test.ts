@@ -1,16 +1,10 @@
 // `refsem rc`: output, checks, exit codes and bad input.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { scratch } from '../support/files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'refsem-rc-'));
-function file(name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
+const { dir, file } = scratch('refsem-rc-');
 const MAP = file(
   'map.lam',
   `type list { Nil; Cons(head, tail) }

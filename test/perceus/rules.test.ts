@@ -1,7 +1,6 @@
 // Example tests for the rules: parsing and scope errors, the syntax-directed translation and its
 // derivation, the declarative checker, the standard semantics, and the heap machine's rules.
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/diag.js';
 import { checkDerivable } from '../../src/perceus/declarative.js';
 import { type TraceLine, compile, run } from '../../src/perceus/heap.js';
 import { CONFIGS, annotate, applicableChecks, runAnnotated, runConfig } from '../../src/perceus/pipeline.js';
@@ -11,21 +10,13 @@ import { parseProgram } from '../../src/perceus/parse.js';
 import { evalStandard, printValue } from '../../src/perceus/standard.js';
 import type { Program } from '../../src/perceus/syntax.js';
 import { perceus, printDerivation } from '../../src/perceus/syntax-directed.js';
+import { userError } from '../support/errors.js';
 
 const LIST = 'type list { Nil; Cons(head, tail) }\n';
 const load = (src: string) => loadProgram(LIST + src, 't.lam');
 const body = (p: Program, f = 'main') => printExpr(p.funs.find((d) => d.name === f)!.body).replace(/\s+/g, ' ');
 const perceusBody = (src: string, f = 'main') => body(perceus(load(src)).program, f);
 
-function userError(f: () => unknown): UserError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 describe('scope checks', () => {
   it('reports unbound variables with their location', () => {

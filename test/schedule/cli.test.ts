@@ -1,17 +1,11 @@
 // `refsem schedule`: the final program, the --trace of T0 … Tn, and bad input (exit 2, a message
 // with file:line:col, never a stack trace).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { scratch } from '../support/files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'refsem-sched-'));
-const file = (name: string, text: string) => {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-};
+const { dir, file } = scratch('refsem-sched-');
 
 describe('refsem schedule', () => {
   it('--trace on §2.2 shows T0 … T3, the last the tiled program of fig. 2.2', async () => {

@@ -1,7 +1,7 @@
 // Shared helpers for the schedule tests: lower an algorithm, parse and apply a schedule with the
 // lemma 2.4 / 2.5 checkers on, and inspect rejections.
 import { expect } from 'vitest';
-import { UserError } from '../../src/diag.js';
+import type { UserError } from '../../src/diag.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { lower } from '../../src/lowering/lower.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
@@ -10,6 +10,7 @@ import { printStmt } from '../../src/target-semantics/print.js';
 import { applySchedule } from '../../src/schedule/apply.js';
 import { parseSchedule } from '../../src/schedule/parse.js';
 import type { DirectiveRegistry } from '../../src/schedule/plugin.js';
+import { userError } from '../support/errors.js';
 
 export function programOf(src: string): { t: TgtProgram; alg?: ReturnType<typeof loadPipeline> } {
   if (src.trimStart().startsWith('pipeline') && src.includes('func')) {
@@ -26,17 +27,6 @@ export function scheduled(prog: string, sched: string, registry?: DirectiveRegis
 }
 
 export const body = (t: TgtProgram): string => printStmt(t.body);
-
-/** The UserError `f` throws; fails the test when it throws something else or nothing. */
-export function userError(f: () => unknown): UserError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error('expected a UserError, but nothing was thrown');
-}
 
 /** Asserts a rejection: at the given line of test.sched, citing `rule`, mentioning each of `names`. */
 export function expectRejection(f: () => unknown, rule: string, names: readonly string[], line = 1): UserError {

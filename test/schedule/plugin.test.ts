@@ -15,7 +15,8 @@ import { defineDirective, loadDirectiveModule } from '../../src/schedule/plugin.
 import { registryWith } from '../../src/schedule/schedule.js';
 import { runCli } from '../support/cli.js';
 import { type Stats, arbCase, checkCase } from './confluence-harness.js';
-import { GRID, body, expectRejection, scheduled, userError } from './helpers.js';
+import { userError } from '../support/errors.js';
+import { GRID, body, expectRejection, scheduled } from './helpers.js';
 
 const DIR = 'examples/directives';
 

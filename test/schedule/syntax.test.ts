@@ -14,7 +14,7 @@ import { builtinRegistry } from '../../src/schedule/builtins.js';
 import { parseSchedule } from '../../src/schedule/parse.js';
 import type { DirectiveCall } from '../../src/schedule/plugin.js';
 import { printSchedule } from '../../src/schedule/print.js';
-import { userError } from './helpers.js';
+import { userError } from '../support/errors.js';
 
 const registry = builtinRegistry();
 

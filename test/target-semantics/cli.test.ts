@@ -1,16 +1,10 @@
 // `refsem step`: traces with rule IDs, outcomes, and bad input with exit code 2.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { scratch } from '../support/files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'refsem-step-'));
-const file = (name: string, text: string) => {
-  const f = join(dir, name);
-  writeFileSync(f, text);
-  return f;
-};
+const { dir, file } = scratch('refsem-step-');
 const scale = file('scale.tgt', 'pipeline f(k; x in (x.min, x.len)):\n{\n  allocate f(x in (x.min, x.len));\n  for f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x * k\n}\n');
 
 describe('refsem step', () => {

@@ -8,9 +8,8 @@ import { arbTgtProgram } from '../../src/fuzz/arbitraries/tgt.js';
 import { holesOf } from '../../src/target-semantics/holes.js';
 import { parseStmtText, parseTgt } from '../../src/target-semantics/parse.js';
 import { printStmt, printTgt } from '../../src/target-semantics/print.js';
+import { examplesDir } from '../support/files.js';
 import { stripLocs, tgt } from './support.js';
-
-const examplesDir = join(__dirname, '..', '..', 'examples');
 
 function errorOf(src: string): string {
   try {

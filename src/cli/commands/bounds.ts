@@ -22,7 +22,8 @@ import { checkQuality, showQuality } from '../../bounds/quality.js';
 import { holesOf } from '../../target-semantics/holes.js';
 import { printTgt } from '../../target-semantics/print.js';
 import { EXIT } from '../io.js';
-import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { engineOption, scheduleOf, scheduleOptions } from '../common-options.js';
+import { CLI_LOC, collect, parseIntOption, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';
 
 interface Opts {
@@ -47,33 +48,31 @@ const TRACEABLE: Readonly<Record<string, (t: TgtProgram, q: Query, trace: (rule:
   beta1: (t, q, trace) => beta1(t, q, trace),
 };
 
-const CLI = { file: '<command line>', line: 1, col: 1 };
 
 /** `NAME=LO..HI`, repeatable. */
 export function parseRanges(items: readonly string[]): Map<string, readonly [Int, Int]> {
   const out = new Map<string, readonly [Int, Int]>();
   for (const it of items) {
     const m = /^([A-Za-z_][A-Za-z0-9_.']*)=(-?\d+)\.\.(-?\d+)$/.exec(it.trim());
-    if (!m) throw new UserError(`invalid --range '${it}': expected NAME=LO..HI, e.g. x.len=0..100`, CLI);
+    if (!m) throw new UserError(`invalid --range '${it}': expected NAME=LO..HI, e.g. x.len=0..100`, CLI_LOC);
     const lo = intFromString(m[2]!);
     const hi = intFromString(m[3]!);
-    if (lo > hi) throw new UserError(`invalid --range '${it}': the range is empty (${lo} > ${hi})`, CLI, 'give LO ≤ HI');
-    if (out.has(m[1]!)) throw new UserError(`invalid --range '${it}': '${m[1]}' is given twice`, CLI);
+    if (lo > hi) throw new UserError(`invalid --range '${it}': the range is empty (${lo} > ${hi})`, CLI_LOC, 'give LO ≤ HI');
+    if (out.has(m[1]!)) throw new UserError(`invalid --range '${it}': '${m[1]}' is given twice`, CLI_LOC);
     out.set(m[1]!, [lo, hi]);
   }
   return out;
 }
 
 export const register: Register = (program, io, setExit) => {
-  program
+  const cmd = program
     .command('bounds')
     .description('bounds inference: the oracle query (fig. 2.10a), an engine\'s completion, concrete and Z3 checks')
-    .argument('<prog>', 'algorithm source file, or a Tgt? program (.tgt)')
-    .option('--schedule <file>', 'schedule to apply after lowering')
-    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
+    .argument('<prog>', 'algorithm source file, or a Tgt? program (.tgt)');
+  scheduleOptions(cmd)
     .option('--query', 'print the query 𝓑(T) instead of a completion')
-    .option('--rules', 'with --query: show the rule that produced each part')
-    .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta0')
+    .option('--rules', 'with --query: show the rule that produced each part');
+  engineOption(cmd)
     .option('--trace', 'print each step of the engine with its rule (built-in engines)')
     .option('--program', 'print the completed program instead of the hole values')
     .option('--window <MIN+LEN,...>', 'check the completion on this input and show the concrete intervals')
@@ -83,7 +82,7 @@ export const register: Register = (program, io, setExit) => {
     .option('--quality', 'with --window: check the bounds quality constraint (def. 2.5) for the engine on that input')
     .option('--timeout <MS>', 'solver timeout for --verify, in milliseconds', '10000')
     .action(async (prog: string, o: Opts) => {
-      const { t, alg } = await loadProgram(prog, { ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), directives: o.directive });
+      const { t, alg } = await loadProgram(prog, scheduleOf(o));
       if (o.query) {
         io.out(printQuery(extractQuery(t), { rules: o.rules ?? false }));
         return;

@@ -4,15 +4,17 @@ import { writeFileSync } from 'node:fs';
 import { UserError } from '../../diag.js';
 import { type CodegenFaults, type SimdMode, emitC } from '../../codegen/emit-c.js';
 import { loadCompleted } from '../../codegen/program.js';
-import { collect } from '../options.js';
+import { engineOption, scheduleOf, scheduleOptions } from '../common-options.js';
+import { CLI_LOC, collect } from '../options.js';
 import type { Register } from './index.js';
 
-const CLI = { file: '<command line>', line: 1, col: 1 };
 const SIMD: readonly SimdMode[] = ['auto', 'avx2', 'avx512', 'generic', 'none'];
 const FAULTS = ['truncatingDiv', 'unprovenNarrowing', 'dropVectorTail', 'laneOrder'] as const;
+/** What --engine does for codegen and validate. */
+export const COMPLETING = 'bounds engine completing a program with holes';
 
 export function parseSimd(text: string): SimdMode {
-  if (!(SIMD as readonly string[]).includes(text)) throw new UserError(`invalid --simd '${text}'`, CLI, `use one of ${SIMD.join(', ')}`);
+  if (!(SIMD as readonly string[]).includes(text)) throw new UserError(`invalid --simd '${text}'`, CLI_LOC, `use one of ${SIMD.join(', ')}`);
   return text as SimdMode;
 }
 
@@ -20,25 +22,23 @@ export function parseSimd(text: string): SimdMode {
 export function parseFaults(names: readonly string[]): CodegenFaults {
   const out: Record<string, boolean> = {};
   for (const n of names) {
-    if (!(FAULTS as readonly string[]).includes(n)) throw new UserError(`unknown --fault '${n}'`, CLI, `the faults are ${FAULTS.join(', ')}`);
+    if (!(FAULTS as readonly string[]).includes(n)) throw new UserError(`unknown --fault '${n}'`, CLI_LOC, `the faults are ${FAULTS.join(', ')}`);
     out[n] = true;
   }
   return out as CodegenFaults;
 }
 
 export const register: Register = (program, io) => {
-  program
+  const cmd = program
     .command('codegen')
     .description('emit C11 (with SIMD intrinsics for vectorized loops) for a scheduled, completed program')
-    .argument('<prog>', 'algorithm file, or a target program (.tgt); holes are filled by the bounds engine')
-    .option('--schedule <file>', 'schedule to apply after lowering')
-    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
-    .option('--engine <name|module.mjs>', 'bounds engine completing a program with holes', 'beta0')
+    .argument('<prog>', 'algorithm file, or a target program (.tgt); holes are filled by the bounds engine');
+  engineOption(scheduleOptions(cmd), COMPLETING)
     .option('-o, --output <file>', 'write the C file here instead of standard output')
     .option('--simd <mode>', 'vector code for vectorize loops: auto (chosen at run time), avx2, avx512, generic (portable), none', 'auto')
     .option('--fault <name>', 'switch on a planted fault (testing the tester; repeatable)', collect, [])
     .action(async (prog: string, o: { schedule?: string; directive: string[]; engine: string; output?: string; simd: string; fault: string[] }) => {
-      const { t, note } = await loadCompleted({ prog, ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), directives: o.directive, engine: o.engine });
+      const { t, note } = await loadCompleted({ prog, ...scheduleOf(o), engine: o.engine });
       if (note !== undefined) io.err(`note: ${note}\n`);
       const text = emitC(t, { simd: parseSimd(o.simd), faults: parseFaults(o.fault) });
       if (o.output === undefined) io.out(text);
@@ -46,7 +46,7 @@ export const register: Register = (program, io) => {
         try {
           writeFileSync(o.output, text);
         } catch (e) {
-          throw new UserError(`cannot write '${o.output}': ${(e as Error).message}`, CLI, 'check the path');
+          throw new UserError(`cannot write '${o.output}': ${(e as Error).message}`, CLI_LOC, 'check the path');
         }
       }
     });

@@ -13,7 +13,8 @@ import { execTgt } from '../../target-semantics/exec.js';
 import { runMachine } from '../../target-semantics/machine.js';
 import { printTgt } from '../../target-semantics/print.js';
 import { EXIT } from '../io.js';
-import { collect, parseExecutor, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { engineOption, inputOptions, runLimits, scheduleOf, scheduleOptions, targetRunOptions } from '../common-options.js';
+import { parseExecutor, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';
 
 interface Opts {
@@ -32,24 +33,19 @@ interface Opts {
 }
 
 export const register: Register = (program, io, setExit) => {
-  program
+  const cmd = program
     .command('exec')
     .description('complete a scheduled program with a bounds engine and run it (§2.7, fig. 2.8)')
-    .argument('<prog>', 'algorithm source file, or a Tgt? program (.tgt)')
-    .option('--schedule <file>', 'schedule to apply after lowering')
-    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
-    .option('--alg <file>', 'the algorithm of a .tgt program (for --compare)')
-    .requiredOption('--window <MIN+LEN,...>', 'output window, one MIN+LEN per dimension')
-    .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
-    .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta0')
+    .argument('<prog>', 'algorithm source file, or a Tgt? program (.tgt)');
+  scheduleOptions(cmd).option('--alg <file>', 'the algorithm of a .tgt program (for --compare)');
+  inputOptions(cmd);
+  engineOption(cmd)
     .option('--json', 'print {"func","window","values"} (plus "outcome" when the run got stuck)')
     .option('--compare', 'print the verdict of def. 2.3 against the algorithm instead of the output')
-    .option('--print', 'print the completed program before running it')
-    .option('--executor <fast|machine>', 'target executor', 'fast')
-    .option('--seed <N>', 'seed for parallel loop orders')
-    .option('--max-steps <N>', 'step budget of the target run')
+    .option('--print', 'print the completed program before running it');
+  targetRunOptions(cmd)
     .action(async (prog: string, o: Opts) => {
-      const { t, alg } = await loadProgram(prog, { ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), ...(o.alg !== undefined ? { alg: o.alg } : {}), directives: o.directive });
+      const { t, alg } = await loadProgram(prog, { ...scheduleOf(o), ...(o.alg !== undefined ? { alg: o.alg } : {}) });
       const engine = await resolveEngine(o.engine);
       const window = o.window.trim() === '' ? [] : parseWindow(o.window);
       const input: Input = { window, params: parseParams(o.param) };
@@ -57,9 +53,7 @@ export const register: Register = (program, io, setExit) => {
       const done = completeProgram(t, engine);
       if (done.completedBy.failure) io.err(`note: bounds engine ${engine.name} failed, the program is \`assert 0\`: ${done.completedBy.failure}\n`);
       if (o.print) io.out(printTgt(done));
-      const seed = o.seed === undefined ? undefined : Number(parseIntOption('--seed', o.seed));
-      const maxSteps = o.maxSteps === undefined ? undefined : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
-      const runOpts = { ...(seed !== undefined ? { seed } : {}), ...(maxSteps !== undefined ? { maxSteps } : {}) };
+      const runOpts = runLimits(o);
       const executor = parseExecutor(o.executor);
       if (o.compare) {
         if (!alg) throw new UserError('--compare needs the algorithm', undefined, 'pass an algorithm file, or --alg FILE with a .tgt program');

@@ -5,15 +5,14 @@ import { parseExprText } from '../../expr/parse.js';
 import { loadPipeline } from '../../alg-semantics/load.js';
 import { DEFAULT_BUDGET, derivePoint, showDerivation } from '../../alg-semantics/spec-eval.js';
 import type { Value } from '../../expr/value.js';
-import { readSource } from '../io.js';
-import { collect, parseIntOption, parseParams } from '../options.js';
+import { parseAs, readSource } from '../io.js';
+import { CLI_LOC, atCommandLine, collect, parseIntOption, parseParams } from '../options.js';
 import type { Register } from './index.js';
 
-const CLI = { file: '<command line>', line: 1, col: 1 };
 
 /** `f(3, -4)`: a func applied to integer constants. */
 function parsePoint(text: string): { func: string; point: Value[] } {
-  const bad = () => new UserError(`invalid --point '${text}': expected a func applied to integers, e.g. f(3, 4)`, CLI);
+  const bad = () => new UserError(`invalid --point '${text}': expected a func applied to integers`, CLI_LOC, "write e.g. --point 'f(3, -4)'");
   let e;
   try {
     e = parseExprText(text, 'alg', '<--point>');
@@ -35,18 +34,22 @@ export const register: Register = (program, io) => {
     .option('--depth <N>', 'print the derivation only to this depth')
     .option('--budget <N>', `give up after this many derivation steps (default ${DEFAULT_BUDGET})`)
     .action((prog: string, o: { point: string; param: string[]; depth?: string; budget?: string }) => {
-      const { text, file } = readSource(prog);
-      const p = loadPipeline(text, file);
+      const p = parseAs('alg', readSource(prog), loadPipeline);
       const { func, point } = parsePoint(o.point);
       const params = parseParams(o.param);
       for (const q of params.keys()) {
-        if (!p.params.includes(q)) throw new UserError(`'${q}' is not a parameter of pipeline '${p.output}'`, CLI);
+        if (!p.params.includes(q)) throw new UserError(`'${q}' is not a parameter of pipeline '${p.output}'`, CLI_LOC);
       }
       const depth = o.depth === undefined ? Infinity : Number(parseIntOption('--depth', o.depth, 1n));
       const budget = o.budget === undefined ? DEFAULT_BUDGET : Number(parseIntOption('--budget', o.budget, 1n));
-      const r = derivePoint(p, params, func, point, budget);
+      let r;
+      try {
+        r = derivePoint(p, params, func, point, budget);
+      } catch (e) {
+        throw atCommandLine(e); // an unknown func or a wrong arity is a fault of --point
+      }
       if (r.kind === 'budget') {
-        throw new UserError(`budget exceeded: the derivation of ${o.point} needs more than ${r.steps} steps`, CLI, 'raise --budget, or use `refsem run` (the fast evaluator) for the value');
+        throw new UserError(`budget exceeded: the derivation of ${o.point} needs more than ${r.steps} steps`, CLI_LOC, 'raise --budget, or use `refsem run` (the fast evaluator) for the value');
       }
       io.out(showDerivation(r.tree, depth) + '\n');
     });

@@ -1,7 +1,7 @@
 // `refsem fmt PROG`: print an algorithm in canonical form (the printer of spec/syntax.md).
 import { parsePipeline } from '../../alg-semantics/parse.js';
 import { printPipeline } from '../../alg-semantics/print.js';
-import { readSource } from '../io.js';
+import { parseAs, readSource } from '../io.js';
 import type { Register } from './index.js';
 
 export const register: Register = (program, io) => {
@@ -10,7 +10,6 @@ export const register: Register = (program, io) => {
     .description('print an algorithm in canonical form')
     .argument('<prog>', 'algorithm source file (- for standard input)')
     .action((prog: string) => {
-      const { text, file } = readSource(prog);
-      io.out(printPipeline(parsePipeline(text, file)));
+      io.out(printPipeline(parseAs('alg', readSource(prog), parsePipeline)));
     });
 };

@@ -6,7 +6,7 @@ import { runCampaignCli } from '../../fuzz/campaign-cli.js';
 import type { CampaignOptions } from '../../fuzz/runner.js';
 import { DEFAULT_CONFIG } from '../../fuzz/env.js';
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseSeed, parseShard } from '../../fuzz/options.js';
-import { PROPERTIES } from '../../fuzz/properties/index.js';
+import { EXTRA_PROPERTIES, PROPERTIES } from '../../fuzz/properties/index.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
 import { UserError } from '../../diag.js';
 
@@ -23,6 +23,7 @@ export interface FuzzFlags {
   stats?: boolean;
   shard?: string;
   budget: string;
+  backend?: string;
   list?: boolean;
 }
 
@@ -32,13 +33,18 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
     throw new UserError('give either --time or --runs, not both', { file: '<command line>', line: 1, col: 1 });
   }
   const props = o.property.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+  if (o.backend !== undefined && o.backend !== 'c' && o.backend !== 'simd') {
+    throw new UserError(`invalid --backend '${o.backend}': expected c or simd`, { file: '<command line>', line: 1, col: 1 });
+  }
+  const backend = o.backend as 'c' | 'simd' | undefined;
   return {
-    properties: props,
+    // --backend checks the compiled backend: alone, or besides the properties named.
+    properties: backend ? [...props, 'backend'] : props,
     seed: o.seed !== undefined ? parseSeed(o.seed) : freshSeed(),
     ...(o.runs !== undefined ? { runs: parseCount('--runs', o.runs) } : { timeMs: parseDuration('--time', o.time ?? defaultTime) }),
     jobs: o.jobs !== undefined ? parseCount('--jobs', o.jobs) : defaultJobs(),
     shard: o.shard !== undefined ? parseShard(o.shard) : NO_SHARD,
-    config: { ...DEFAULT_CONFIG, engine: o.engine, directives: o.directive },
+    config: { ...DEFAULT_CONFIG, engine: o.engine, directives: o.directive, ...(backend ? { backend } : {}) },
     out: o.out,
     budgetMs: parseDuration('--budget', o.budget),
   };
@@ -58,12 +64,13 @@ export const register: Register = (program, io, setExit) => {
     .option('--out <dir>', 'directory for reproducers and summary.json', 'fuzz-out')
     .option('--shard <i/N>', 'run only the check indices ≡ i (mod N)')
     .option('--budget <duration>', 'per-check time budget; a check over it is a timeout failure', '10s')
+    .option('--backend <c|simd>', 'also check the compiled C or SIMD backend against the reference (property backend)')
     .option('--json', 'end with the JSON summary instead of text')
     .option('--stats', 'report how often each construct and directive was generated')
     .option('--list', 'list the properties and exit')
     .action(async (o: FuzzFlags) => {
       if (o.list) {
-        for (const p of PROPERTIES) io.out(`${p.name.padEnd(18)} ${p.summary}\n`);
+        for (const p of [...PROPERTIES, ...EXTRA_PROPERTIES]) io.out(`${p.name.padEnd(18)} ${p.summary}\n`);
         return;
       }
       const r = await runCampaignCli(campaignOptions(o, '60s'), io, { json: Boolean(o.json), stats: Boolean(o.stats) });

@@ -10,8 +10,9 @@ import { isConfluent, showVerdict, verdictFor } from '../../lowering/equivalence
 import { DOMINANCE, LOOP_NAMING, checkDominance, checkLoopNaming, loopsOf } from '../../lowering/invariants.js';
 import { holesOf } from '../../target-semantics/holes.js';
 import { printTgt } from '../../target-semantics/print.js';
-import { EXIT, readSource } from '../io.js';
-import { collect, parseExecutor, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { EXIT, parseAs, readSource } from '../io.js';
+import { runLimits } from '../common-options.js';
+import { collect, parseExecutor, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';
 
 interface Opts {
@@ -53,8 +54,7 @@ export const register: Register = (program, io, setExit) => {
     .option('--executor <fast|machine>', 'target executor used with --window', 'fast')
     .option('--seed <N>', 'seed for parallel loop orders')
     .action((prog: string, o: Opts) => {
-      const { text, file } = readSource(prog);
-      const p = loadPipeline(text, file);
+      const p = parseAs('alg', readSource(prog), loadPipeline);
       const t0 = lower(p, o.trace ? (rule, what) => io.out(`[${rule}] ${what}\n`) : undefined);
       if (o.check) {
         const errs = [...checkLoopNaming(t0), ...checkDominance(t0, p)];
@@ -76,10 +76,8 @@ export const register: Register = (program, io, setExit) => {
         return;
       }
       if (o.fill === undefined) throw new UserError('--window needs --fill: a program with holes cannot run', undefined, 'give the hole values with --fill BOUNDS.json');
-      const seed = o.seed === undefined ? undefined : Number(parseIntOption('--seed', o.seed));
-      const v = verdictFor(p, t, { window: parseWindow(o.window), params: parseParams(o.param) }, {
-        executor: parseExecutor(o.executor), ...(seed !== undefined ? { seed } : {}),
-      });
+      const limits = runLimits(o);
+      const v = verdictFor(p, t, { window: parseWindow(o.window), params: parseParams(o.param) }, { executor: parseExecutor(o.executor), ...limits });
       io.out(showVerdict(v) + '\n');
       if (isConfluent(v) === false) setExit(EXIT.checkFailed);
     });

@@ -14,8 +14,8 @@ import { type StdTraceLine, evalStandard, printValue } from '../../perceus/stand
 import { showStats } from '../../perceus/stats.js';
 import { eraseProgram } from '../../perceus/syntax.js';
 import { perceus, printDerivation } from '../../perceus/syntax-directed.js';
-import { readSource } from '../io.js';
-import { parseIntOption } from '../options.js';
+import { parseAs, readSource } from '../io.js';
+import { CLI_LOC, parseIntOption } from '../options.js';
 import type { Register } from './index.js';
 
 interface Opts {
@@ -33,7 +33,6 @@ interface Opts {
   maxSteps?: string;
 }
 
-const CLI = { file: '<command line>', line: 1, col: 1 };
 const DEFAULT_MAX_STEPS = 100_000_000;
 
 function parseOpts(text: string | undefined): Set<OptName> {
@@ -41,7 +40,7 @@ function parseOpts(text: string | undefined): Set<OptName> {
   for (const w of (text ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
     if (w === 'all') OPTS.forEach((o) => out.add(o));
     else if ((OPTS as readonly string[]).includes(w)) out.add(w as OptName);
-    else throw new UserError(`unknown optimization '${w}'`, CLI, `use a comma-separated list of ${OPTS.join(', ')}, or all`);
+    else throw new UserError(`unknown optimization '${w}'`, CLI_LOC, `use a comma-separated list of ${OPTS.join(', ')}, or all`);
   }
   return out;
 }
@@ -72,23 +71,23 @@ export const register: Register = (program, io, setExit) => {
     .option('--json', 'print one JSON object')
     .option('--max-steps <N>', `give up after this many steps (default ${DEFAULT_MAX_STEPS})`)
     .action((prog: string, o: Opts) => {
-      const { text, file } = readSource(prog);
+      const src = readSource(prog);
       const maxSteps = o.maxSteps === undefined ? DEFAULT_MAX_STEPS : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
       const opts = parseOpts(o.opt);
       const checks: Set<CheckName> = new Set();
       if (o.check !== undefined) {
         const c = parseChecks(o.check);
-        if (typeof c === 'string') throw new UserError(`unknown check '${c}'`, CLI, `use a comma-separated list of ${CHECKS.join(', ')}, or all`);
+        if (typeof c === 'string') throw new UserError(`unknown check '${c}'`, CLI_LOC, `use a comma-separated list of ${CHECKS.join(', ')}, or all`);
         c.forEach((x) => checks.add(x));
         // `all` means every check the configuration keeps; a check named explicitly always runs.
         if (o.scoped && o.check.split(',').map((w) => w.trim()).includes('all') && !o.check.includes('precision')) checks.delete('precision');
       }
-      if (o.scoped && (opts.size > 0 || o.formal)) throw new UserError('--scoped cannot be combined with --opt or --formal', CLI, 'the optimizations work on Perceus output');
-      if (o.formal && opts.size > 0) throw new UserError('--formal cannot be combined with --opt', CLI, 'the optimizations work on the elaborated form');
-      if (o.annotated && (o.scoped || opts.size > 0)) throw new UserError('--annotated runs the program as written', CLI, 'drop --scoped and --opt');
+      if (o.scoped && (opts.size > 0 || o.formal)) throw new UserError('--scoped cannot be combined with --opt or --formal', CLI_LOC, 'the optimizations work on Perceus output');
+      if (o.formal && opts.size > 0) throw new UserError('--formal cannot be combined with --opt', CLI_LOC, 'the optimizations work on the elaborated form');
+      if (o.annotated && (o.scoped || opts.size > 0)) throw new UserError('--annotated runs the program as written', CLI_LOC, 'drop --scoped and --opt');
 
       // An annotated program keeps its instructions; anything else is erased core for the translation.
-      const core = o.annotated ? normalize(resolve(parseProgram(text, file))) : loadProgram(text, file);
+      const core = parseAs('lam', src, (text, file) => (o.annotated ? normalize(resolve(parseProgram(text, file))) : loadProgram(text, file)));
       const erased = o.annotated ? eraseProgram(core) : core;
 
       if (o.standard) {

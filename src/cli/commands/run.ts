@@ -4,8 +4,8 @@ import { loadPipeline } from '../../alg-semantics/load.js';
 import { DEFAULT_MAX_POINTS, outputFunc } from '../../alg-semantics/input.js';
 import { DEFAULT_MAX_STEPS, realize, realizationJson } from '../../alg-semantics/fast-eval.js';
 import { showRealization } from '../../alg-semantics/display.js';
-import { readSource } from '../io.js';
-import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { parseAs, readSource } from '../io.js';
+import { atCommandLine, collect, parseIntOption, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';
 
 export const register: Register = (program, io) => {
@@ -19,13 +19,17 @@ export const register: Register = (program, io) => {
     .option('--max-points <N>', `refuse windows with more points (default ${DEFAULT_MAX_POINTS})`)
     .option('--max-steps <N>', `give up after this many evaluation steps (default ${DEFAULT_MAX_STEPS})`)
     .action((prog: string, o: { window: string; param: string[]; json?: boolean; maxPoints?: string; maxSteps?: string }) => {
-      const { text, file } = readSource(prog);
-      const p = loadPipeline(text, file);
+      const p = parseAs('alg', readSource(prog), loadPipeline);
       const window = o.window.trim() === '' ? [] : parseWindow(o.window); // '' is the window of a 0-D func
       const params = parseParams(o.param);
       const maxPoints = o.maxPoints === undefined ? undefined : Number(parseIntOption('--max-points', o.maxPoints));
       const maxSteps = o.maxSteps === undefined ? undefined : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
-      const r = realize(p, { window, params }, { maxPoints, maxSteps });
+      let r;
+      try {
+        r = realize(p, { window, params }, { maxPoints, maxSteps });
+      } catch (e) {
+        throw atCommandLine(e); // the step limit is an option of the command line
+      }
       io.out((o.json ? JSON.stringify(realizationJson(r)) : showRealization(r, outputFunc(p).vars)) + '\n');
     });
 };

@@ -21,6 +21,7 @@ export const register: Register = (program, io, setExit) => {
     .option('--out <dir>', 'directory for reproducers and summary.json', 'fuzz-out')
     .option('--shard <i/N>', 'run only the check indices ≡ i (mod N)')
     .option('--budget <duration>', 'per-check time budget', '10s')
+    .option('--backend <c|simd>', 'also check the compiled C or SIMD backend (property backend)')
     .option('--json', 'end with the JSON summary instead of text')
     .option('--stats', 'report how often each construct and directive was generated')
     .action(async (o: FuzzFlags) => {

@@ -5,7 +5,7 @@ import { UserError } from '../../diag.js';
 import { showOutcome } from '../../target-semantics/display.js';
 import { DEFAULT_MAX_STEPS, runMachine, showStep } from '../../target-semantics/machine.js';
 import { parseTgt } from '../../target-semantics/parse.js';
-import { EXIT, readSource } from '../io.js';
+import { EXIT, parseAs, readSource } from '../io.js';
 import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';
 
@@ -28,8 +28,7 @@ export const register: Register = (program, io, setExit) => {
     .option('--every <N>', 'print only every N-th step (the outcome is always printed)', '1')
     .option('--seed <N>', 'seed for the order of parallel loop iterations', '0')
     .action((prog: string, o: Opts) => {
-      const { text, file } = readSource(prog);
-      const p = parseTgt(text, file);
+      const p = parseAs('tgt', readSource(prog), parseTgt);
       const window = o.window === undefined ? [] : parseWindow(o.window);
       const params = parseParams(o.param);
       const maxSteps = o.maxSteps === undefined ? DEFAULT_MAX_STEPS : Number(parseIntOption('--max-steps', o.maxSteps, 1n));

@@ -7,11 +7,15 @@ import { generateInputs, showInput } from '../../codegen/inputs.js';
 import { loadCompleted } from '../../codegen/program.js';
 import { type Backend, showVerdict, validateBackend } from '../../codegen/validate.js';
 import { CheckFailed } from '../main.js';
-import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
-import { parseFaults, parseSimd } from './codegen.js';
+import { bindInput } from '../../target-semantics/check.js';
+import { readSource } from '../io.js';
+import { engineOption, scheduleOf, scheduleOptions } from '../common-options.js';
+import { CLI_LOC, collect, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { COMPLETING, parseFaults, parseSimd } from './codegen.js';
 import type { Register } from './index.js';
 
-const CLI = { file: '<command line>', line: 1, col: 1 };
+/** Each input is one run of the compiled binary and of the reference: more is not a validation but a campaign. */
+const MAX_INPUTS = 10_000n;
 
 interface Opts {
   schedule?: string;
@@ -30,13 +34,11 @@ interface Opts {
 }
 
 export const register: Register = (program, io) => {
-  program
+  const cmd = program
     .command('validate')
     .description('compile a scheduled, completed program to C and compare the binary with the reference')
-    .argument('<prog>', 'algorithm file, or a target program (.tgt); holes are filled by the bounds engine')
-    .option('--schedule <file>', 'schedule to apply after lowering')
-    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
-    .option('--engine <name|module.mjs>', 'bounds engine completing a program with holes', 'beta0')
+    .argument('<prog>', 'algorithm file, or a target program (.tgt); holes are filled by the bounds engine');
+  engineOption(scheduleOptions(cmd), COMPLETING)
     .option('--backend <c|simd>', 'scalar C, or C with vector code for vectorize loops', 'c')
     .option('--inputs <N>', 'number of inputs to compare on', '8')
     .option('--seed <N>', 'seed for the generated inputs', '1')
@@ -48,14 +50,17 @@ export const register: Register = (program, io) => {
     .option('--fault <name>', 'switch on a planted fault (repeatable)', collect, [])
     .option('--json', 'print one JSON object with the verdicts')
     .action(async (prog: string, o: Opts) => {
-      if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, CLI, 'use c or simd');
+      if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, CLI_LOC, 'use c or simd');
       const simd = parseSimd(o.simd);
-      if (simd === 'none') throw new UserError('--simd none is the c backend', CLI, 'use --backend c');
-      const { t, note } = await loadCompleted({ prog, ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), directives: o.directive, engine: o.engine });
+      if (simd === 'none') throw new UserError('--simd none is the c backend', CLI_LOC, 'use --backend c');
+      const { t, note } = await loadCompleted({ prog, ...scheduleOf(o), engine: o.engine });
       if (note !== undefined) io.err(`note: ${note}\n`);
-      const n = Number(parseIntOption('--inputs', o.inputs, 1n));
+      const n = Number(parseIntOption('--inputs', o.inputs, 1n, MAX_INPUTS));
       const seed = Number(parseIntOption('--seed', o.seed));
+      if (o.window === undefined && o.param.length > 0) throw new UserError('--param needs --window: they make up the first input together', CLI_LOC, 'add --window MIN+LEN,… for the first input');
       const first = o.window === undefined ? undefined : { window: parseWindow(o.window), params: parseParams(o.param) };
+      if (first) bindInput(t, first); // the user's own input must fit the program: wrong dimensions or parameters are bad input
+      if (o.impl !== undefined) readSource(o.impl); // a missing implementation file is bad input, not a compile failure
       const inputs = generateInputs(t, n, seed, first);
       const verdicts = await validateBackend(t, inputs, {
         backend: o.backend as Backend,

@@ -41,7 +41,7 @@ export const evaluatorsAlg: Property<AlgGen, AlgCase> = {
 };
 
 /** The small-step machine is slow by design; it gets this many steps per check. */
-export const MACHINE_BUDGET = 50_000;
+export const MACHINE_BUDGET = 20_000;
 
 const stripLoc = (k: string, v: unknown): unknown => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v);
 const same = (a: Outcome, b: Outcome): boolean => JSON.stringify(a, stripLoc) === JSON.stringify(b, stripLoc);

@@ -3,16 +3,20 @@
 import { UserError } from '../../diag.js';
 import type { AnyProperty } from '../property.js';
 import { evaluatorsAlg, evaluatorsTgt } from './evaluators.js';
+import { backend } from './backend.js';
 import { perceus } from './perceus.js';
 import { roundtrip } from './roundtrip.js';
 import { boundsQuality, confluence, lemmas, memorySafety, raceFree } from './soundness.js';
 
 export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip, perceus];
 
+/** Properties that run only when asked for (they need an option such as --backend). */
+export const EXTRA_PROPERTIES: readonly AnyProperty[] = [backend];
+
 export function propertyNamed(name: string): AnyProperty {
-  const p = PROPERTIES.find((q) => q.name === name);
+  const p = [...PROPERTIES, ...EXTRA_PROPERTIES].find((q) => q.name === name);
   if (!p) {
-    throw new UserError(`unknown property '${name}'`, { file: '<command line>', line: 1, col: 1 }, `the properties are: ${PROPERTIES.map((q) => q.name).join(', ')}`);
+    throw new UserError(`unknown property '${name}'`, { file: '<command line>', line: 1, col: 1 }, `the properties are: ${[...PROPERTIES, ...EXTRA_PROPERTIES].map((q) => q.name).join(', ')}`);
   }
   return p;
 }

@@ -1,0 +1,44 @@
+// Options several commands declare with the same meaning, declared once: the schedule of a program
+// (--schedule, --directive), its bounds engine (--engine), its input (--window, --param) and how
+// a target program runs (--executor, --seed, --max-steps).
+import type { Command } from 'commander';
+import { collect, parseIntOption } from './options.js';
+
+/** `--schedule FILE` and the user directive modules it needs (`--directive`, repeatable). */
+export function scheduleOptions(cmd: Command): Command {
+  return cmd
+    .option('--schedule <file>', 'schedule to apply after lowering')
+    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, []);
+}
+
+/** `--engine`: the bounds engine that completes a program with holes (default beta0). */
+export function engineOption(cmd: Command, description = 'bounds engine: beta0, beta1 or a plug-in module'): Command {
+  return cmd.option('--engine <name|module.mjs>', description, 'beta0');
+}
+
+/** The required output `--window` and the pipeline parameters (`--param`, repeatable). */
+export function inputOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('--window <MIN+LEN,...>', 'output window, one MIN+LEN per dimension')
+    .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, []);
+}
+
+/** `--executor`, `--seed` and `--max-steps`: how the target program runs. */
+export function targetRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--executor <fast|machine>', 'target executor', 'fast')
+    .option('--seed <N>', 'seed for parallel loop orders')
+    .option('--max-steps <N>', 'step budget of the target run');
+}
+
+/** The run options given by `--seed` and `--max-steps` (absent when not given). */
+export function runLimits(o: { seed?: string; maxSteps?: string }): { seed?: number; maxSteps?: number } {
+  const seed = o.seed === undefined ? undefined : Number(parseIntOption('--seed', o.seed));
+  const maxSteps = o.maxSteps === undefined ? undefined : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
+  return { ...(seed !== undefined ? { seed } : {}), ...(maxSteps !== undefined ? { maxSteps } : {}) };
+}
+
+/** What `scheduleOptions` declared, as the program loaders (loadProgram, loadCompleted) take it. */
+export function scheduleOf(o: { schedule?: string; directive: string[] }): { schedule?: string; directives: string[] } {
+  return { ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), directives: o.directive };
+}
