@@ -2,7 +2,8 @@
 // (--schedule, --directive), its bounds engine (--engine), its input (--window, --param) and how
 // a target program runs (--executor, --seed, --max-steps).
 import type { Command } from 'commander';
-import { collect, parseIntOption } from './options.js';
+import type { Int } from '../expr/value.js';
+import { collect, parseIntOption, parseWindow } from './options.js';
 
 /** `--schedule FILE` and the user directive modules it needs (`--directive`, repeatable). */
 export function scheduleOptions(cmd: Command): Command {
@@ -41,4 +42,9 @@ export function runLimits(o: { seed?: string; maxSteps?: string }): { seed?: num
 /** What `scheduleOptions` declared, as the program loaders (loadProgram, loadCompleted) take it. */
 export function scheduleOf(o: { schedule?: string; directive: string[] }): { schedule?: string; directives: string[] } {
   return { ...(o.schedule !== undefined ? { schedule: o.schedule } : {}), directives: o.directive };
+}
+
+/** The value of `--window`, where an empty text is the window of a 0-D output func. */
+export function windowOf(text: string): [Int, Int][] {
+  return text.trim() === '' ? [] : parseWindow(text);
 }

@@ -7,6 +7,7 @@ import { printExpr } from '../expr/print.js';
 import { isError, toBig } from '../expr/value.js';
 import { showLoc } from '../diag.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { someStmt } from '../lowering/invariants.js';
 import { checkTgt } from '../target-semantics/check.js';
 import { printHead } from '../target-semantics/print.js';
 import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
@@ -375,7 +376,7 @@ export class FnEmitter {
       const plan = vectorPlan(s, this);
       if (plan !== undefined) return emitVectorLoop(this, plan, s, m.v, l.v, inParallel);
     }
-    if (s.trav === 'parallel' && !inParallel && !containsAllocate(s.body)) return this.parallelLoop(s, m.v, l.v, x, i);
+    if (s.trav === 'parallel' && !inParallel && !someStmt(s.body, (x) => x.k === 'allocate')) return this.parallelLoop(s, m.v, l.v, x, i);
     if (s.trav === 'unroll') {
       const n = constExtent(s.len);
       if (n !== undefined && n <= 16) {
@@ -436,23 +437,6 @@ export class FnEmitter {
   }
 }
 
-function containsAllocate(s: Stmt): boolean {
-  switch (s.k) {
-    case 'allocate':
-      return true;
-    case 'seq':
-      return s.body.some(containsAllocate);
-    case 'if':
-      return containsAllocate(s.then) || containsAllocate(s.else);
-    case 'for':
-    case 'let':
-    case 'label':
-      return containsAllocate(s.body);
-    default:
-      return false;
-  }
-}
-
 /** The extent of a loop when it is a literal (vectorize and unroll apply to such loops, §2.8.6). */
 export function constExtent(e: Expr): number | undefined {
   return e.k === 'const' && typeof e.value === 'number' && e.value >= 0 ? e.value : undefined;
@@ -465,22 +449,6 @@ export interface EmittedPipeline {
   readonly nparams: number;
   readonly ndims: number;
   readonly simd: boolean; // whether any loop compiled to vector code
-}
-
-function hasVectorLoop(s: Stmt): boolean {
-  switch (s.k) {
-    case 'for':
-      return s.trav === 'vectorize' || hasVectorLoop(s.body);
-    case 'seq':
-      return s.body.some(hasVectorLoop);
-    case 'if':
-      return hasVectorLoop(s.then) || hasVectorLoop(s.else);
-    case 'let':
-    case 'label':
-      return hasVectorLoop(s.body);
-    default:
-      return false;
-  }
 }
 
 /** `C-PIPELINE`: the function for one instruction set (the entry itself when `isa` is undefined). */
@@ -539,7 +507,7 @@ export function emitPipeline(t: TgtProgram, opts: EmitOptions = {}): EmittedPipe
   const nfuncs = Math.max(1, arity.size);
   const parts: string[] = [`static rs_alloc ${bufs}[${nfuncs}];`];
   const simd = opts.simd ?? 'auto';
-  const vector = simd !== 'none' && hasVectorLoop(t.body);
+  const vector = simd !== 'none' && someStmt(t.body, (x) => x.k === 'for' && x.trav === 'vectorize');
   if (!vector) {
     parts.push(emitVariant(t, arity, name, bufs, faults, undefined, false).text);
   } else {

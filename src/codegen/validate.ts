@@ -4,7 +4,8 @@
 import type { Input } from '../alg-semantics/ast.js';
 import { add, div, mul, sub } from '../expr/ops.js';
 import { type Int, type Value, showValue, toBig } from '../expr/value.js';
-import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { someStmt } from '../lowering/invariants.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
 import { compileTgt } from '../target-semantics/exec.js';
 import type { Outcome, Stuck } from '../target-semantics/outcome.js';
 import { UserError } from '../diag.js';
@@ -195,7 +196,7 @@ export async function validateBatch(items: readonly BatchItem[], opts: BackendCh
 export function judgeBatch(items: readonly BatchItem[], bin: readonly BinaryResult[], maxSteps?: number): Verdict[][] {
   let k = 0;
   return items.map((it) => {
-    const parallel = hasParallel(it.t.body);
+    const parallel = someStmt(it.t.body, (s) => s.k === 'for' && s.trav === 'parallel');
     const refs = reference(it.t, it.inputs, maxSteps);
     return it.inputs.map((z, i): Verdict => {
       const r = refs[i]!;
@@ -210,22 +211,6 @@ export function judgeBatch(items: readonly BatchItem[], bin: readonly BinaryResu
       return v;
     });
   });
-}
-
-function hasParallel(s: Stmt): boolean {
-  switch (s.k) {
-    case 'for':
-      return s.trav === 'parallel' || hasParallel(s.body);
-    case 'seq':
-      return s.body.some(hasParallel);
-    case 'if':
-      return hasParallel(s.then) || hasParallel(s.else);
-    case 'let':
-    case 'label':
-      return hasParallel(s.body);
-    default:
-      return false;
-  }
 }
 
 /** `validateBackend`: one completed program on several inputs. */

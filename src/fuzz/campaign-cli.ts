@@ -7,18 +7,22 @@ import type { IO } from '../cli/io.js';
 import { humanSummary, jsonSummary, progressPrinter } from './report.js';
 import { type CampaignOptions, type CampaignResult, startCampaign } from './runner.js';
 
-export async function runCampaignCli(o: CampaignOptions, io: IO, flags: { json: boolean; stats: boolean }): Promise<CampaignResult> {
+/** Runs a campaign with the progress line on stderr; Ctrl-C ends it early with its result. */
+export async function runWithProgress(o: CampaignOptions, io: IO): Promise<CampaignResult> {
   const progress = progressPrinter(io);
   const control = startCampaign(o, progress.tick);
   const onInt = () => control.stop();
   process.on('SIGINT', onInt);
-  let r: CampaignResult;
   try {
-    r = await control.done;
+    return await control.done;
   } finally {
     process.off('SIGINT', onInt);
     progress.end();
   }
+}
+
+export async function runCampaignCli(o: CampaignOptions, io: IO, flags: { json: boolean; stats: boolean }): Promise<CampaignResult> {
+  const r = await runWithProgress(o, io);
   mkdirSync(o.out, { recursive: true });
   writeFileSync(join(o.out, 'summary.json'), jsonSummary(r, true));
   io.out(flags.json ? jsonSummary(r, flags.stats) : humanSummary(r, flags.stats));

@@ -7,8 +7,7 @@ import { loadDirectiveModule } from '../schedule/plugin.js';
 import type { IO } from '../cli/io.js';
 import type { Found } from './check.js';
 import { DEFAULT_CONFIG } from './env.js';
-import { progressPrinter } from './report.js';
-import { type CampaignResult, startCampaign } from './runner.js';
+import { runWithProgress } from './campaign-cli.js';
 import type { Shard } from './seed.js';
 
 export const DIRECTIVE_PROPERTIES = ['confluence', 'memory-safety', 'race-free', 'lemmas'] as const;
@@ -40,8 +39,7 @@ export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<
   const out: DirectiveVerdict[] = [];
   for (const d of ds) {
     let blamed: Found | undefined;
-    const progress = progressPrinter(io);
-    const control = startCampaign(
+    const r = await runWithProgress(
       {
         properties: [...DIRECTIVE_PROPERTIES],
         seed: o.seed,
@@ -58,17 +56,8 @@ export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<
         },
         ...(o.inProcess ? { inProcess: true } : {}),
       },
-      progress.tick,
+      io,
     );
-    const onInt = () => control.stop();
-    process.on('SIGINT', onInt);
-    let r: CampaignResult;
-    try {
-      r = await control.done;
-    } finally {
-      process.off('SIGINT', onInt);
-      progress.end();
-    }
     const entry = blamed && r.failures.find((e) => e.key === blamed!.key);
     out.push({
       directive: d.name,

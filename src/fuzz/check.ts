@@ -29,17 +29,21 @@ export interface ShrinkBudget {
 export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 1000, ms: 5_000 };
 
 /**
- * Runs the property on a concrete case, turning any exception into a `crash` failure — except the
- * executors' refusal of allocations beyond their size limit, which is a resource limit like a
- * step budget: the case is discarded.
+ * What an exception inside a check means: a `crash` failure — except the executors' refusal of
+ * allocations beyond their size limit, which is a resource limit like a step budget (discard).
  */
+function thrown(e: unknown, expected = 'no exception'): CheckResult {
+  if (e instanceof UserError && /the executors stop at/.test(e.message)) return { status: 'discard', why: 'allocation over the executors\' limit' };
+  const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
+  return { status: 'fail', verdict: 'crash', expected, actual: what };
+}
+
+/** Runs the property on a concrete case; exceptions become verdicts (see `thrown`). */
 export function evaluate(prop: AnyProperty, c: unknown, env: FuzzEnv): CheckResult {
   try {
     return prop.check(c, env);
   } catch (e) {
-    if (e instanceof UserError && /the executors stop at/.test(e.message)) return { status: 'discard', why: 'allocation over the executors\' limit' };
-    const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
-    return { status: 'fail', verdict: 'crash', expected: 'no exception', actual: what };
+    return thrown(e);
   }
 }
 
@@ -49,8 +53,7 @@ export async function evaluateAsync(prop: AnyProperty, c: unknown, env: FuzzEnv)
   try {
     return await prop.checkAsync(c, env);
   } catch (e) {
-    const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
-    return { status: 'fail', verdict: 'crash', expected: 'no exception', actual: what };
+    return thrown(e);
   }
 }
 
@@ -58,8 +61,7 @@ function concretize(prop: AnyProperty, g: unknown, env: FuzzEnv): { ok: true; c:
   try {
     return { ok: true, c: prop.concretize(g, env) };
   } catch (e) {
-    const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
-    return { ok: false, r: { status: 'fail', verdict: 'crash', expected: 'a case', actual: what } };
+    return { ok: false, r: thrown(e, 'a case') };
   }
 }
 

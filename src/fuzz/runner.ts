@@ -11,7 +11,7 @@ import { selectProperties } from './properties/index.js';
 import { type Reproducer, reproducerOf, writeReproducer } from './reproducer.js';
 import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
-import { type Stats, emptyStats, mergeStats } from './stats.js';
+import { type Stats, emptyStats, mergeStats, propertyCounts } from './stats.js';
 
 export interface CampaignOptions {
   readonly properties: readonly string[];
@@ -190,7 +190,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       } catch {
         text = { extra: { note: 'the case could not be regenerated' } };
       }
-      const counts = (stats.properties[prop.name] ??= { checks: 0, failures: 0, discards: 0 });
+      const counts = propertyCounts(stats, prop.name);
       counts.checks++;
       counts.failures++;
       record({

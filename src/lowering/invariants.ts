@@ -65,6 +65,11 @@ function children(s: Stmt): [PathStep, Stmt][] {
   }
 }
 
+/** Does `p` hold of `s` or of any statement inside it? */
+export function someStmt(s: Stmt, p: (s: Stmt) => boolean): boolean {
+  return p(s) || children(s).some(([, c]) => someStmt(c, p));
+}
+
 /** The statement at a path (as produced by `loopsOf`), or undefined if the path leads nowhere. */
 export function stmtAt(s: Stmt, path: StmtPath): Stmt | undefined {
   let cur: Stmt | undefined = s;

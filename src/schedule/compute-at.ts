@@ -4,14 +4,11 @@
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
 import {
-  type LoopInfo, allocOf, eachStmt, firstValid, funcLoopPairs, funcsOf, isInside, labelOf, loopsOf, moveIntoLoop, requireLabel, resolveLoop,
+  FUNC_AT_LOOP, type FuncAtLoop, type LoopInfo, allocOf, eachStmt, firstValid, funcLoopPairs, funcsOf, isInside, labelOf, loopsOf, moveIntoLoop, requireLabel, resolveLoop,
 } from './loops.js';
-import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
+import { type Directive, type DirectiveCtx, defineDirective, validatedByRewriting } from './plugin.js';
 
-export interface ComputeAtArgs {
-  readonly func: string;
-  readonly loop: string;
-}
+export type ComputeAtArgs = FuncAtLoop;
 
 /** The program with `label f` moved into loop ℓ, unchecked. */
 function moved(t: TgtProgram, a: ComputeAtArgs): TgtProgram {
@@ -65,16 +62,8 @@ export const computeAt: Directive<ComputeAtArgs> = defineDirective<ComputeAtArgs
   rule: 'COMPUTE-AT',
   phase: 'compute',
   summary: 'compute a func inside a loop of its consumer',
-  params: [
-    { name: 'func', type: 'func' },
-    { name: 'loop', type: 'loop', key: 'at' },
-  ],
-  validate(t, a, ctx) {
-    check(t, a, ctx);
-  },
-  apply(t, a, ctx) {
-    return check(t, a, ctx);
-  },
+  params: FUNC_AT_LOOP,
+  ...validatedByRewriting(check),
   // Distinct iterations of a parallel loop would recompute overlapping parts of f into one shared
   // buffer — a data race — unless f is also stored inside the loop. Checked once the storage
   // phase is over, since a later store-at may fix it.

@@ -1,29 +1,17 @@
 // fuse(ℓ, x) (§2.8.2): two immediately nested loops of the same kind become one loop over the
 // product of their extents (rewrite in schedule-directives.md, "Loops phase").
-import { cst, freeVars, op, vr } from '../expr/ast.js';
-import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { cst, op, vr } from '../expr/ast.js';
+import type { Stmt } from '../target-semantics/ast.js';
 import {
-  type ForStmt, type LoopInfo, type Wrapper, firstValid, freshLoopVar, inventName, isPure, loopsOf, nameOf, nestedLoop, replaceAt,
-  resolveLoop, rewrap, wrapperBinds,
+  type ForStmt, type Wrapper, firstValid, freshLoopVar, innerBoundsUses, inventName, isPure, loopsOf, nameOf, nestedLoop,
+  replaceAt, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
-import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
+import { type Directive, defineDirective } from './plugin.js';
 
 export interface FuseArgs {
   /** The outer of the two loops. */
   readonly loop: string;
   readonly name: string;
-}
-
-function pair(t: TgtProgram, l: LoopInfo, ctx: DirectiveCtx): { wrappers: Wrapper[]; inner: ForStmt } {
-  const nest = nestedLoop(l.stmt);
-  const n = nameOf(l);
-  const inner = nest?.inner.var;
-  const m = inner === undefined ? undefined : loopsOf(t).find((x) => x.stmt.var === inner)?.name;
-  if (!nest || !m || m.func !== n.func || m.stage !== n.stage || m.spec !== n.spec) {
-    ctx.reject('FUSE-NESTED', `loop ${l.stmt.var} does not have a loop of the same stage immediately inside it`,
-      'fuse names the outer of two immediately nested loops');
-  }
-  return nest;
 }
 
 export const fuse: Directive<FuseArgs> = defineDirective<FuseArgs>({
@@ -37,23 +25,22 @@ export const fuse: Directive<FuseArgs> = defineDirective<FuseArgs>({
   ],
   validate(t, a, ctx) {
     const l = resolveLoop(t, a.loop);
-    const { wrappers, inner } = pair(t, l, ctx);
+    const { wrappers, inner } = sameStageNest(t, l, 'FUSE-NESTED', 'fuse');
     const po = isPure(t, l.stmt.var);
     if (po !== isPure(t, inner.var)) {
       ctx.reject('FUSE-KIND', `${l.stmt.var} is a ${po ? 'pure' : 'reduction'} loop but ${inner.var} is a ${po ? 'reduction' : 'pure'} loop`,
         'only two pure loops or two reduction loops can be fused (def. 2.16)');
     }
-    const blocked = new Set([l.stmt.var, ...wrapperBinds(wrappers)]);
-    const uses = [...freeVars(inner.min), ...freeVars(inner.len)].filter((v) => blocked.has(v));
+    const uses = innerBoundsUses(l.stmt, wrappers, inner);
     if (uses.length > 0) {
       ctx.reject('FUSE-BOUNDS', `the bounds of ${inner.var} depend on ${uses.join(', ')}, bound by or around ${l.stmt.var}`);
     }
     freshLoopVar(t, nameOf(l), a.name);
   },
-  apply(t, a, ctx) {
+  apply(t, a) {
     const l = resolveLoop(t, a.loop);
     const x = freshLoopVar(t, nameOf(l), a.name);
-    const { wrappers, inner } = pair(t, l, ctx);
+    const { wrappers, inner } = sameStageNest(t, l, 'FUSE-NESTED', 'fuse');
     return replaceAt(t, l.path, () => fuseLoops(l.stmt, wrappers, inner, x));
   },
   generate(t, rng, ctx) {

@@ -11,7 +11,7 @@ import {
 } from '../lowering/invariants.js';
 import { loopVarName, stageLabel } from '../lowering/lower.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
-import { Rejection } from './plugin.js';
+import { type ParamSpec, Rejection } from './plugin.js';
 
 export type { ForStmt, LoopInfo, LoopName, StmtPath };
 export { loopVarName, loopsOf, parseLoopName };
@@ -256,8 +256,20 @@ export function moveIntoLoop(t: TgtProgram, site: Site, loop: string): TgtProgra
   return prependToLoop(without, resolveLoop(without, loop).path, site.stmt);
 }
 
+/** The arguments `f at ℓ` of compute-at and store-at. */
+export interface FuncAtLoop {
+  readonly func: string;
+  readonly loop: string;
+}
+
+/** How compute-at and store-at declare `f at ℓ`. */
+export const FUNC_AT_LOOP: readonly ParamSpec[] = [
+  { name: 'func', type: 'func' },
+  { name: 'loop', type: 'loop', key: 'at' },
+];
+
 /** Every (func, loop) pair of the program: the candidates compute-at and store-at draw from. */
-export function funcLoopPairs(t: TgtProgram): { func: string; loop: string }[] {
+export function funcLoopPairs(t: TgtProgram): FuncAtLoop[] {
   const loops = loopsOf(t);
   return funcsOf(t).flatMap((func) => loops.map((l) => ({ func, loop: l.stmt.var })));
 }
@@ -309,9 +321,18 @@ export function rewrap(wrappers: readonly Wrapper[], inner: Stmt): Stmt {
   }, inner);
 }
 
-/** Variables a wrapper chain binds, and the variables its expressions read. */
-export function wrapperBinds(ws: readonly Wrapper[]): Set<string> {
+/** Variables a wrapper chain binds. */
+function wrapperBinds(ws: readonly Wrapper[]): Set<string> {
   return new Set(ws.flatMap((w) => (w.k === 'let' ? [w.var] : [])));
+}
+
+/**
+ * The variables bound by `outer` or by the wrappers between it and `inner` that the bounds of
+ * `inner` read: while there are any, `inner` cannot move above `outer` (swap, fuse).
+ */
+export function innerBoundsUses(outer: ForStmt, wrappers: readonly Wrapper[], inner: ForStmt): string[] {
+  const blocked = new Set([outer.var, ...wrapperBinds(wrappers)]);
+  return [...freeVars(inner.min), ...freeVars(inner.len)].filter((v) => blocked.has(v));
 }
 
 /**
@@ -321,6 +342,22 @@ export function wrapperBinds(ws: readonly Wrapper[]): Set<string> {
 export function nestedLoop(outer: ForStmt): { wrappers: Wrapper[]; inner: ForStmt } | undefined {
   const { wrappers, inner } = peelWrappers(outer.body);
   return inner.k === 'for' ? { wrappers, inner } : undefined;
+}
+
+/**
+ * The loop immediately nested in `l` (through wrappers), which must belong to the same stage
+ * ⟨f, i, j⟩ as `l`: the pair swap and fuse rewrite. Otherwise `directive` is rejected with its
+ * rule `rule`.
+ */
+export function sameStageNest(t: TgtProgram, l: LoopInfo, rule: string, directive: string): { wrappers: Wrapper[]; inner: ForStmt } {
+  const nest = nestedLoop(l.stmt);
+  const n = nameOf(l);
+  const m = nest && loopsOf(t).find((x) => x.stmt.var === nest.inner.var)?.name;
+  if (!nest || !m || m.func !== n.func || m.stage !== n.stage || m.spec !== n.spec) {
+    throw new Rejection(rule, `loop ${l.stmt.var} does not have a loop of the same stage immediately inside it`,
+      `${directive} names the outer of two immediately nested loops`);
+  }
+  return nest;
 }
 
 /** Picks an element uniformly. */

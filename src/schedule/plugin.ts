@@ -115,6 +115,19 @@ export class Rejection extends Error {
   }
 }
 
+/**
+ * `validate` and `apply` of a directive that is valid exactly when its checked rewrite succeeds
+ * (compute-at and store-at check lemma 2.5 on the rewritten program): both run `rewrite`.
+ */
+export function validatedByRewriting<A>(rewrite: (t: TgtProgram, args: A, ctx: DirectiveCtx) => TgtProgram): Pick<Directive<A>, 'validate' | 'apply'> {
+  return {
+    validate(t, a, ctx) {
+      rewrite(t, a, ctx);
+    },
+    apply: rewrite,
+  };
+}
+
 /** Does `f` run without a rejection? Any other error propagates (it is a bug, not invalidity). */
 export function accepts(f: () => unknown): boolean {
   try {

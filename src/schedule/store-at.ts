@@ -3,13 +3,10 @@
 // of ℓg then allocates f afresh.
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
-import { allocOf, firstValid, funcLoopPairs, isInside, labelOf, moveIntoLoop, requireFunc, resolveLoop } from './loops.js';
-import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
+import { FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, funcLoopPairs, isInside, labelOf, moveIntoLoop, requireFunc, resolveLoop } from './loops.js';
+import { type Directive, type DirectiveCtx, defineDirective, validatedByRewriting } from './plugin.js';
 
-export interface StoreAtArgs {
-  readonly func: string;
-  readonly loop: string;
-}
+export type StoreAtArgs = FuncAtLoop;
 
 function check(t: TgtProgram, a: StoreAtArgs, ctx: DirectiveCtx): TgtProgram {
   requireFunc(t, a.func);
@@ -34,16 +31,8 @@ export const storeAt: Directive<StoreAtArgs> = defineDirective<StoreAtArgs>({
   rule: 'STORE-AT',
   phase: 'storage',
   summary: 'allocate a func inside a loop (afresh on each iteration)',
-  params: [
-    { name: 'func', type: 'func' },
-    { name: 'loop', type: 'loop', key: 'at' },
-  ],
-  validate(t, a, ctx) {
-    check(t, a, ctx);
-  },
-  apply(t, a, ctx) {
-    return check(t, a, ctx);
-  },
+  params: FUNC_AT_LOOP,
+  ...validatedByRewriting(check),
   generate(t, rng, ctx) {
     return firstValid(rng, funcLoopPairs(t), (c) => ctx.valid(t, c));
   },

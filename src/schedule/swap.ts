@@ -1,27 +1,15 @@
 // swap(ℓ) (§2.8.2): exchanges a loop with the loop immediately inside it. Lets and split guards
 // between the two (made by earlier splits) stay directly around the original body, so that a
 // loop nest split in two dimensions can still be reordered (spec/schedule.md, [SWAP]).
-import { freeVars } from '../expr/ast.js';
-import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import type { Stmt } from '../target-semantics/ast.js';
 import {
-  type ForStmt, type LoopInfo, type Wrapper, firstValid, isPure, loopsOf, nameOf, nestedLoop, replaceAt, resolveLoop, rewrap, wrapperBinds,
+  type ForStmt, type Wrapper, firstValid, innerBoundsUses, isPure, loopsOf, nestedLoop, replaceAt, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
-import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
+import { type Directive, defineDirective } from './plugin.js';
 
 export interface SwapArgs {
   /** The outer of the two loops. */
   readonly loop: string;
-}
-
-function pair(t: TgtProgram, l: LoopInfo, ctx: DirectiveCtx): { wrappers: Wrapper[]; inner: ForStmt } {
-  const nest = nestedLoop(l.stmt);
-  const n = nameOf(l);
-  const m = nest && loopsOf(t).find((x) => x.stmt.var === nest.inner.var)?.name;
-  if (!nest || !m || m.func !== n.func || m.stage !== n.stage || m.spec !== n.spec) {
-    ctx.reject('SWAP-NESTED', `loop ${l.stmt.var} does not have a loop of the same stage immediately inside it`,
-      'swap names the outer of two immediately nested loops');
-  }
-  return nest;
 }
 
 export const swap: Directive<SwapArgs> = defineDirective<SwapArgs>({
@@ -32,20 +20,19 @@ export const swap: Directive<SwapArgs> = defineDirective<SwapArgs>({
   params: [{ name: 'loop', type: 'loop' }],
   validate(t, a, ctx) {
     const l = resolveLoop(t, a.loop);
-    const { wrappers, inner } = pair(t, l, ctx);
+    const { wrappers, inner } = sameStageNest(t, l, 'SWAP-NESTED', 'swap');
     if (!isPure(t, l.stmt.var) && !isPure(t, inner.var)) {
       ctx.reject('SWAP-REDUCTION', `${l.stmt.var} and ${inner.var} are both reduction loops; swapping them would reorder the updates`,
         'only a pure loop may be swapped with a reduction loop (§2.8.2)');
     }
-    const blocked = new Set([l.stmt.var, ...wrapperBinds(wrappers)]);
-    const uses = [...freeVars(inner.min), ...freeVars(inner.len)].filter((v) => blocked.has(v));
+    const uses = innerBoundsUses(l.stmt, wrappers, inner);
     if (uses.length > 0) {
       ctx.reject('SWAP-BOUNDS', `the bounds of ${inner.var} depend on ${uses.join(', ')}, so it cannot move above ${l.stmt.var}`);
     }
   },
-  apply(t, a, ctx) {
+  apply(t, a) {
     const l = resolveLoop(t, a.loop);
-    const { wrappers, inner } = pair(t, l, ctx);
+    const { wrappers, inner } = sameStageNest(t, l, 'SWAP-NESTED', 'swap');
     return replaceAt(t, l.path, () => swapLoops(l.stmt, wrappers, inner));
   },
   generate(t, rng, ctx) {

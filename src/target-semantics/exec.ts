@@ -13,7 +13,7 @@ import type { Stmt, TgtProgram } from './ast.js';
 import { bindInput, checkTgt } from './check.js';
 import type { Outcome, Site, Stuck } from './outcome.js';
 import { RaceDetector, Rng, permutation } from './parallel.js';
-import { Buf, StuckSignal, allocate, oob, programSite, siteOf } from './store.js';
+import { Buf, StuckSignal, allocate, checkedOffset, programSite, siteOf } from './store.js';
 
 export interface RunOptions {
   readonly seed?: number;
@@ -99,14 +99,9 @@ const HELPERS = {
   /** [READ] with the general checks: unallocated, InBounds (def. 2.13), races. */
   read(c: Ctx, slot: number, func: string, point: Value[], before: number, site: Site): Value {
     const buf = c.bufs[slot];
-    if (buf === undefined) throw stuckAt({ kind: 'unallocated', func, site }, c.steps + before);
-    const off = buf.offset(point);
-    if (off < 0) throw stuckAt(oob('oob-read', buf, point, site), c.steps + before);
-    if (c.races.active) {
-      const race = c.races.access(buf, off, point as Int[], 'read', site);
-      if (race) throw stuckAt(race, c.steps + before);
-    }
-    return buf.data[off]!;
+    const off = checkedOffset(buf, func, point, 'read', site, c.races);
+    if (typeof off !== 'number') throw stuckAt(off, c.steps + before);
+    return buf!.data[off]!;
   },
   /** [READ] of a 2-D buffer outside parallel loops, bounds checked inline. */
   read2(c: Ctx, slot: number, func: string, i: Value, j: Value, before: number, site: Site): Value {
@@ -131,14 +126,9 @@ const HELPERS = {
   /** [ASSN]: the value was evaluated before the point (context `a ← E`, then `E ← c`). */
   write(c: Ctx, slot: number, func: string, v: Value, point: Value[], cost: number, site: Site): void {
     const buf = c.bufs[slot];
-    if (buf === undefined) throw stuckAt({ kind: 'unallocated', func, site }, c.steps + cost);
-    const off = buf.offset(point);
-    if (off < 0) throw stuckAt(oob('oob-write', buf, point, site), c.steps + cost);
-    if (c.races.active) {
-      const race = c.races.access(buf, off, point as Int[], 'write', site);
-      if (race) throw stuckAt(race, c.steps + cost);
-    }
-    buf.data[off] = v;
+    const off = checkedOffset(buf, func, point, 'write', site, c.races);
+    if (typeof off !== 'number') throw stuckAt(off, c.steps + cost);
+    buf!.data[off] = v;
     c.steps += cost + 1;
   },
   write2(c: Ctx, slot: number, func: string, v: Value, i: Value, j: Value, cost: number, site: Site): void {

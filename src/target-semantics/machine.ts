@@ -11,7 +11,7 @@ import type { Stmt, TgtProgram } from './ast.js';
 import { bindInput, checkTgt } from './check.js';
 import type { Outcome, Stuck } from './outcome.js';
 import { RaceDetector, Rng, permutation } from './parallel.js';
-import { Buf, allocate, oob, programSite, siteOf } from './store.js';
+import { Buf, allocate, checkedOffset, programSite, siteOf } from './store.js';
 
 export type RuleId =
   | 'TGT-REALIZE' | 'END' | 'TGT-VAR' | 'EVAL' | 'READ' | 'NOP' | 'ASSERT-TRUE' | 'LET' | 'LABEL'
@@ -248,15 +248,10 @@ export class Machine {
   private access(func: string, point: readonly Value[], kind: 'read' | 'write', s: Stmt, value?: Value): Value {
     const site = siteOf(s);
     const buf = this.store.get(func);
-    if (buf === undefined) throw new Stuck_({ kind: 'unallocated', func, site });
-    const off = buf.offset(point);
-    if (off < 0) throw new Stuck_(oob(kind === 'read' ? 'oob-read' : 'oob-write', buf, point, site));
-    if (this.races.active) {
-      const race = this.races.access(buf, off, point as Int[], kind, site);
-      if (race) throw new Stuck_(race);
-    }
-    if (kind === 'write') buf.data[off] = value!;
-    return buf.data[off]!;
+    const off = checkedOffset(buf, func, point, kind, site, this.races);
+    if (typeof off !== 'number') throw new Stuck_(off);
+    if (kind === 'write') buf!.data[off] = value!;
+    return buf!.data[off]!;
   }
 
   /** The statement axioms; every expression position of `t` is a value. */

@@ -6,7 +6,7 @@ import { sub } from '../expr/ops.js';
 import { E_MEM, type Int, type Value, isError } from '../expr/value.js';
 import type { Stmt } from './ast.js';
 import type { Buffer, Site, Stuck } from './outcome.js';
-import type { Shadow } from './parallel.js';
+import type { RaceDetector, Shadow } from './parallel.js';
 import { printHead } from './print.js';
 
 /** Largest buffer either executor materializes; beyond it the host would run out of memory. */
@@ -130,6 +130,22 @@ export function allocate(s: Extract<Stmt, { k: 'allocate' }>, bounds: readonly V
 
 export function oob(kind: 'oob-read' | 'oob-write', buf: Buf, point: readonly Value[], site: Site): Stuck {
   return { kind, func: buf.func, point: [...point], bounds: buf.bounds(), site };
+}
+
+/**
+ * The offset of `point` in `buf` (the buffer of `func`, if allocated) after the checks of [READ]
+ * and [ASSN]: the buffer is allocated, the point is InBounds (def. 2.13), and no other iteration
+ * of a running parallel loop conflicts. Otherwise the stuck state (both executors use this).
+ */
+export function checkedOffset(buf: Buf | undefined, func: string, point: readonly Value[], kind: 'read' | 'write', site: Site, races: RaceDetector): number | Stuck {
+  if (buf === undefined) return { kind: 'unallocated', func, site };
+  const off = buf.offset(point);
+  if (off < 0) return oob(kind === 'read' ? 'oob-read' : 'oob-write', buf, point, site);
+  if (races.active) {
+    const race = races.access(buf, off, point as Int[], kind, site);
+    if (race) return race;
+  }
+  return off;
 }
 
 /** The site of [END]: the pipeline itself. */

@@ -203,3 +203,290 @@ describe('every command survives random and mutated input', () => {
     });
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written cases, one group per category of bad input
+
+/** `FILE:LINE:COL: error: …` (the form of every located user error). */
+const LOCATED = /^\S+:\d+:\d+: error: \S/m;
+
+/** Exit 2 with a located error message containing `what`, and no stack trace. */
+async function rejects(args: string[], what: string | RegExp, opts: { hint?: string | RegExp; located?: boolean } = {}): Promise<CliResult> {
+  const r = await runCli(args);
+  wellBehaved(r);
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toMatch(what);
+  if (opts.located !== false) expect(r.stderr).toMatch(LOCATED);
+  if (opts.hint !== undefined) expect(r.stderr).toMatch(new RegExp(`\\n  hint: .*${typeof opts.hint === 'string' ? opts.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : opts.hint.source}`));
+  return r;
+}
+
+/** The completed target program of examples/sec22.alg (as `refsem bounds --program` prints it). */
+const SEC22_TGT = `pipeline f(; x in (x.min, x.len)):
+{
+  allocate g(x in (x.min, x.len + 1));
+  label g: for g.s0.x in (x.min, x.len + 1) do g[g.s0.x] <- g.s0.x * g.s0.x;
+  allocate f(x in (x.min, x.len));
+  label f: for f.s0.x in (x.min, x.len) do f[f.s0.x] <- g[f.s0.x] + g[f.s0.x + 1]
+}
+`;
+const sec22Tgt = temp('tgt', SEC22_TGT);
+const sec22Bounds = temp(
+  'json',
+  JSON.stringify({
+    '?mem.min(g.x)': 'x.min', '?mem.len(g.x)': 'x.len + 1', '?cpu.min(g.x)': 'x.min', '?cpu.len(g.x)': 'x.len + 1',
+    '?mem.min(f.x)': 'x.min', '?mem.len(f.x)': 'x.len', '?cpu.min(f.x)': 'x.min', '?cpu.len(f.x)': 'x.len',
+  }),
+);
+
+describe('syntax errors', () => {
+  const broken = temp('alg', 'pipeline f( {');
+  const rest: Record<string, string[]> = {
+    run: ['--window', '0+2'], check: [], explain: ['--point', 'f(0)'], fmt: [], lower: [],
+    schedule: ['--schedule', ex('sec22.sched')], bounds: [], exec: ['--window', '0+2'],
+  };
+  for (const [cmd, more] of Object.entries(rest)) {
+    it(`${cmd}: an unfinished header is reported at its column`, async () => {
+      await rejects([cmd, broken, ...more], `${broken}:1:13: error:`);
+    });
+  }
+  it('step: a target program with a bad statement', async () => {
+    const t = temp('tgt', 'pipeline f(; x in (x.min, x.len)):\n{\n  frob\n}\n');
+    await rejects(['step', t, '--window', '0+2'], new RegExp(`${t}:3:3: error: expected a statement`));
+  });
+  it('rc: a λ1 program with an unbalanced brace', async () => {
+    const l = temp('lam', 'fun main() { 1 + }');
+    await rejects(['rc', l], `${l}:1:`);
+  });
+  it('expr: an unbalanced parenthesis', async () => {
+    await rejects(['expr', '(1 + 2'], '<expr>:1:');
+  });
+  it('a binary file is refused at its first character', async () => {
+    await rejects(['check', temp('alg', '\u00ff\u0000\u0001')], /:1:1: error: unexpected character/);
+  });
+});
+
+describe('invalid programs', () => {
+  it('check: a call of an undefined func', async () => {
+    const p = temp('alg', 'pipeline f() {\n  func f(x) = g(x);\n}\n');
+    await rejects(['check', p], new RegExp(`${p}:2:\\d+: error: .*'g'`));
+  });
+  it('run: an algorithm whose parameter is not given', async () => {
+    await rejects(['run', ex('params.alg'), '--window', '0+2'], /error: .*param/, { hint: '--param' });
+  });
+  it('rc: a program without main', async () => {
+    await rejects(['rc', temp('lam', 'fun f(x) = x\n')], "no 'main' function", { hint: 'fun main()' });
+  });
+});
+
+describe('bad schedules', () => {
+  it('a split by zero names the directive, its rule and its line', async () => {
+    const s = temp('sched', 'split f.x by 0\n');
+    await rejects(['schedule', ex('sec22.alg'), '--schedule', s], new RegExp(`${s}:1:1: error: .*\\[SPLIT-FACTOR\\]`));
+  });
+  it('an unknown directive lists the known ones', async () => {
+    const s = temp('sched', '\nfrobnicate f.x\n');
+    await rejects(['schedule', ex('sec22.alg'), '--schedule', s], `${s}:2:1: error: unknown directive 'frobnicate'`, { hint: 'split' });
+  });
+  it('a schedule naming a func the program lacks', async () => {
+    await rejects(['schedule', ex('sec22.alg'), '--schedule', ex('blur.sched')], "there is no func 'blur_y'", { hint: 'g, f' });
+  });
+  it('exec and bounds reject the same schedule', async () => {
+    const s = temp('sched', 'split f.x by -4\n');
+    await rejects(['exec', ex('sec22.alg'), '--schedule', s, '--window', '0+4'], `${s}:1:1: error:`);
+    await rejects(['bounds', ex('sec22.alg'), '--schedule', s], `${s}:1:1: error:`);
+  });
+});
+
+describe('bad command-line arguments', () => {
+  it('an unknown command', async () => {
+    await rejects(['frobnicate'], "unknown command 'frobnicate'", { located: false });
+  });
+  it('an unknown option', async () => {
+    await rejects(['run', ex('sec22.alg'), '--window', '0+2', '--frob'], "unknown option '--frob'", { located: false });
+  });
+  it('a missing required option', async () => {
+    await rejects(['run', ex('sec22.alg')], "required option '--window", { located: false });
+    await rejects(['explain', ex('sec22.alg')], "required option '--point", { located: false });
+    await rejects(['compare', ex('sec22.alg'), sec22Tgt], "required option '--window", { located: false });
+  });
+  it('a missing argument, an option without its value, too many arguments', async () => {
+    await rejects(['run', '--window', '0+2'], "missing required argument 'prog'", { located: false });
+    await rejects(['run', ex('sec22.alg'), '--window'], "option '--window <MIN+LEN,...>' argument missing", { located: false });
+    await rejects(['fmt', ex('sec22.alg'), ex('sec22.alg')], 'too many arguments', { located: false });
+    await rejects(['schedule', ex('sec22.alg')], 'schedule needs PROG and --schedule', { located: false });
+  });
+  it('--help prints usage and succeeds; so does a command with --help', async () => {
+    for (const args of [['--help'], ['run', '--help'], ['help', 'rc']]) {
+      const r = await runCli(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Usage: refsem');
+    }
+  });
+  it('invalid option values of every kind', async () => {
+    const a = ex('sec22.alg');
+    await rejects(['run', a, '--window', '0+x'], "invalid --window '0+x'", { hint: '--window 0+6' });
+    await rejects(['run', a, '--window', '0+2', '--param', 'n'], "invalid --param 'n'", { hint: '--param n=10' });
+    await rejects(['run', ex('params.alg'), '--window', '0+2', '--param', 'n=1', '--param', 'n=2'], 'given twice', { hint: 'once' });
+    await rejects(['step', sec22Tgt, '--window', '0+2', '--seed', '1.5'], "invalid --seed '1.5'", { hint: 'integer' });
+    await rejects(['step', sec22Tgt, '--window', '0+2', '--every', '0'], "invalid --every '0': must be at least 1");
+    await rejects(['run', a, '--window', '0+2', '--max-steps', '1e3'], "invalid --max-steps '1e3'", { hint: 'integer' });
+    await rejects(['compare', a, sec22Tgt, '--window', '0+2', '--max-steps', '-5'], "invalid --max-steps '-5'");
+    await rejects(['compare', a, sec22Tgt, '--window', '0+2', '--executor', 'jit'], "invalid --executor 'jit'", { hint: 'machine' });
+    await rejects(['explain', a, '--point', 'f(x)'], "invalid --point 'f(x)'", { hint: "--point 'f(3, -4)'" });
+    await rejects(['explain', a, '--point', 'f(1, 2)'], "'f' has 1 dimensions, not 2");
+    await rejects(['explain', a, '--point', 'h(1)'], "unknown func 'h'", { hint: 'g, f' });
+    await rejects(['explain', a, '--point', 'f(1)', '--budget', '3'], 'budget exceeded', { hint: '--budget' });
+    await rejects(['rc', ex('perceus/map.lam'), '--opt', 'fast'], "unknown optimization 'fast'", { hint: 'reuse' });
+    await rejects(['rc', ex('perceus/map.lam'), '--max-steps', 'many'], "invalid --max-steps 'many'");
+    await rejects(['codegen', a, '--simd', 'sse9'], "invalid --simd 'sse9'", { hint: 'avx2' });
+    await rejects(['validate', a, '--backend', 'gpu'], "invalid --backend 'gpu'");
+    await rejects(['validate', a, '--inputs', '99999999999999999999'], 'must be at most 10000');
+    await rejects(['validate', a, '--param', 'n=1'], '--param needs --window', { hint: '--window' });
+    await rejects(['fuzz', '--jobs', 'abc', '--runs', '1'], "invalid --jobs 'abc'");
+    await rejects(['fuzz', '--jobs', '0', '--runs', '1'], "invalid --jobs '0'");
+    await rejects(['fuzz', '--seed', '1e3', '--runs', '1'], "invalid --seed '1e3'");
+    await rejects(['bounds', a, '--verify', '--timeout', 'soon'], "invalid --timeout 'soon'");
+  });
+});
+
+describe('files that cannot be used', () => {
+  const cases: [string, string[]][] = [
+    ['run', ['--window', '0+2']], ['check', []], ['explain', ['--point', 'f(0)']], ['fmt', []], ['step', ['--window', '0+2']],
+    ['lower', []], ['rc', []], ['bounds', []], ['exec', ['--window', '0+2']], ['codegen', []],
+  ];
+  for (const [cmd, rest] of cases) {
+    it(`${cmd}: a missing file, a directory, an empty file`, async () => {
+      await rejects([cmd, join(dir, 'missing.alg'), ...rest], `<command line>:1:1: error: cannot read '${join(dir, 'missing.alg')}': no such file`, { hint: 'path' });
+      await rejects([cmd, aDirectory, ...rest], `cannot read '${aDirectory}': is a directory`, { hint: 'path' });
+      await rejects([cmd, emptyFile, ...rest], `${emptyFile}:1:1: error:`);
+    });
+  }
+  it('a missing or malformed --fill, --schedule, --impl file', async () => {
+    const a = ex('sec22.alg');
+    await rejects(['lower', a, '--fill', join(dir, 'missing.json')], 'no such file');
+    await rejects(['lower', a, '--fill', temp('json', '{"?cpu.min(f.x)": 3}')], 'must hold one object mapping holes to expression strings');
+    await rejects(['lower', a, '--fill', temp('json', '{')], 'is not JSON');
+    await rejects(['lower', a, '--fill', temp('json', '{"?nope(f.x)": "0"}')], "'nope' is not a hole kind");
+    await rejects(['schedule', a, '--schedule', aDirectory], 'is a directory');
+    await rejects(['validate', a, '--impl', join(dir, 'missing.c'), '--inputs', '1'], 'no such file');
+  });
+  it('standard input is read with -', async () => {
+    // Under vitest, standard input is empty or closed: either way a located error, not a crash.
+    const r = await runCli(['check', '-']);
+    wellBehaved(r);
+  });
+});
+
+describe('a file of the wrong kind', () => {
+  it('a target program where an algorithm is expected, and the converse', async () => {
+    await rejects(['run', ex('blur.tgt'), '--window', '0+2,0+2'], 'error:', { hint: "is a target program (.tgt), but this command expects an algorithm (.alg)" });
+    await rejects(['check', ex('blur.tgt')], 'error:', { hint: 'expects an algorithm (.alg)' });
+    await rejects(['compare', ex('sec22.alg'), ex('sec22.alg'), '--window', '0+2'], 'error:', { hint: "is an algorithm (.alg), but this command expects a target program (.tgt)" });
+    await rejects(['step', ex('sec22.alg'), '--window', '0+2'], 'error:', { hint: 'expects a target program (.tgt)' });
+  });
+  it('a schedule or a λ1 program given as the program, an algorithm as the λ1 program', async () => {
+    await rejects(['fmt', ex('sec22.sched')], 'error:', { hint: 'is a schedule (.sched)' });
+    await rejects(['lower', ex('perceus/map.lam')], 'error:', { hint: 'is a λ1 program (.lam)' });
+    await rejects(['rc', ex('sec22.alg')], 'error:', { hint: 'expects a λ1 program (.lam)' });
+    await rejects(['schedule', ex('sec22.alg'), '--schedule', ex('sec22.alg')], "unknown directive 'pipeline'");
+  });
+});
+
+describe('huge numbers and negative windows', () => {
+  it('huge windows are refused before anything is allocated', async () => {
+    await rejects(['run', ex('sec22.alg'), '--window', '0+99999999999999999999'], 'more than the limit');
+    await rejects(['compare', ex('sec22.alg'), sec22Tgt, '--window', '0+99999999999999999999'], 'more than the limit');
+    await rejects(['step', sec22Tgt, '--window', '0+99999999999999999999'], /needs more than 2\^53 points/);
+    await rejects(['exec', ex('sec22.alg'), '--window', '0+99999999999999999999'], 'more than the limit');
+  });
+  it('a huge window position is exact', async () => {
+    const r = await runCli(['run', ex('sec22.alg'), '--window', '99999999999999999999+1', '--json']);
+    expect(r.code).toBe(0);
+    // f(x) = x² + (x+1)², exactly.
+    const x = 99999999999999999999n;
+    expect(r.stdout).toContain(String(x * x + (x + 1n) * (x + 1n)));
+  });
+  it('huge constants in a program and in an expression stay exact or are refused', async () => {
+    const r = await runCli(['expr', '99999999999999999999 * 99999999999999999999']);
+    expect(r).toMatchObject({ code: 0, stdout: '9999999999999999999800000000000000000001\n' });
+    const p = temp('alg', 'pipeline f() {\n  func f(x) = x * 99999999999999999999999;\n}\n');
+    const q = await runCli(['run', p, '--window', '0+2', '--json']);
+    expect(q.code).toBe(0);
+    expect(q.stdout).toContain('99999999999999999999999');
+    const s = temp('sched', 'split f.x by 99999999999999999999999\n');
+    wellBehaved(await runCli(['exec', ex('sec22.alg'), '--schedule', s, '--window', '0+3']));
+  });
+  it('negative window lengths are refused with a hint', async () => {
+    for (const args of [
+      ['run', ex('sec22.alg')],
+      ['step', sec22Tgt],
+      ['compare', ex('sec22.alg'), sec22Tgt],
+      ['exec', ex('sec22.alg')],
+      ['lower', ex('sec22.alg'), '--fill', sec22Bounds],
+    ]) {
+      await rejects([...args, '--window', '0+-1'], 'a window length may not be negative', { hint: 'LEN must be 0 or more' });
+    }
+  });
+  it('--window=-3+5 and --window -3+5 both work on every command that takes --window', async () => {
+    const commands = [
+      ['run', ex('sec22.alg')],
+      ['step', sec22Tgt],
+      ['compare', ex('sec22.alg'), sec22Tgt],
+      ['exec', ex('sec22.alg')],
+      ['bounds', ex('sec22.alg')],
+      ['lower', ex('sec22.alg'), '--fill', sec22Bounds],
+    ];
+    for (const args of commands) {
+      const joined = await runCli([...args, '--window=-3+5']);
+      const split = await runCli([...args, '--window', '-3+5']);
+      expect(joined.code, `${args[0]}: ${joined.stderr}`).toBe(0);
+      expect(split).toEqual(joined);
+    }
+    const run = await runCli(['run', ex('sec22.alg'), '--window', '-3+5', '--json']);
+    expect(JSON.parse(run.stdout)).toMatchObject({ window: [[-3, 5]], values: [13, 5, 1, 1, 5] });
+  });
+});
+
+describe('exit codes of checks', () => {
+  it('a target program that disagrees with its algorithm exits 1; one that agrees exits 0', async () => {
+    const wrong = temp('tgt', SEC22_TGT.replace('g.s0.x * g.s0.x', 'g.s0.x + g.s0.x'));
+    const bad = await runCli(['compare', ex('sec22.alg'), wrong, '--window', '0+4']);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).not.toContain('equal: the target agrees');
+    expect((await runCli(['compare', ex('sec22.alg'), sec22Tgt, '--window', '0+4'])).code).toBe(0);
+  });
+  it('an annotated λ1 program that is not derivable exits 1', async () => {
+    const l = temp('lam', 'fun main() {\n  val x = 1;\n  drop x;\n  drop x;\n  x\n}\n');
+    const r = await runCli(['rc', l, '--annotated']);
+    wellBehaved(r);
+    expect([1, 2]).toContain(r.code);
+  });
+});
+
+describe('the slow commands (C compiler, Z3) on bad input', () => {
+  it('codegen: wrong kinds, bad options, unwritable output', async () => {
+    await rejects(['codegen', ex('perceus/map.lam')], 'error:');
+    await rejects(['codegen', ex('sec22.alg'), '--fault', 'nope'], "unknown --fault 'nope'");
+    await rejects(['codegen', ex('sec22.alg'), '-o', join(dir, 'no-such-dir', 'out.c')], 'cannot write');
+    await rejects(['codegen', ex('sec22.alg'), '--engine', 'beta9'], "unknown bounds engine 'beta9'");
+  });
+  it('validate: a window that does not fit the program is bad input, not an inconclusive verdict', async () => {
+    await rejects(['validate', ex('sec22.alg'), '--window', '0+2,0+2', '--inputs', '1'], 'output dimensions but the window gives 2');
+    await rejects(['validate', ex('sec22.alg'), '--window', '0+2', '--param', 'k=1', '--inputs', '1'], "unknown parameter 'k'");
+    await rejects(['validate', ex('sec22.alg'), '--window', '0+-2'], 'may not be negative');
+  });
+  it('validate accepts --window=-3+5 and --window -3+5 alike', async () => {
+    const joined = await runCli(['validate', ex('sec22.alg'), '--window=-3+5', '--inputs', '1']);
+    const split = await runCli(['validate', ex('sec22.alg'), '--window', '-3+5', '--inputs', '1']);
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(joined.stdout).toContain('window=-3+5');
+    expect(split).toEqual(joined);
+  }, 60_000);
+  it('bounds --verify proves, and its bad options are refused before the solver starts', async () => {
+    const r = await runCli(['bounds', ex('sec22.alg'), '--verify']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[CHECK-Z3] proved');
+    await rejects(['bounds', ex('sec22.alg'), '--verify', '--range', 'x.len=5..2'], 'the range is empty', { hint: 'LO' });
+  }, 60_000);
+});

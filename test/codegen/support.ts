@@ -1,18 +1,9 @@
-import { readFileSync } from 'node:fs';
 // Shared helpers for the codegen tests: parsing target programs from text and building inputs.
-import type { Input } from '../../src/alg-semantics/ast.js';
-import type { Int } from '../../src/expr/value.js';
-import { parseTgt } from '../../src/target-semantics/parse.js';
+import { readFileSync } from 'node:fs';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
+import { tgt } from '../support/tgt.js';
 
-export const tgt = (text: string, file = 'test.tgt'): TgtProgram => parseTgt(text, file);
-
-export function input(window: readonly (readonly [number, number])[], params: Record<string, Int | number> = {}): Input {
-  return {
-    window: window.map(([m, l]) => [m, l] as [Int, Int]),
-    params: new Map(Object.entries(params).map(([k, v]) => [k, typeof v === 'number' ? v : v])),
-  };
-}
+export { input, tgt } from '../support/tgt.js';
 
 /** One output func `f` over x, computing `value` at each point of the window. */
 export function pointwise(value: string, params: readonly string[] = []): TgtProgram {

@@ -1,12 +1,11 @@
 // Helpers for the target-semantics tests.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Input } from '../../src/alg-semantics/ast.js';
 import { stripExprLocs } from '../../src/expr/ast.js';
-import { type Int, int } from '../../src/expr/value.js';
 import type { Stmt, TgtProgram } from '../../src/target-semantics/ast.js';
 import { mapStmtExprs } from '../../src/target-semantics/holes.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
+import { examplesDir } from '../support/files.js';
 
 /** A program without source locations, for comparing trees. */
 export function stripLocs(p: TgtProgram): TgtProgram {
@@ -33,16 +32,10 @@ export function stripLocs(p: TgtProgram): TgtProgram {
   return { ...rest, ...(h ? { hints: h as unknown as TgtProgram['hints'] } : {}), body: st(p.body) };
 }
 
-export const tgt = (src: string): TgtProgram => parseTgt(src, 'test.tgt');
+export { input, tgt } from '../support/tgt.js';
 
+/** examples/<name>, parsed. */
 export const example = (name: string): TgtProgram => {
-  const file = join(__dirname, '..', '..', 'examples', name);
+  const file = join(examplesDir, name);
   return parseTgt(readFileSync(file, 'utf8'), file);
 };
-
-export function input(window: [number, number][], params: Record<string, number> = {}): Input {
-  return {
-    window: window.map(([m, l]) => [int(m), int(l)] as [Int, Int]),
-    params: new Map(Object.entries(params).map(([k, v]) => [k, int(v)])),
-  };
-}

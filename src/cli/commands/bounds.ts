@@ -22,8 +22,8 @@ import { checkQuality, showQuality } from '../../bounds/quality.js';
 import { holesOf } from '../../target-semantics/holes.js';
 import { printTgt } from '../../target-semantics/print.js';
 import { EXIT } from '../io.js';
-import { engineOption, scheduleOf, scheduleOptions } from '../common-options.js';
-import { CLI_LOC, collect, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { engineOption, scheduleOf, scheduleOptions, windowOf } from '../common-options.js';
+import { CLI_LOC, collect, parseIntOption, parseParams } from '../options.js';
 import type { Register } from './index.js';
 
 interface Opts {
@@ -93,7 +93,7 @@ export const register: Register = (program, io, setExit) => {
       const r = o.trace && engine.name in TRACEABLE
         ? TRACEABLE[engine.name]!(t, extractQuery(t), (rule, text) => io.out(`[${rule}] ${text}\n`))
         : runEngine(t, engine);
-      const input: Input | undefined = o.window === undefined ? undefined : { window: o.window.trim() === '' ? [] : parseWindow(o.window), params: parseParams(o.param) };
+      const input: Input | undefined = o.window === undefined ? undefined : { window: windowOf(o.window), params: parseParams(o.param) };
       if (input && alg) checkInput(alg, input);
       if (o.quality) {
         if (!alg) throw new UserError('--quality needs the algorithm', undefined, 'give an algorithm file rather than a .tgt program');

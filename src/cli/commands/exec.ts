@@ -13,8 +13,8 @@ import { execTgt } from '../../target-semantics/exec.js';
 import { runMachine } from '../../target-semantics/machine.js';
 import { printTgt } from '../../target-semantics/print.js';
 import { EXIT } from '../io.js';
-import { engineOption, inputOptions, runLimits, scheduleOf, scheduleOptions, targetRunOptions } from '../common-options.js';
-import { parseExecutor, parseParams, parseWindow } from '../options.js';
+import { engineOption, inputOptions, runLimits, scheduleOf, scheduleOptions, targetRunOptions, windowOf } from '../common-options.js';
+import { parseExecutor, parseParams } from '../options.js';
 import type { Register } from './index.js';
 
 interface Opts {
@@ -47,7 +47,7 @@ export const register: Register = (program, io, setExit) => {
     .action(async (prog: string, o: Opts) => {
       const { t, alg } = await loadProgram(prog, { ...scheduleOf(o), ...(o.alg !== undefined ? { alg: o.alg } : {}) });
       const engine = await resolveEngine(o.engine);
-      const window = o.window.trim() === '' ? [] : parseWindow(o.window);
+      const window = windowOf(o.window);
       const input: Input = { window, params: parseParams(o.param) };
       if (alg) checkInput(alg, input);
       const done = completeProgram(t, engine);

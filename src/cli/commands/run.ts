@@ -5,7 +5,8 @@ import { DEFAULT_MAX_POINTS, outputFunc } from '../../alg-semantics/input.js';
 import { DEFAULT_MAX_STEPS, realize, realizationJson } from '../../alg-semantics/fast-eval.js';
 import { showRealization } from '../../alg-semantics/display.js';
 import { parseAs, readSource } from '../io.js';
-import { atCommandLine, collect, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { windowOf } from '../common-options.js';
+import { atCommandLine, collect, parseIntOption, parseParams } from '../options.js';
 import type { Register } from './index.js';
 
 export const register: Register = (program, io) => {
@@ -20,7 +21,7 @@ export const register: Register = (program, io) => {
     .option('--max-steps <N>', `give up after this many evaluation steps (default ${DEFAULT_MAX_STEPS})`)
     .action((prog: string, o: { window: string; param: string[]; json?: boolean; maxPoints?: string; maxSteps?: string }) => {
       const p = parseAs('alg', readSource(prog), loadPipeline);
-      const window = o.window.trim() === '' ? [] : parseWindow(o.window); // '' is the window of a 0-D func
+      const window = windowOf(o.window);
       const params = parseParams(o.param);
       const maxPoints = o.maxPoints === undefined ? undefined : Number(parseIntOption('--max-points', o.maxPoints));
       const maxSteps = o.maxSteps === undefined ? undefined : Number(parseIntOption('--max-steps', o.maxSteps, 1n));

@@ -52,7 +52,7 @@ export interface ScheduleDriver {
 /** A directive refused its arguments: the proposal is dropped, it is no soundness failure. */
 export class ScheduleRejection extends Error {}
 
-export const MAX_DIRECTIVES = 6;
+export const MAX_DIRECTIVES = 4;
 
 export function arbChoices(env: FuzzEnv, bias: { parallel?: boolean } = {}): fc.Arbitrary<ChoiceB[]> {
   const n = env.schedule?.directives.length ?? 0;

@@ -10,6 +10,7 @@ import { runMachine } from '../../target-semantics/machine.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
 import { showOutcome } from '../../target-semantics/display.js';
 import { complete } from '../complete.js';
+import { canonical } from './roundtrip.js';
 import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, observeSched, schedCase, schedShape } from './sched-case.js';
 
 /** The spec evaluator is slow by design; this many derivation steps per check keep campaigns fast. */
@@ -43,8 +44,7 @@ export const evaluatorsAlg: Property<AlgGen, AlgCase> = {
 /** The small-step machine is slow by design; it gets this many steps per check. */
 export const MACHINE_BUDGET = 20_000;
 
-const stripLoc = (k: string, v: unknown): unknown => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v);
-const same = (a: Outcome, b: Outcome): boolean => JSON.stringify(a, stripLoc) === JSON.stringify(b, stripLoc);
+const same = (a: Outcome, b: Outcome): boolean => canonical(a) === canonical(b);
 
 export const evaluatorsTgt: Property<SchedGen, SchedCase> = {
   name: 'evaluators-tgt',
