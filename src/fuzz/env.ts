@@ -41,9 +41,6 @@ export interface FuzzEnv {
   readonly schedule?: ScheduleDriver;
 }
 
-/** The parts of an environment a zoo fault may replace. */
-export type EnvOverrides = Partial<Omit<FuzzEnv, 'config'>>;
-
 export function baseEnv(config: EnvConfig): FuzzEnv {
   return {
     config,

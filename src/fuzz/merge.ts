@@ -2,7 +2,7 @@
 // Failures are de-duplicated across shards by key, keeping the lowest check index, exactly as
 // one machine running all indices would have.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { UserError } from '../diag.js';
 import type { CampaignResult, FailureEntry } from './runner.js';
 import { emptyStats, mergeStats } from './stats.js';
@@ -34,7 +34,8 @@ export function mergeSummaries(dirs: readonly string[]): CampaignResult & { read
   for (const { dir, s } of parts) {
     mergeStats(stats, { constructs: s.constructs ?? {}, directives: s.directives ?? {}, properties: s.properties ?? {} });
     for (const f of s.failures) {
-      const abs = { ...f, reproducer: resolve(dir, f.reproducer) };
+      // Reproducers live next to their summary; the directory may have moved since (copied off a node).
+      const abs = { ...f, reproducer: resolve(dir, basename(f.reproducer)) };
       const old = failures.get(f.key);
       if (!old || f.check < old.check) failures.set(f.key, abs);
     }

@@ -33,8 +33,3 @@ export function ownedCount(shard: Shard, jobs: number, job: number, runs: number
   if (first >= runs) return 0;
   return Math.floor((runs - 1 - first) / (shard.count * jobs)) + 1;
 }
-
-/** A small deterministic generator for choices outside fast-check (e.g. picking a property). */
-export function pick<T>(items: readonly T[], seed: number): T {
-  return items[(checkSeed(seed, 0x5eed) >>> 0) % items.length]!;
-}

@@ -37,10 +37,6 @@ export function mergeStats(into: Stats, from: Stats): void {
   }
 }
 
-export function totalChecks(s: Stats): number {
-  return Object.values(s.properties).reduce((n, p) => n + p.checks, 0);
-}
-
 /** The `--stats` table: one line per counter, most frequent first within each group. */
 export function showStats(s: Stats): string {
   const section = (title: string, rec: Record<string, number>) => {

@@ -222,7 +222,14 @@ export async function loadDirectiveModule(path: string, api: DirectiveApi): Prom
   if (exp === undefined) {
     throw new UserError(`directive module '${path}' has no default export`, { file: path, line: 1, col: 1 }, 'write `export default { name, phase, params, validate, apply, generate }`');
   }
-  if (typeof exp === 'function') exp = exp(api);
+  if (typeof exp === 'function') {
+    try {
+      exp = exp(api);
+    } catch (e) {
+      // The module's own code failed: the user's fault, reported at the module (exit 2).
+      throw new UserError(`directive module '${path}' failed while creating its directives: ${String((e as Error)?.message ?? e)}`, { file: path, line: 1, col: 1 }, 'fix the function the module exports by default');
+    }
+  }
   const list = Array.isArray(exp) ? (exp as readonly Directive[]) : [exp as Directive];
   return list.map((d) => defineDirective({ ...d, source: path }));
 }

@@ -59,8 +59,11 @@ export function arbChoices(env: FuzzEnv, bias: { parallel?: boolean } = {}): fc.
   if (n === 0) return fc.constant([]);
   const parallel = env.schedule!.directives.findIndex((d) => d.name === 'traverse');
   const focus = env.config.focus === undefined ? -1 : env.schedule!.directives.findIndex((d) => d.name === env.config.focus);
+  // User directives (--directive modules) are what the user wants exercised: they get extra weight.
+  const user = env.schedule!.directives.flatMap((d, i) => (d.source !== undefined ? [i] : []));
   const pickD = fc.oneof(
     { weight: 6, arbitrary: fc.nat(n - 1) },
+    ...(user.length > 0 ? [{ weight: 6, arbitrary: fc.constantFrom(...user) }] : []),
     // check-directive: the directive under test in most choices; race-free: many parallel loops
     ...(focus >= 0 ? [{ weight: 12, arbitrary: fc.constant(focus) }] : []),
     ...(bias.parallel && parallel >= 0 ? [{ weight: 6, arbitrary: fc.constant(parallel) }] : []),
