@@ -3,9 +3,9 @@
 // func dimension.
 import { type Expr, holeKey } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
-import type { BoundsHint, Stmt, TgtProgram } from '../target-semantics/ast.js';
+import type { BoundsHint, TgtProgram } from '../target-semantics/ast.js';
 import { holesOf } from '../target-semantics/holes.js';
-import { constValue, dimsOf, funcsOf, requireFunc, requireStartup } from './loops.js';
+import { assertAtStart, constValue, dimsOf, funcsOf, requireFunc, requireStartup } from './loops.js';
 import { Rejection } from './plugin.js';
 
 /**
@@ -43,9 +43,8 @@ export function hintExpr(t: TgtProgram, e: Expr, what: string, least: number, ru
  * allocation or loop could use it.
  */
 export function withHint(t: TgtProgram, h: BoundsHint, checks: readonly Expr[] = []): TgtProgram {
-  const asserts: Stmt[] = checks.filter((e) => constValue(e) === undefined).map((cond) => ({ k: 'assert', cond }));
-  const body: Stmt = asserts.length === 0 ? t.body : { k: 'seq', body: [...asserts, ...(t.body.k === 'seq' ? t.body.body : [t.body])] };
-  return { ...t, hints: [...(t.hints ?? []), h], body };
+  const checked = assertAtStart(t, checks);
+  return { ...checked, hints: [...(t.hints ?? []), h] };
 }
 
 /** Candidate `f.x` targets for `generate`: dimensions with a final-stage compute hole. */

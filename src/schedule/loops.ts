@@ -281,13 +281,13 @@ export function isInside(inner: StmtPath, outer: StmtPath): boolean {
 
 /**
  * Statements a loop-phase rewrite may look through between two nested loops (spec/schedule.md,
- * [SWAP]): `let`s and split guards `if c then s` made by earlier splits, and blocks of assertions
- * ending in the nested statement (split's `assert e > 0`). They mention no func.
+ * [SWAP]): `let`s and split guards `if c then s` made by earlier splits. They mention no func and
+ * cannot fail, so moving them into a loop that may run zero times changes nothing. Assertions are
+ * never looked through: moved into such a loop they would no longer be checked.
  */
 export type Wrapper =
   | { readonly k: 'let'; readonly var: string; readonly value: Expr; readonly loc?: Stmt['loc'] }
-  | { readonly k: 'guard'; readonly cond: Expr; readonly loc?: Stmt['loc'] }
-  | { readonly k: 'asserts'; readonly asserts: readonly Stmt[]; readonly loc?: Stmt['loc'] };
+  | { readonly k: 'guard'; readonly cond: Expr; readonly loc?: Stmt['loc'] };
 
 export function peelWrappers(s: Stmt): { wrappers: Wrapper[]; inner: Stmt } {
   const wrappers: Wrapper[] = [];
@@ -298,9 +298,6 @@ export function peelWrappers(s: Stmt): { wrappers: Wrapper[]; inner: Stmt } {
     } else if (s.k === 'if' && s.else.k === 'nop') {
       wrappers.push({ k: 'guard', cond: s.cond, ...(s.loc ? { loc: s.loc } : {}) });
       s = s.then;
-    } else if (s.k === 'seq' && s.body.length >= 2 && s.body.slice(0, -1).every((b) => b.k === 'assert')) {
-      wrappers.push({ k: 'asserts', asserts: s.body.slice(0, -1), ...(s.loc ? { loc: s.loc } : {}) });
-      s = s.body[s.body.length - 1]!;
     } else {
       return { wrappers, inner: s };
     }
@@ -315,8 +312,6 @@ export function rewrap(wrappers: readonly Wrapper[], inner: Stmt): Stmt {
         return { k: 'let', var: w.var, value: w.value, body, ...loc };
       case 'guard':
         return { k: 'if', cond: w.cond, then: body, else: { k: 'nop' }, ...loc };
-      case 'asserts':
-        return { k: 'seq', body: [...w.asserts, body], ...loc };
     }
   }, inner);
 }
@@ -378,4 +373,16 @@ export function shuffled<T>(rng: { below(n: number): number }, xs: readonly T[])
 /** The first candidate (in random order) that `valid` accepts: how built-ins implement `generate`. */
 export function firstValid<A>(rng: { below(n: number): number }, cands: readonly A[], valid: (a: A) => boolean): A | undefined {
   return shuffled(rng, cands).find(valid);
+}
+
+/**
+ * The program with `assert c` for each non-constant startup condition c put first (def. 2.9: a
+ * startup expression can be checked before anything runs). Directives that need a parameter to be
+ * in range (a split factor, a bounds extent) check it there, so that no later loop rewrite can
+ * move the check into a loop that runs zero times.
+ */
+export function assertAtStart(t: TgtProgram, conds: readonly Expr[]): TgtProgram {
+  const asserts: Stmt[] = conds.filter((e) => constValue(e) === undefined).map((cond) => ({ k: 'assert', cond }));
+  if (asserts.length === 0) return t;
+  return { ...t, body: { k: 'seq', body: [...asserts, ...(t.body.k === 'seq' ? t.body.body : [t.body])] } };
 }

@@ -3,7 +3,7 @@ import { type Expr, cst, op, vr } from '../expr/ast.js';
 import { sub } from '../expr/ops.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import {
-  type ForStmt, type LoopInfo, constValue, firstValid, freshLoopVar, inventName, loopsOf, nameOf, replaceAt, requireStartup, resolveLoop, stageCount,
+  type ForStmt, type LoopInfo, assertAtStart, constValue, firstValid, freshLoopVar, inventName, loopsOf, nameOf, replaceAt, requireStartup, resolveLoop, stageCount,
 } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 
@@ -56,7 +56,8 @@ export const split: Directive<SplitArgs> = defineDirective<SplitArgs>({
   apply(t, a) {
     const l = resolveLoop(t, a.loop);
     const [xo, xi] = newNames(t, a, l);
-    return replaceAt(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, a.factor, a.tail ?? 'guard'));
+    const next = replaceAt(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, a.factor, a.tail ?? 'guard'));
+    return assertAtStart(next, [op('>', a.factor, cst(0))]);
   },
   generate(t, rng, ctx) {
     const params = t.params.map((p) => vr(p));
@@ -72,7 +73,8 @@ export const split: Directive<SplitArgs> = defineDirective<SplitArgs>({
 
 /**
  * `for^τ x in (m, l) do s` ⟶ `for^τ xo in (0, (l + e − 1) div e) do for xi in (0, e) do let x = X in
- * BODY`, with X and BODY as the tail strategy says; a non-constant e is asserted positive first.
+ * BODY`, with X and BODY as the tail strategy says. The directive asserts a non-constant e
+ * positive at the start of the program (assertAtStart), not here.
  */
 export function splitLoop(loop: ForStmt, xo: string, xi: string, e: Expr, tail: Tail): Stmt {
   const { min: m, len: l, body: s, var: x } = loop;
@@ -84,6 +86,5 @@ export function splitLoop(loop: ForStmt, xo: string, xi: string, e: Expr, tail: 
   const body: Stmt = tail === 'guard' ? { k: 'if', cond: op('<', vr(x), op('+', m, l)), then: s, else: { k: 'nop' } } : s;
   const loc = loop.loc ? { loc: loop.loc } : {};
   const inner: Stmt = { k: 'for', var: xi, trav: 'serial', min: cst(0), len: e, body: { k: 'let', var: x, value: X, body }, ...loc };
-  const outer: Stmt = { k: 'for', var: xo, trav: loop.trav, min: cst(0), len: op('div', op('+', l, eMinus1), e), body: inner, ...loc };
-  return c !== undefined ? outer : { k: 'seq', body: [{ k: 'assert', cond: op('>', e, cst(0)) }, outer] };
+  return { k: 'for', var: xo, trav: loop.trav, min: cst(0), len: op('div', op('+', l, eMinus1), e), body: inner, ...loc };
 }

@@ -9,7 +9,7 @@ const point = (func: string, p: readonly Value[]) => `${func}[${p.map(showValue)
 
 /** What went wrong, in one line. */
 export function showStuck(s: Stuck): string {
-  const at = 'site' in s ? ` at ${s.site.loc ? showLoc(s.site.loc) + ' ' : ''}in \`${s.site.stmt}\`` : '';
+  const at = 'site' in s ? `${s.site.loc ? ` at ${showLoc(s.site.loc)}` : ''} in \`${s.site.stmt}\`` : '';
   switch (s.kind) {
     case 'assert-failed':
       return `assertion failed: ${printExpr(s.cond, 'tgt')} is 0${at}`;
