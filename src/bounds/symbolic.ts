@@ -17,23 +17,29 @@ interface Linear {
 }
 
 // Expressions are immutable, so their keys, linear forms and simplified forms are memoized on the
-// expression objects themselves (under private symbols, invisible to printing and comparison):
-// interval ends are rebuilt from the same subterms over and over, and a WeakMap costs the garbage
-// collector more than the work it saves.
-const KEY = Symbol('key');
-const LINEAR = Symbol('linear');
-const SIMPLE = Symbol('simplified');
-type Memo = { [KEY]?: string; [LINEAR]?: Linear; [SIMPLE]?: Expr };
-const memo = (e: Expr): Memo => e as unknown as Memo;
+// expression objects themselves (in one record under a private symbol, invisible to printing and
+// comparison): interval ends are rebuilt from the same subterms over and over, and a WeakMap costs
+// the garbage collector more than the work it saves. One record per expression means one
+// (slow) property definition per expression rather than one per memoized form.
+const MEMO = Symbol('memo');
+interface Memo {
+  key?: string;
+  linear?: Linear;
+  simple?: Expr;
+}
 
-/** Remembers v on e, non-enumerable so that deep equality and cloning never see it. */
-function remember<K extends typeof KEY | typeof LINEAR | typeof SIMPLE>(e: Expr, k: K, v: NonNullable<Memo[K]>): NonNullable<Memo[K]> {
-  if (Object.isExtensible(e)) Object.defineProperty(e, k, { value: v, writable: true, configurable: true, enumerable: false });
-  return v;
+/** The memo record of e, non-enumerable so that deep equality and cloning never see it. */
+function memo(e: Expr): Memo {
+  const known = (e as unknown as { [MEMO]?: Memo })[MEMO];
+  if (known) return known;
+  const m: Memo = {};
+  if (Object.isExtensible(e)) Object.defineProperty(e, MEMO, { value: m, writable: false, configurable: true, enumerable: false });
+  return m;
 }
 
 function keyOf(e: Expr): string {
-  return memo(e)[KEY] ?? remember(e, KEY, printExpr(e, 'tgt'));
+  const m = memo(e);
+  return (m.key ??= printExpr(e, 'tgt'));
 }
 
 function addTerm(l: Linear, atom: Expr, coef: Int): void {
@@ -50,7 +56,8 @@ function scaleInto(dst: Linear, src: Linear, k: Int): void {
 
 /** The linear form of e; cached, so callers must not modify it. */
 function linear(e: Expr): Linear {
-  return memo(e)[LINEAR] ?? remember(e, LINEAR, linearOf(e));
+  const m = memo(e);
+  return (m.linear ??= linearOf(e));
 }
 
 function linearOf(e: Expr): Linear {
@@ -216,11 +223,14 @@ export function nonNegative(e: Expr, nonneg: ReadonlySet<string>): boolean {
 /** Value-preserving normalization: constant folding, linear sums, decidable min/max/select. */
 export function simplify(e: Expr): Expr {
   if (e.k === 'const' || e.k === 'var' || e.k === 'hole') return e;
-  const known = memo(e)[SIMPLE];
-  if (known) return known;
+  // An operator on integer constants folds on the spot (what the linear route below would reach
+  // too, through simplifyAtom), without building a linear form.
+  if (e.k === 'op' && e.args.every((a) => a.k === 'const' && isInt(a.value))) return C(INT_OPS[e.op](...e.args.map((a) => constOf(a)!)));
+  const m = memo(e);
+  if (m.simple) return m.simple;
   const s = rebuild(linear(e));
-  remember(s, SIMPLE, s);
-  return remember(e, SIMPLE, s);
+  memo(s).simple = s;
+  return (m.simple = s);
 }
 
 // Builders used by the interval rules: they fold constants on the spot so that the ends of

@@ -109,64 +109,76 @@ export function funMap(p: Program): Map<string, FunDecl> {
  * references the heap machine must keep alive). `erased` gives fv([e]): dup, drop and the
  * reuse machinery removed.
  */
-export function freeVars(e: Expr, erased = false): Set<string> {
+export function freeVars(e: Expr, erased = false): ReadonlySet<string> {
+  // Compositional and memoized per node (expressions are immutable): the derivation checks ask
+  // for fv of every subterm, which walking each subterm afresh makes quadratic. The set lists
+  // names in order of first free occurrence, as a left-to-right walk would (closure captures and
+  // dup order follow it).
+  const memo = erased ? FV_ERASED : FV;
+  const known = memo.get(e);
+  if (known) return known;
   const out = new Set<string>();
-  const go = (e: Expr, bound: ReadonlySet<string>): void => {
-    const add = (n: string) => {
-      if (!bound.has(n)) out.add(n);
-    };
-    switch (e.k) {
-      case 'var':
-        return add(e.name);
-      case 'lit':
-        return;
-      case 'lam':
-        return go(e.body, new Set([...bound, e.param]));
-      case 'app':
-        go(e.fn, bound);
-        return go(e.arg, bound);
-      case 'call':
-      case 'prim':
-        for (const a of e.args) go(a, bound);
-        return;
-      case 'con':
-        for (const a of e.args) go(a, bound);
-        if (e.reuse !== undefined && !erased) add(e.reuse);
-        return;
-      case 'val':
-        go(e.bound, bound);
-        return go(e.body, new Set([...bound, e.name]));
-      case 'match':
-        go(e.scrut, bound);
-        for (const b of e.branches) {
-          const inner = new Set([...bound, ...b.binders]);
-          if (b.token !== undefined) inner.add(b.token);
-          go(b.body, inner);
-        }
-        return;
-      case 'if':
-        go(e.cond, bound);
-        go(e.then, bound);
-        return go(e.else, bound);
-      case 'dup':
-      case 'drop':
-        if (!erased) add(e.name);
-        return go(e.body, bound);
-      case 'dropreuse':
-        if (!erased) add(e.name);
-        return go(e.body, new Set([...bound, e.token]));
-      case 'dropspec': {
-        if (!erased) {
-          add(e.name);
-          for (const o of [...e.unique, ...e.shared]) add(o.name);
-        }
-        return go(e.body, e.token === undefined ? bound : new Set([...bound, e.token]));
-      }
-    }
+  const add = (n: string) => out.add(n);
+  const addFree = (x: Expr, bound: readonly string[] = []) => {
+    for (const n of freeVars(x, erased)) if (!bound.includes(n)) out.add(n);
   };
-  go(e, new Set());
+  switch (e.k) {
+    case 'var':
+      add(e.name);
+      break;
+    case 'lit':
+      break;
+    case 'lam':
+      addFree(e.body, [e.param]);
+      break;
+    case 'app':
+      addFree(e.fn);
+      addFree(e.arg);
+      break;
+    case 'call':
+    case 'prim':
+      for (const a of e.args) addFree(a);
+      break;
+    case 'con':
+      for (const a of e.args) addFree(a);
+      if (e.reuse !== undefined && !erased) add(e.reuse);
+      break;
+    case 'val':
+      addFree(e.bound);
+      addFree(e.body, [e.name]);
+      break;
+    case 'match':
+      addFree(e.scrut);
+      for (const b of e.branches) addFree(b.body, b.token === undefined ? b.binders : [...b.binders, b.token]);
+      break;
+    case 'if':
+      addFree(e.cond);
+      addFree(e.then);
+      addFree(e.else);
+      break;
+    case 'dup':
+    case 'drop':
+      if (!erased) add(e.name);
+      addFree(e.body);
+      break;
+    case 'dropreuse':
+      if (!erased) add(e.name);
+      addFree(e.body, [e.token]);
+      break;
+    case 'dropspec':
+      if (!erased) {
+        add(e.name);
+        for (const o of [...e.unique, ...e.shared]) add(o.name);
+      }
+      addFree(e.body, e.token === undefined ? [] : [e.token]);
+      break;
+  }
+  memo.set(e, out);
   return out;
 }
+
+const FV = new WeakMap<Expr, ReadonlySet<string>>();
+const FV_ERASED = new WeakMap<Expr, ReadonlySet<string>>();
 
 /** [e]: the expression with every reference-counting instruction removed (§4.3.2). */
 export function erase(e: Expr): Expr {

@@ -522,3 +522,16 @@ describe('plug-in modules that misbehave are the user\'s fault (exit 2)', () => 
     await rejects(['bounds', ex('sec22.alg'), '--engine', ex('sec22.alg')], 'cannot load bounds engine module', { located: false });
   });
 });
+
+describe('inputs nested too deeply for the recursive front ends', () => {
+  const parens = (n: number, inner: string) => '('.repeat(n) + inner + ')'.repeat(n);
+  it('deep parentheses and very long sums are bad input (exit 2), not internal errors', async () => {
+    const deep = temp('alg', `pipeline f() {\n  func f(x) = ${parens(20000, 'x')};\n}\n`);
+    const long = temp('alg', `pipeline f() {\n  func f(x) = ${Array(50000).fill('x').join(' + ')};\n}\n`);
+    for (const args of [['check', deep], ['run', deep, '--window', '0+2'], ['check', long], ['lower', long], ['expr', parens(20000, '1')]]) {
+      await rejects(args, 'nested too deeply', { located: false, hint: 'split' });
+    }
+    await rejects(['rc', temp('lam', `fun main() {\n  ${parens(20000, '1')}\n}\n`)], 'nested too deeply', { located: false });
+    await rejects(['step', temp('tgt', `pipeline f(; x in (x.min, x.len)):\n{\n  allocate f(x in (x.min, x.len));\n  ${'if 1 then '.repeat(20000)}nop\n}\n`), '--window', '0+2'], 'nested too deeply', { located: false });
+  });
+});

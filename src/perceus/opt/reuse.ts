@@ -95,6 +95,16 @@ function analyse(e: Expr, fresh: () => string): Expr {
 }
 
 export function reuseAnalysis(p: Program): Program {
+  // Deterministic in the (immutable) program: the fuzz property asks for it once per reuse
+  // configuration, so it is computed once per program.
+  let known = ANALYSED.get(p);
+  if (!known) ANALYSED.set(p, (known = analyseProgram(p)));
+  return known;
+}
+
+const ANALYSED = new WeakMap<Program, Program>();
+
+function analyseProgram(p: Program): Program {
   return mapBodies(p, (body, f) => {
     const taken = new Set<string>(f.params);
     names(body, taken);
