@@ -5,7 +5,7 @@
 // (property-tested in test/bounds/interval.test.ts).
 import { type Expr, type Hole, exprEquals, op } from '../expr/ast.js';
 import type { Int } from '../expr/value.js';
-import { C, addE, constOf, divE, maxE, minE, mulE, simplify, subE } from './symbolic.js';
+import { C, addE, constOf, divE, maxE, minE, mulE, simplifyFresh, subE } from './symbolic.js';
 
 export interface Interval {
   /** inclusive lower end; null is −∞ */
@@ -145,7 +145,7 @@ function iDiv(a: Interval, b: Interval): Interval {
     return fromCorners([loExt(a), hiExt(a)].flatMap((x) => [divExt(x, b.lo!, s), divExt(x, b.hi!, s)]));
   }
   const m = magnitude(a);
-  return m === null ? TOP : { lo: simplify(op('-', C(0), m)), hi: m };
+  return m === null ? TOP : { lo: simplifyFresh(op('-', C(0), m)), hi: m };
 }
 
 /**
@@ -190,7 +190,7 @@ export function evalInterval(e: Expr, env: IntervalEnv): Interval {
     case 'op': {
       const args = e.args.map((a) => evalInterval(a, env));
       // Points stay exact: the operator applied to the points is itself a point.
-      if (args.every(isPoint)) return point(simplify({ k: 'op', op: e.op, args: args.map((a) => a.lo!) }));
+      if (args.every(isPoint)) return point(simplifyFresh({ k: 'op', op: e.op, args: args.map((a) => a.lo!) }));
       const [a, b, c] = args as [Interval, Interval, Interval];
       switch (e.op) {
         case '+':

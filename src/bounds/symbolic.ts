@@ -19,8 +19,9 @@ interface Linear {
 // Expressions are immutable, so their keys, linear forms and simplified forms are memoized on the
 // expression objects themselves (in one record under a private symbol, invisible to printing and
 // comparison): interval ends are rebuilt from the same subterms over and over, and a WeakMap costs
-// the garbage collector more than the work it saves. One record per expression means one
-// (slow) property definition per expression rather than one per memoized form.
+// the garbage collector far more than the work it saves (measured: β0 twice as slow). Defining
+// the hidden property is itself slow, so it is done once per expression, and never on the
+// throwaway nodes the interval builders simplify (see `simplifyNode`).
 const MEMO = Symbol('memo');
 interface Memo {
   key?: string;
@@ -96,8 +97,11 @@ function rebuild(l: Linear): Expr {
     out = out === undefined ? (neg ? op('-', C(0), term) : term) : op(neg ? '-' : '+', out, term);
   }
   if (out === undefined) return C(l.c);
-  if (l.c === 0) return out;
-  return l.c < 0 ? op('-', out, C(sub(0, l.c))) : op('+', out, C(l.c));
+  const whole = l.c === 0 ? out : l.c < 0 ? op('-', out, C(sub(0, l.c))) : op('+', out, C(l.c));
+  // Reading the sum back gives l again (up to terms with coefficient 0, which it drops): remember
+  // l, so that the sum is not walked term by term when it becomes an operand.
+  if (whole.k === 'op' && ![...l.terms.values()].some((t) => t.coef === 0)) memo(whole).linear ??= l;
+  return whole;
 }
 
 /** The constant difference a − b, when the linear forms differ by a constant. */
@@ -223,21 +227,31 @@ export function nonNegative(e: Expr, nonneg: ReadonlySet<string>): boolean {
 /** Value-preserving normalization: constant folding, linear sums, decidable min/max/select. */
 export function simplify(e: Expr): Expr {
   if (e.k === 'const' || e.k === 'var' || e.k === 'hole') return e;
+  const m = memo(e);
+  return (m.simple ??= simplifyFresh(e));
+}
+
+/**
+ * `simplify` of a node that was just built and that nothing else refers to (the interval
+ * builders' operands are kept, the node joining them is not): nothing is memoized on the node
+ * itself, only on its simplified form.
+ */
+export function simplifyFresh(e: Expr): Expr {
+  if (e.k === 'const' || e.k === 'var' || e.k === 'hole') return e;
   // An operator on integer constants folds on the spot (what the linear route below would reach
   // too, through simplifyAtom), without building a linear form.
   if (e.k === 'op' && e.args.every((a) => a.k === 'const' && isInt(a.value))) return C(INT_OPS[e.op](...e.args.map((a) => constOf(a)!)));
-  const m = memo(e);
-  if (m.simple) return m.simple;
-  const s = rebuild(linear(e));
-  memo(s).simple = s;
-  return (m.simple = s);
+  const s = rebuild(linearOf(e));
+  // The simplified form is its own simplification; constants and variables need no memo.
+  if (s.k === 'op' || s.k === 'access') memo(s).simple ??= s;
+  return s;
 }
 
 // Builders used by the interval rules: they fold constants on the spot so that the ends of
 // intervals stay small while they are being computed.
-export const addE = (a: Expr, b: Expr): Expr => simplify(op('+', a, b));
-export const subE = (a: Expr, b: Expr): Expr => simplify(op('-', a, b));
-export const mulE = (a: Expr, b: Expr): Expr => simplify(op('*', a, b));
-export const minE = (a: Expr, b: Expr): Expr => (exprEquals(a, b) ? a : simplify(op('min', a, b)));
-export const maxE = (a: Expr, b: Expr): Expr => (exprEquals(a, b) ? a : simplify(op('max', a, b)));
-export const divE = (a: Expr, b: Expr): Expr => simplify(op('div', a, b));
+export const addE = (a: Expr, b: Expr): Expr => simplifyFresh(op('+', a, b));
+export const subE = (a: Expr, b: Expr): Expr => simplifyFresh(op('-', a, b));
+export const mulE = (a: Expr, b: Expr): Expr => simplifyFresh(op('*', a, b));
+export const minE = (a: Expr, b: Expr): Expr => (exprEquals(a, b) ? a : simplifyFresh(op('min', a, b)));
+export const maxE = (a: Expr, b: Expr): Expr => (exprEquals(a, b) ? a : simplifyFresh(op('max', a, b)));
+export const divE = (a: Expr, b: Expr): Expr => simplifyFresh(op('div', a, b));

@@ -120,11 +120,22 @@ export class Rejection extends Error {
  * (compute-at and store-at check lemma 2.5 on the rewritten program): both run `rewrite`.
  */
 export function validatedByRewriting<A>(rewrite: (t: TgtProgram, args: A, ctx: DirectiveCtx) => TgtProgram): Pick<Directive<A>, 'validate' | 'apply'> {
+  // A driver validates and then applies the same call (and `generate` validates the arguments it
+  // then returns): the checked rewrite of the same program with the same argument object is
+  // computed once. Programs and arguments are immutable; the rewrite uses the context only to reject.
+  const last = new WeakMap<TgtProgram, { readonly args: A; readonly out: TgtProgram }>();
+  const run = (t: TgtProgram, a: A, ctx: DirectiveCtx): TgtProgram => {
+    const hit = last.get(t);
+    if (hit && hit.args === a) return hit.out;
+    const out = rewrite(t, a, ctx);
+    last.set(t, { args: a, out });
+    return out;
+  };
   return {
     validate(t, a, ctx) {
-      rewrite(t, a, ctx);
+      run(t, a, ctx);
     },
-    apply: rewrite,
+    apply: run,
   };
 }
 
