@@ -41,6 +41,6 @@ export function checkInput(p: Pipeline, input: Input, opts: { maxPoints?: number
   const maxPoints = opts.maxPoints ?? DEFAULT_MAX_POINTS;
   const size = windowSize(input.window);
   if (size > maxPoints) {
-    throw new UserError(`the window has ${size} points, more than the limit of ${maxPoints}`, CLI, 'use a smaller window or raise --max-points');
+    throw new UserError(`the window has ${size} points, more than the limit of ${maxPoints}`, CLI, 'use a smaller window (refsem run accepts --max-points to raise the limit)');
   }
 }

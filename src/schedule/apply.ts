@@ -7,6 +7,8 @@ import type { Pipeline } from '../alg-semantics/ast.js';
 import { checkDominance, checkLoopNaming } from '../lowering/invariants.js';
 import { lower } from '../lowering/lower.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
+import { parseTgt } from '../target-semantics/parse.js';
+import { printTgt } from '../target-semantics/print.js';
 import { directiveApi } from './api.js';
 import { builtinRegistry } from './builtins.js';
 import { dominanceViolations } from './dominance.js';
@@ -84,6 +86,24 @@ export function invariantViolations(t: TgtProgram, pipeline?: Pipeline): string[
   return [...naming, ...dominance.map((m) => `lemma 2.5: ${m}`)];
 }
 
+/**
+ * A user directive's result must be a program of fig. 2.7: it prints, and the printed text parses
+ * back to the same program (so no unknown statement kinds or malformed expressions slip through).
+ */
+function wellFormed(t: TgtProgram, call: DirectiveCall): void {
+  let why: string | undefined;
+  try {
+    const text = printTgt(t);
+    if (printTgt(parseTgt(text, '<directive result>')) !== text) why = 'it does not print and parse back to itself';
+  } catch (e) {
+    why = e instanceof UserError ? e.message : String((e as Error)?.message ?? e);
+  }
+  if (why !== undefined) {
+    throw new UserError(`${printCall(call)}: directive '${call.directive.name}' from ${call.directive.source} returned a malformed program: ${why}`, call.loc,
+      'apply must return a target program built from the statements and expressions of spec/target.md');
+  }
+}
+
 function checkInvariants(t: TgtProgram, call: DirectiveCall, pipeline: Pipeline | undefined): void {
   const errs = invariantViolations(t, pipeline);
   if (errs.length === 0) return;
@@ -106,9 +126,11 @@ export function applySchedule(t: TgtProgram, s: Schedule, opts: ApplyOptions = {
       if (typeof next !== 'object' || next === null || typeof next.body !== 'object') {
         throw new UserError(`${printCall(call)}: directive '${call.directive.name}' returned something that is not a program`, call.loc, 'apply must return the new program');
       }
+      if (call.directive.source !== undefined) wellFormed(next, call);
       return next;
     });
-    if (check) checkInvariants(cur, call, opts.pipeline);
+    // A user directive's output is always checked: its invariants are not ours to vouch for.
+    if (check || call.directive.source !== undefined) checkInvariants(cur, call, opts.pipeline);
     opts.onStep?.(call, cur);
     history.push(call);
   }

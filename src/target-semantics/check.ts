@@ -126,7 +126,7 @@ function checkStmt(s: Stmt, bound: ReadonlySet<string>, arity: ReadonlyMap<strin
  * Missing, unknown or mis-sized input is bad input.
  */
 export function bindInput(p: TgtProgram, input: Input): Map<string, Int> {
-  const where = { file: '<input>', line: 1, col: 1 };
+  const where = { file: '<command line>', line: 1, col: 1 }; // the input comes from --window and --param
   if (input.window.length !== p.window.length) {
     throw new UserError(
       `'${p.output}' has ${p.window.length} output dimensions but the window gives ${input.window.length}`,

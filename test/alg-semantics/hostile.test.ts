@@ -12,7 +12,7 @@ import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { parsePipeline } from '../../src/alg-semantics/parse.js';
 import { realizeSpec } from '../../src/alg-semantics/spec-eval.js';
 import { checkPipeline } from '../../src/alg-semantics/validate.js';
-import { produce } from 'immer';
+import { castDraft, produce } from 'immer';
 import { type Expr, vr, walkExpr } from '../../src/expr/ast.js';
 import { E_MEM, E_RDOM, type Int, type Value, isError } from '../../src/expr/value.js';
 import { type AlgGenOptions, arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
@@ -76,7 +76,7 @@ describe('realize on hostile programs', () => {
       if (inBound) {
         const withRdom = stages.filter(({ st }) => st.rdom.length > 0);
         const hit = withRdom[pick % Math.max(1, withRdom.length)];
-        if (hit) hit.st.rdom[0]!.len = vr(pick % 2 ? hit.st.rdom[0]!.name : hit.f.vars[0]!);
+        if (hit) hit.st.rdom[0]!.len = castDraft(vr(pick % 2 ? hit.st.rdom[0]!.name : hit.f.vars[0]!));
         return;
       }
       const accesses: { args: Expr[] }[] = [];

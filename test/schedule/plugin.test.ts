@@ -14,6 +14,8 @@ import { parseSchedule } from '../../src/schedule/parse.js';
 import { defineDirective, loadDirectiveModule } from '../../src/schedule/plugin.js';
 import { registryWith } from '../../src/schedule/schedule.js';
 import { runCli } from '../support/cli.js';
+import { examplesDir, scratch } from '../support/files.js';
+import { join } from 'node:path';
 import { type Stats, arbCase, checkCase } from './confluence-harness.js';
 import { userError } from '../support/errors.js';
 import { GRID, body, expectRejection, scheduled } from './helpers.js';
@@ -95,5 +97,20 @@ describe('user directives under the confluence harness', () => {
   it('built-in traverse refuses what parallel-any accepts', () => {
     const reg = builtinRegistry();
     expect(() => parseSchedule('parallel-any f.x', 'x.sched', reg)).toThrow(/unknown directive 'parallel-any'/);
+  });
+});
+
+describe('malformed user directive results', () => {
+  it('are rejected with the directive named, not passed on', async () => {
+    const { file } = scratch('refsem-malformed-');
+    const mod = file('bad.mjs', `export default (api) => api.defineDirective({
+  name: 'mangle', phase: 'loops', summary: 'returns garbage', params: [],
+  validate() {}, apply(t) { return { ...t, body: { k: 'weird' } }; }, generate() { return {}; },
+});
+`);
+    const sched = file('m.sched', 'mangle\n');
+    const r = await runCli(['schedule', join(examplesDir, 'sec22.alg'), '--schedule', sched, '--directive', mod]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/m\.sched:1:1: error: mangle: directive 'mangle' .* returned a malformed program/);
   });
 });
