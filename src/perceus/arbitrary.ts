@@ -134,7 +134,10 @@ fun main() {
 `;
 }
 
-/** Well-scoped, terminating λ1 programs (source text, parseable by loadProgram). */
-export function arbLambdaProgram(): fc.Arbitrary<string> {
-  return fc.array(fc.nat(999), { minLength: 8, maxLength: 120 }).map((cs) => programFromChoices(cs));
+/**
+ * Well-scoped, terminating λ1 programs (source text, parseable by loadProgram), drawn from at most
+ * `maxChoices` generator choices (the program's size grows with them).
+ */
+export function arbLambdaProgram(maxChoices = 120): fc.Arbitrary<string> {
+  return fc.array(fc.nat(999), { minLength: 8, maxLength: maxChoices }).map((cs) => programFromChoices(cs));
 }

@@ -4,6 +4,9 @@
 import { arbLambdaProgram, loadProgram, perceusProperty } from '../../perceus/index.js';
 import { PASS, type Property } from '../property.js';
 
+/** Generator choices per case (see arbLambdaProgram). */
+export const PERCEUS_CHOICES = 60;
+
 export interface PerceusCase {
   readonly source: string;
 }
@@ -11,7 +14,9 @@ export interface PerceusCase {
 export const perceus: Property<string, PerceusCase> = {
   name: 'perceus',
   summary: 'ch. 4: every Perceus configuration agrees with the standard semantics, its output is derivable (thm. 4.3), peak memory within the scoped baseline',
-  arbitrary: () => arbLambdaProgram(),
+  // Smaller programs than the component's own default (120 choices): every case runs twelve
+  // pass configurations, and a campaign gains more from many small programs than from few big ones.
+  arbitrary: () => arbLambdaProgram(PERCEUS_CHOICES),
   concretize: (source) => ({ source }),
   check(c) {
     const v = perceusProperty(loadProgram(c.source, '<perceus case>'));
