@@ -13,6 +13,7 @@ import { E_RDOM, type Int, type Value, isError, valueToJson } from '../expr/valu
 import type { Func, Input, Pipeline, Stage } from './ast.js';
 import { checkInput, outputFunc } from './input.js';
 import { PointTable, ValueTable, isInt32 } from './store.js';
+import { forEachPoint } from '../expr/window.js';
 import { pureDims } from './validate.js';
 
 export interface Realization {
@@ -471,23 +472,6 @@ export function realize(p: Pipeline, input: Input, opts: FastOptions = {}): Real
     guarded(() => forEachPoint(window, (c) => values.push(point(c))));
   }
   return { func: f.name, window, values };
-}
-
-/** Visits the points of a window, first dimension fastest. */
-export function forEachPoint(window: readonly (readonly [Int, Int])[], visit: (c: Value[]) => void): void {
-  if (window.some(([, l]) => l <= 0)) return;
-  const c: Int[] = window.map(([m]) => m);
-  for (;;) {
-    visit([...c]);
-    let d = 0;
-    for (; d < c.length; d++) {
-      const [m, l] = window[d]!;
-      c[d] = add(c[d]!, 1);
-      if (c[d]! < add(m, l)) break;
-      c[d] = m;
-    }
-    if (d === c.length) return;
-  }
 }
 
 /** The JSON shape of ARCHITECTURE.md: {"func","window","values"}. */

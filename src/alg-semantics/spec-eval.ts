@@ -9,7 +9,7 @@ import { applyOp } from '../expr/ops.js';
 import { E_RDOM, type Int, type Value, isError, showValue } from '../expr/value.js';
 import type { Input, Pipeline, RVar } from './ast.js';
 import { checkInput, outputFunc } from './input.js';
-import { forEachPoint } from './fast-eval.js';
+import { forEachPoint } from '../expr/window.js';
 
 export interface Derivation {
   readonly rule: string;

@@ -3,14 +3,14 @@
 // saying which clause of def. 2.3 (or which failure) the pair falls under. spec/lowering.md,
 // "Verdicts", gives the classification and the reasons behind each case.
 import { evalExpr } from '../expr/eval.js';
-import { add, mul, sub } from '../expr/ops.js';
 import { E_RDOM, type Int, type Value, isError, showValue } from '../expr/value.js';
 import type { Input, Pipeline } from '../alg-semantics/ast.js';
-import { type Realization, forEachPoint, realize } from '../alg-semantics/fast-eval.js';
+import { type Realization, realize } from '../alg-semantics/fast-eval.js';
+import { forEachPoint } from '../expr/window.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { execTgt } from '../target-semantics/exec.js';
 import { runMachine } from '../target-semantics/machine.js';
-import type { Buffer, Outcome, Stuck } from '../target-semantics/outcome.js';
+import { type Outcome, type Stuck, bufferIndex } from '../target-semantics/outcome.js';
 import { showStuck } from '../target-semantics/display.js';
 
 export type Window = readonly (readonly [Int, Int])[];
@@ -100,20 +100,6 @@ function describeVerdict(v: Verdict): string {
   }
 }
 
-/** Index of a point in a buffer (first dimension fastest), or undefined when outside it. */
-function bufferIndex(buf: Buffer, point: readonly Int[]): number | undefined {
-  let idx: Int = 0;
-  let stride: Int = 1;
-  for (let d = 0; d < buf.dims.length; d++) {
-    const { min, len } = buf.dims[d]!;
-    const off = sub(point[d]!, min);
-    if (off < 0 || off >= len) return undefined;
-    idx = add(idx, mul(off, stride));
-    stride = mul(stride, len);
-  }
-  return Number(idx);
-}
-
 export interface CompareOptions {
   /**
    * Some rdom of the algorithm has a negative extent on this input (the name of one, e.g. `f.s1.r`):
@@ -167,7 +153,7 @@ export function compareOutputs(alg: Realization, run: Outcome, window: Window, o
   const actual: Value[] = [];
   forEachPoint(window, (c) => {
     if (verdict) return;
-    const at = buf.dims.length === c.length ? bufferIndex(buf, c as Int[]) : undefined;
+    const at = bufferIndex(buf, c as Int[]);
     if (at === undefined) {
       verdict = { kind: 'window-not-covered', point: c as Int[], bounds };
     } else actual.push(buf.data[at]!);

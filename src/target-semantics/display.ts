@@ -2,8 +2,9 @@
 // ARCHITECTURE.md ("Contracts": `{"func", "window", "values"}`, plus `"outcome"` when stuck).
 import { showLoc } from '../diag.js';
 import { printExpr } from '../expr/print.js';
-import { type Value, showValue, valueToJson } from '../expr/value.js';
-import type { Buffer, Outcome, Stuck } from './outcome.js';
+import { type Int, type Value, showValue, valueToJson } from '../expr/value.js';
+import { forEachPoint } from '../expr/window.js';
+import { type Buffer, type Outcome, type Stuck, bufferIndex } from './outcome.js';
 
 const point = (func: string, p: readonly Value[]) => `${func}[${p.map(showValue).join(', ')}]`;
 
@@ -46,9 +47,22 @@ export function showOutcome(o: Outcome): string {
 }
 
 /** The JSON contract of ARCHITECTURE.md; a stuck run has no values but its outcome. */
-export function outcomeJson(o: Outcome, func: string): object {
-  if (o.kind === 'done') {
-    return { func: o.output.func, window: o.output.dims.map((d) => [valueToJson(d.min), valueToJson(d.len)]), values: o.output.data.map(valueToJson) };
-  }
-  return { func, outcome: { kind: o.stuck.kind, message: showStuck(o.stuck), steps: o.steps } };
+/**
+ * ARCHITECTURE.md's JSON shape for a run: the output func's values on the requested window (not the
+ * whole, possibly larger, allocation), so that it compares directly with `refsem run`. A stuck
+ * run, or an output allocation that does not cover the window, adds "outcome" instead of values.
+ */
+export function outcomeJson(o: Outcome, func: string, window: readonly (readonly [Int, Int])[]): object {
+  const head = { func, window: window.map((iv) => iv.map(valueToJson)) };
+  if (o.kind === 'stuck') return { ...head, outcome: { kind: o.stuck.kind, message: showStuck(o.stuck), steps: o.steps } };
+  const values: (number | string)[] = [];
+  let missing: readonly Int[] | undefined;
+  forEachPoint(window, (c) => {
+    const at = missing ? undefined : bufferIndex(o.output, c as Int[]);
+    if (at === undefined) missing ??= c as Int[];
+    else values.push(valueToJson(o.output.data[at]!));
+  });
+  if (missing === undefined) return { ...head, values };
+  const bounds = o.output.dims.map((d) => `[${d.min}, ${d.len}]`).join(' × ');
+  return { ...head, outcome: { kind: 'window-not-covered', message: `the output allocation ${bounds} does not contain the window point (${missing.join(', ')})`, steps: o.steps } };
 }

@@ -3,6 +3,7 @@
 // so their results can be compared with deep equality.
 import type { Loc } from '../diag.js';
 import type { Expr } from '../expr/ast.js';
+import { add, mul, sub } from '../expr/ops.js';
 import type { Int, Value } from '../expr/value.js';
 
 /** A buffer: the func's allocation bounds and its points, flattened with the first dimension fastest. */
@@ -51,3 +52,18 @@ export type Stuck =
 export type Outcome =
   | { readonly kind: 'done'; readonly output: Buffer; readonly steps: number }
   | { readonly kind: 'stuck'; readonly stuck: Stuck; readonly steps: number };
+
+/** Index of a point in a buffer (first dimension fastest), or undefined when outside its allocation. */
+export function bufferIndex(buf: Buffer, point: readonly Int[]): number | undefined {
+  if (point.length !== buf.dims.length) return undefined;
+  let idx: Int = 0;
+  let stride: Int = 1;
+  for (let d = 0; d < buf.dims.length; d++) {
+    const { min, len } = buf.dims[d]!;
+    const off = sub(point[d]!, min);
+    if (off < 0 || off >= len) return undefined;
+    idx = add(idx, mul(off, stride));
+    stride = mul(stride, len);
+  }
+  return Number(idx);
+}

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Input, Pipeline } from '../../src/alg-semantics/ast.js';
-import { forEachPoint } from '../../src/alg-semantics/fast-eval.js';
+import { forEachPoint } from '../../src/expr/window.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { UserError } from '../../src/diag.js';
 import { add, mul, sub } from '../../src/expr/ops.js';

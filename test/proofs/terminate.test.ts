@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pipeline, Stage } from '../../src/alg-semantics/ast.js';
-import { forEachPoint, realize } from '../../src/alg-semantics/fast-eval.js';
+import { realize } from '../../src/alg-semantics/fast-eval.js';
+import { forEachPoint } from '../../src/expr/window.js';
 import { derivePoint } from '../../src/alg-semantics/spec-eval.js';
 import type { Expr } from '../../src/expr/ast.js';
 import { evalExpr } from '../../src/expr/eval.js';

@@ -63,6 +63,6 @@ export const register: Register = (program, io, setExit) => {
         return;
       }
       const out = executor === 'machine' ? runMachine(done, input, runOpts) : execTgt(done, input, runOpts);
-      io.out((o.json ? JSON.stringify(outcomeJson(out, t.output)) : showOutcome(out)) + '\n');
+      io.out((o.json ? JSON.stringify(outcomeJson(out, t.output, window)) : showOutcome(out)) + '\n');
     });
 };
