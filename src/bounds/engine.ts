@@ -151,8 +151,20 @@ export function completeProgram(t: TgtProgram, engine: BoundsEngine): CompletedP
   return { ...applyCompletion(t, r.completion, r.assertions ?? []), completedBy: { rule: 'ENGINE-LIFT', engine: engine.name, completion: r.completion } };
 }
 
+const QUERIES = new WeakMap<TgtProgram, Query>();
+
+/**
+ * Q_T (def. 2.4) of a program, extracted once per program: programs and queries are immutable,
+ * and one program is often completed by several engines (memory safety, bounds quality).
+ */
+function queryOf(t: TgtProgram): Query {
+  let q = QUERIES.get(t);
+  if (!q) QUERIES.set(t, (q = extractQuery(t)));
+  return q;
+}
+
 /** Runs an engine on T's query; built-in engines' results are trusted, plug-ins are checked. */
-export function runEngine(t: TgtProgram, engine: BoundsEngine, q: Query = extractQuery(t)): EngineResult {
+export function runEngine(t: TgtProgram, engine: BoundsEngine, q: Query = queryOf(t)): EngineResult {
   try {
     return engine.complete(t, q);
   } catch (e) {

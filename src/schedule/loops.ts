@@ -7,14 +7,27 @@ import { evalExpr } from '../expr/eval.js';
 import { printExpr } from '../expr/print.js';
 import { type Int, isError } from '../expr/value.js';
 import {
-  type ForStmt, type LoopInfo, type LoopName, type StmtPath, loopsOf, parseLoopName, replaceAt as replaceStmtAt, visitStmts,
+  type ForStmt, type LoopInfo, type LoopName, type StmtPath, loopsOf as walkLoops, parseLoopName, replaceAt as replaceStmtAt, visitStmts,
 } from '../lowering/invariants.js';
 import { loopVarName, stageLabel } from '../lowering/lower.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { type ParamSpec, Rejection } from './plugin.js';
 
 export type { ForStmt, LoopInfo, LoopName, StmtPath };
-export { loopVarName, loopsOf, parseLoopName };
+export { loopVarName, parseLoopName };
+
+const LOOPS = new WeakMap<TgtProgram, readonly LoopInfo[]>();
+
+/**
+ * Every loop of the program with its name and path (lowering/invariants.ts), kept per program:
+ * programs are immutable, and `generate` and `validate` resolve loops of the same program over
+ * and over (each call gets its own array).
+ */
+export function loopsOf(t: TgtProgram): LoopInfo[] {
+  let ls = LOOPS.get(t);
+  if (!ls) LOOPS.set(t, (ls = walkLoops(t)));
+  return [...ls];
+}
 
 /** Every statement of `s` with its path, in program order. */
 export const eachStmt: (s: Stmt, f: (s: Stmt, path: StmtPath) => void, path?: StmtPath) => void = visitStmts;
@@ -24,27 +37,44 @@ export interface Site<S extends Stmt = Stmt> {
   readonly path: StmtPath;
 }
 
-function findStmt<K extends Stmt['k']>(t: TgtProgram, k: K, pred: (s: Extract<Stmt, { k: K }>) => boolean): Site<Extract<Stmt, { k: K }>> | undefined {
-  let out: Site<Extract<Stmt, { k: K }>> | undefined;
+/**
+ * What directives look up by name, from one walk of the program: its funcs in allocation order,
+ * the first `allocate f` and the first `label f`. Programs are immutable and `generate` asks the
+ * same program about every candidate, so the index is kept per program.
+ */
+interface StmtIndex {
+  readonly funcs: readonly string[];
+  readonly allocs: ReadonlyMap<string, Site<Extract<Stmt, { k: 'allocate' }>>>;
+  readonly labels: ReadonlyMap<string, Site<Extract<Stmt, { k: 'label' }>>>;
+}
+
+const INDEX = new WeakMap<TgtProgram, StmtIndex>();
+
+function indexOf(t: TgtProgram): StmtIndex {
+  let ix = INDEX.get(t);
+  if (ix) return ix;
+  const funcs: string[] = [];
+  const allocs = new Map<string, Site<Extract<Stmt, { k: 'allocate' }>>>();
+  const labels = new Map<string, Site<Extract<Stmt, { k: 'label' }>>>();
   eachStmt(t.body, (s, path) => {
-    if (!out && s.k === k && pred(s as Extract<Stmt, { k: K }>)) out = { stmt: s as Extract<Stmt, { k: K }>, path };
+    if (s.k === 'allocate' && !allocs.has(s.func)) {
+      funcs.push(s.func);
+      allocs.set(s.func, { stmt: s, path });
+    } else if (s.k === 'label' && !labels.has(s.name)) labels.set(s.name, { stmt: s, path });
   });
-  return out;
+  INDEX.set(t, (ix = { funcs, allocs, labels }));
+  return ix;
 }
 
 /** The funcs of a program: lowering allocates each exactly once (fig. 2.9). */
 export function funcsOf(t: TgtProgram): string[] {
-  const out: string[] = [];
-  eachStmt(t.body, (s) => {
-    if (s.k === 'allocate' && !out.includes(s.func)) out.push(s.func);
-  });
-  return out;
+  return [...indexOf(t).funcs];
 }
 
-export const allocOf = (t: TgtProgram, f: string) => findStmt(t, 'allocate', (s) => s.func === f);
+export const allocOf = (t: TgtProgram, f: string) => indexOf(t).allocs.get(f);
 
 /** `label f: …`, the statement that computes every stage of f (fig. 2.9, [LOWER-FUNC]). */
-export const labelOf = (t: TgtProgram, f: string) => findStmt(t, 'label', (s) => s.name === f);
+export const labelOf = (t: TgtProgram, f: string) => indexOf(t).labels.get(f);
 
 /** The func f named in a directive: it must exist. */
 export function requireFunc(t: TgtProgram, f: string): void {
