@@ -1,19 +1,35 @@
 #!/usr/bin/env node
 // `npm run bench [group]`: runs every compiled benchmark module in dist/bench/ and prints one JSON
 // object keyed by benchmark name. Modules export `name`, `group` ('core' or 'perceus') and `run()`.
+// Each module runs in a process of its own, so that one benchmark's JIT state (e.g. call sites
+// made polymorphic by bigint values) cannot slow down another's.
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+const self = fileURLToPath(import.meta.url);
+const dir = join(dirname(self), '..', 'dist', 'bench');
+
+if (process.argv[2] === '--one') {
+  const mod = await import(pathToFileURL(join(dir, process.argv[3])).href);
+  process.stdout.write(JSON.stringify({ name: mod.name, group: mod.group ?? 'core', result: (mod.group ?? 'core') === process.argv[4] ? await mod.run() : null }));
+  process.exit(0);
+}
+
 const group = process.argv[2] ?? 'core';
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bench');
 const files = readdirSync(dir).filter((f) => f.endsWith('.bench.js')).sort();
 const results = {};
 for (const f of files) {
-  const mod = await import(pathToFileURL(join(dir, f)).href);
-  if ((mod.group ?? 'core') !== group) continue;
-  process.stderr.write(`bench: ${mod.name} …\n`);
-  results[mod.name] = await mod.run();
+  const r = spawnSync(process.execPath, [self, '--one', f, group], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+  if (r.status !== 0) {
+    process.stderr.write(`bench: ${f} failed (exit ${r.status})\n`);
+    process.exit(3);
+  }
+  const { name, result } = JSON.parse(r.stdout);
+  if (result === null) continue;
+  process.stderr.write(`bench: ${name} done\n`);
+  results[name] = result;
 }
 process.stdout.write(JSON.stringify({ group, node: process.version, results }, null, 2) + '\n');
 process.exit(0);
