@@ -1,7 +1,7 @@
 // Completions [Γ]T (def. 2.15): filling the holes of a Tgt? program, inserting the covering
 // assertions that bounds hints ask for, and the failure program of the lifted engine (§2.7.2).
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
-import { type Completion, fillHoles } from '../target-semantics/holes.js';
+import { type Completion, fillHoles, withoutHints } from '../target-semantics/holes.js';
 import type { CoverAssertion } from './beta0.js';
 
 /**
@@ -50,6 +50,5 @@ export function applyCompletion(t: TgtProgram, gamma: Completion, assertions: re
 
 /** [COMPLETE-FAIL] the lifted engine's answer when it cannot fill every hole: the body is `assert 0`. */
 export function failedProgram(t: TgtProgram): TgtProgram {
-  const { hints: _hints, ...rest } = t;
-  return { ...rest, body: { k: 'assert', cond: { k: 'const', value: 0 } } };
+  return { ...withoutHints(t), body: { k: 'assert', cond: { k: 'const', value: 0 } } };
 }

@@ -92,7 +92,12 @@ export function fillHoles(p: TgtProgram, gamma: Completion): TgtProgram {
   if (missing.size > 0) {
     throw new UserError(`completion leaves holes unfilled: ${[...missing].join(' ')}`, p.loc);
   }
-  const { hints: _hints, ...rest } = p;
-  return { ...rest, body } satisfies TgtProgram;
+  return { ...withoutHints(p), body };
 }
 
+
+/** The program without its bounds hints: they are consumed once the holes are filled (§2.8.5). */
+export function withoutHints(p: TgtProgram): TgtProgram {
+  const { hints: _hints, ...rest } = p;
+  return rest;
+}

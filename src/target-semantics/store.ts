@@ -12,8 +12,19 @@ import { printHead } from './print.js';
 /** Largest buffer either executor materializes; beyond it the host would run out of memory. */
 export const MAX_POINTS = 1 << 24;
 
+const sites = new WeakMap<Stmt, Site>();
+
+/**
+ * Where a statement is, for stuck states. Memoized per statement: the executors ask for it on
+ * every access and loop step, and printing the statement each time was a measurable cost.
+ */
 export function siteOf(s: Stmt): Site {
-  return s.loc ? { loc: s.loc, stmt: printHead(s) } : { stmt: printHead(s) };
+  let site = sites.get(s);
+  if (site === undefined) {
+    site = s.loc ? { loc: s.loc, stmt: printHead(s) } : { stmt: printHead(s) };
+    sites.set(s, site);
+  }
+  return site;
 }
 
 /** A stuck state reached after `steps` steps, unwinding an executor to its driver. */

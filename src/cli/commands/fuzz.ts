@@ -1,4 +1,5 @@
 // `refsem fuzz`: a fuzz campaign over the properties of docs/fuzzing.md.
+import type { Command } from 'commander';
 import type { Register } from './index.js';
 import { collect } from '../options.js';
 import { EXIT } from '../io.js';
@@ -27,6 +28,24 @@ export interface FuzzFlags {
   list?: boolean;
 }
 
+/** Declares the flags shared by fuzz and start (read back by `campaignOptions`). */
+export function campaignFlags(cmd: Command): Command {
+  return cmd
+    .option('--property <name>', `property to check, repeatable (default: all of ${PROPERTIES.map((p) => p.name).join(', ')})`, collect, [])
+    .option('--time <duration>', 'run for this long, e.g. 60s, 5m (default 60s)')
+    .option('--runs <n>', 'run exactly this many checks (over all shards)')
+    .option('--seed <int>', 'campaign seed (default: from the clock, printed in the summary)')
+    .option('--jobs <n>', 'worker threads (default: one per core)')
+    .option('--engine <name>', 'bounds engine: beta0, beta1 or an engine module path', 'beta0')
+    .option('--directive <module>', 'load a user directive module, repeatable', collect, [])
+    .option('--out <dir>', 'directory for reproducers and summary.json', 'fuzz-out')
+    .option('--shard <i/N>', 'run only the check indices ≡ i (mod N)')
+    .option('--budget <duration>', 'per-check time budget; a check over it is a timeout failure', '10s')
+    .option('--backend <c|simd>', 'also check the compiled C or SIMD backend against the reference (property backend)')
+    .option('--json', 'end with the JSON summary instead of text')
+    .option('--stats', 'report how often each construct and directive was generated');
+}
+
 /** Campaign options from the flags shared by fuzz and start. */
 export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOptions {
   if (o.time !== undefined && o.runs !== undefined) {
@@ -51,22 +70,7 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
 }
 
 export const register: Register = (program, io, setExit) => {
-  program
-    .command('fuzz')
-    .description('run a fuzz campaign over the soundness properties (docs/fuzzing.md)')
-    .option('--property <name>', `property to check, repeatable (default: all of ${PROPERTIES.map((p) => p.name).join(', ')})`, collect, [])
-    .option('--time <duration>', 'run for this long, e.g. 60s, 5m (default 60s)')
-    .option('--runs <n>', 'run exactly this many checks (over all shards)')
-    .option('--seed <int>', 'campaign seed (default: from the clock, printed in the summary)')
-    .option('--jobs <n>', 'worker threads (default: one per core)')
-    .option('--engine <name>', 'bounds engine: beta0, beta1 or an engine module path', 'beta0')
-    .option('--directive <module>', 'load a user directive module, repeatable', collect, [])
-    .option('--out <dir>', 'directory for reproducers and summary.json', 'fuzz-out')
-    .option('--shard <i/N>', 'run only the check indices ≡ i (mod N)')
-    .option('--budget <duration>', 'per-check time budget; a check over it is a timeout failure', '10s')
-    .option('--backend <c|simd>', 'also check the compiled C or SIMD backend against the reference (property backend)')
-    .option('--json', 'end with the JSON summary instead of text')
-    .option('--stats', 'report how often each construct and directive was generated')
+  campaignFlags(program.command('fuzz').description('run a fuzz campaign over the soundness properties (docs/fuzzing.md)'))
     .option('--list', 'list the properties and exit')
     .action(async (o: FuzzFlags) => {
       if (o.list) {

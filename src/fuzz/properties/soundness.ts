@@ -66,6 +66,23 @@ const common = {
   observe: observeSched,
 };
 
+/**
+ * A check judged against the algorithm's values on the case's window: directive errors first, a
+ * discard when the algorithm's step budget runs out, otherwise `judge`.
+ */
+function checkAgainstAlg(c: SchedCase, env: FuzzEnv, judge: (alg: Realization) => CheckResult): CheckResult {
+  const bad = trouble(c);
+  if (bad) return bad;
+  const alg = realizeFast(c, env);
+  return 'budget' in alg ? { status: 'discard', why: alg.budget } : judge(alg);
+}
+
+/** The first directive after which `fails` holds, judged against the algorithm's values. */
+function culpritAgainstAlg(c: SchedCase, env: FuzzEnv, fails: (alg: Realization, t: TgtProgram) => boolean): ReturnType<typeof firstFailingDirective> | undefined {
+  const alg = realizeFast(c, env);
+  return 'budget' in alg ? undefined : firstFailingDirective(c, (t) => fails(alg, t));
+}
+
 /** Def. 2.3's verdict for one completion, with the error-constant excuse above as `vacuous-alg-error`. */
 function confluenceVerdict(c: SchedCase, alg: Realization, t: TgtProgram, engine: BoundsEngine, env: FuzzEnv): Verdict {
   const neg = negativeRdom(c.pipeline, c.input.params);
@@ -80,22 +97,15 @@ export const confluence: Property<SchedGen, SchedCase> = {
   summary: 'thm. 2.2: the scheduled, completed program equals the algorithm on the window, or the algorithm has an error value there, or an assertion failed (def. 2.3)',
   arbitrary: (env) => arbSchedGen(env),
   ...common,
-  check(c, env) {
-    const bad = trouble(c);
-    if (bad) return bad;
-    const alg = realizeFast(c, env);
-    if ('budget' in alg) return { status: 'discard', why: alg.budget };
-    const v = confluenceVerdict(c, alg, finalProgram(c), env.engine, env);
-    const ok = isConfluent(v);
-    if (ok === undefined) return { status: 'discard', why: 'target step budget' };
-    if (ok) return PASS;
-    return { status: 'fail', verdict: v.kind === 'unsafe' ? `unsafe-${v.stuck.kind}` : v.kind, expected: `the algorithm's values on ${showInput(c.input)}`, actual: showVerdict(v) };
-  },
-  culprit(c, env) {
-    const alg = realizeFast(c, env);
-    if ('budget' in alg) return undefined;
-    return firstFailingDirective(c, (t) => isConfluent(confluenceVerdict(c, alg, t, env.engine, env)) === false);
-  },
+  check: (c, env) =>
+    checkAgainstAlg(c, env, (alg) => {
+      const v = confluenceVerdict(c, alg, finalProgram(c), env.engine, env);
+      const ok = isConfluent(v);
+      if (ok === undefined) return { status: 'discard', why: 'target step budget' };
+      if (ok) return PASS;
+      return { status: 'fail', verdict: v.kind === 'unsafe' ? `unsafe-${v.stuck.kind}` : v.kind, expected: `the algorithm's values on ${showInput(c.input)}`, actual: showVerdict(v) };
+    }),
+  culprit: (c, env) => culpritAgainstAlg(c, env, (alg, t) => isConfluent(confluenceVerdict(c, alg, t, env.engine, env)) === false),
 };
 
 const MEMORY_ERRORS = new Set(['oob-read', 'oob-write', 'unallocated']);
@@ -147,20 +157,13 @@ export const boundsQuality: Property<SchedGen, SchedCase> = {
   summary: 'def. 2.5: wherever β0 completes the program to the algorithm\'s values (no error value, no failed assertion), β1 does too',
   arbitrary: (env) => arbSchedGen(env),
   ...common,
-  check(c, env) {
-    const bad = trouble(c);
-    if (bad) return bad;
-    const alg = realizeFast(c, env);
-    if ('budget' in alg) return { status: 'discard', why: alg.budget };
-    const v = qualityBreach(c, alg, finalProgram(c), env);
-    if (!v) return PASS;
-    return { status: 'fail', verdict: 'bounds-quality', expected: `β0 matches the algorithm on ${showInput(c.input)}, so ${judged(env).name} must too`, actual: `${judged(env).name}: ${showVerdict(v)}` };
-  },
-  culprit(c, env) {
-    const alg = realizeFast(c, env);
-    if ('budget' in alg) return undefined;
-    return firstFailingDirective(c, (t) => qualityBreach(c, alg, t, env) !== undefined);
-  },
+  check: (c, env) =>
+    checkAgainstAlg(c, env, (alg) => {
+      const v = qualityBreach(c, alg, finalProgram(c), env);
+      if (!v) return PASS;
+      return { status: 'fail', verdict: 'bounds-quality', expected: `β0 matches the algorithm on ${showInput(c.input)}, so ${judged(env).name} must too`, actual: `${judged(env).name}: ${showVerdict(v)}` };
+    }),
+  culprit: (c, env) => culpritAgainstAlg(c, env, (alg, t) => qualityBreach(c, alg, t, env) !== undefined),
 };
 
 function race(c: SchedCase, t: TgtProgram, env: FuzzEnv): Outcome | undefined {
