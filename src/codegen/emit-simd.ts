@@ -163,7 +163,9 @@ class VectorEmitter {
       case 'access': {
         const idx = e.args.map((a) => ({ v: this.expr(a), shape: shapeOf(a, this.loopVar, this.shapes) }));
         const r = em.temp('vr');
-        em.line(`${lane} ${r};`);
+        // Initialized: a lane vector left unset when the buffer is missing would be read by the
+        // rest of the chunk (whose result is then discarded), and reading it is undefined in C.
+        em.line(`${lane} ${r} = {0};`);
         this.access(e.func, idx, (at) => em.line(`${r} = ${this.narrow ? `__builtin_convertvector(${at}, ${lane})` : at};`), 'read');
         return r;
       }

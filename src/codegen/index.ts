@@ -13,6 +13,8 @@ export {
   validateBackend,
   validateBatch,
 } from './validate.js';
+export { hostIsas, runnableIsa } from './cpu.js';
+export { type Isa, LANES } from './emit-simd.js';
 export { STATUS, type StatusName, entryName, mangle } from './abi.js';
 export { generateInputs } from './inputs.js';
 export { type BackendCase, type HookOptions, checkBackend, checkBackendBatch, completedTarget, verdictsToCheck } from './hook.js';

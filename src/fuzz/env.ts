@@ -10,6 +10,7 @@ import type { Outcome } from '../target-semantics/outcome.js';
 import { DEFAULT_GEN, type GenOptions } from './gen/pipeline.js';
 import type { ScheduleDriver } from './gen/schedule.js';
 import { BUILTIN_ENGINES, type BoundsEngine } from '../bounds/engine.js';
+import type { CodegenFaults } from '../codegen/emit-c.js';
 
 export interface EnvConfig {
   /** bounds engine: a built-in name (beta0, beta1) or the path of an engine module */
@@ -39,6 +40,8 @@ export interface FuzzEnv {
   readonly engine: BoundsEngine;
   /** the scheduling driver with the campaign's directives (built-ins, plug-ins, zoo faults) */
   readonly schedule?: ScheduleDriver;
+  /** miscompilations a zoo fault switches on in the backend property's emitted code */
+  readonly codegenFaults?: CodegenFaults;
 }
 
 export function baseEnv(config: EnvConfig): FuzzEnv {

@@ -27,8 +27,11 @@ export interface CampaignOptions {
   readonly budgetMs: number;
   /** force in-process execution (tests running TypeScript sources) */
   readonly inProcess?: boolean;
-  /** ends the campaign at the first failure it accepts (time-to-detection measurements) */
-  readonly stopWhen?: (f: Found) => boolean;
+  /**
+   * ends the campaign at the first failure it accepts (time-to-detection measurements); the
+   * answer may come later, e.g. after compiling the case again without a planted fault
+   */
+  readonly stopWhen?: (f: Found) => boolean | Promise<boolean>;
 }
 
 export interface FailureEntry {
@@ -93,7 +96,9 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
   let stopHook = () => {};
 
   const record = (f: Found) => {
-    if (o.stopWhen?.(f)) stopHook();
+    const stop = o.stopWhen?.(f);
+    if (stop === true) stopHook();
+    else if (stop instanceof Promise) void stop.then((yes) => yes && stopHook());
     const old = failures.get(f.key);
     // Keep the lowest check index per key, so a --runs campaign reports the same reproducer
     // whatever the number of jobs.

@@ -13,6 +13,9 @@ import { emitC } from '../../src/codegen/emit-c.js';
 import { compileAndRun, type BinaryResult } from '../../src/codegen/toolchain.js';
 import { type Verdict, judgeBatch, validateBatch } from '../../src/codegen/validate.js';
 import { HOST_ISA, input, tgt } from './support.js';
+import { loadPipeline } from '../../src/alg-semantics/load.js';
+import { completedTarget } from '../../src/codegen/hook.js';
+import { parseSchedule } from '../../src/schedule/parse.js';
 
 const blurText = readFileSync(join(__dirname, '..', '..', 'examples', 'blur.tgt'), 'utf8');
 const blur = tgt(blurText, 'blur.tgt');
@@ -172,4 +175,23 @@ describe('runs', () => {
     expect(res.map((r) => r.kind)).toEqual(['timeout', 'ran']);
     expect(res[1]!.kind === 'ran' && res[1]!.output?.window).toEqual([3]);
   });
+});
+
+describe('regressions found by the backend campaigns', () => {
+  it('a vector read leaves no lane vector unset (GCC 12 stopped with an internal error on the portable code)', async () => {
+    const p = loadPipeline(`pipeline f1(n, m) {
+  func f0(x) = -2147483649;
+  func f1(x, y) {
+    n;
+    rdom(r = (1, m + 2)) in (min(max(f0(-31) % -2, 0), 7), y) <- r;
+    rdom(r = (n, 2), s = (m + 1, 1)) in (x, y) <- f0(2 < 1099511627777) - f0(2 < 1099511627777);
+  }
+}
+`, 'ice.alg');
+    const schedule = parseSchedule('split f1.s1.r by 5 tail guard\nvectorize f1.s1.ri\nfuse f1.s0.y into yx\n', 'ice.sched');
+    const t = completedTarget({ program: p, schedule, inputs: [] });
+    const inputs = [input([[0, 17], [0, 4]], { n: 4, m: 3 })];
+    const vs = await validateBatch((['generic', HOST_ISA] as const).map((simd) => ({ t, inputs, emit: { simd } })), { backend: 'simd' });
+    expect(vs.flat().map((v) => v.kind)).toEqual(['equal', 'equal']);
+  }, 120_000);
 });

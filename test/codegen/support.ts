@@ -1,5 +1,6 @@
 // Shared helpers for the codegen tests: parsing target programs from text and building inputs.
-import { readFileSync } from 'node:fs';
+import { hostIsas } from '../../src/codegen/cpu.js';
+import type { Isa } from '../../src/codegen/emit-simd.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { tgt } from '../support/tgt.js';
 
@@ -18,13 +19,4 @@ export function pointwise(value: string, params: readonly string[] = []): TgtPro
  * The widest instruction set this CPU runs: tests that execute vector binaries use it, so the
  * suite passes on machines without AVX-512 (emitted text can still be inspected for any ISA).
  */
-export const HOST_ISA: 'avx512' | 'avx2' | 'generic' = (() => {
-  let flags = '';
-  try {
-    flags = readFileSync('/proc/cpuinfo', 'utf8');
-  } catch {
-    return 'generic';
-  }
-  if (/\bavx512f\b/.test(flags) && /\bavx512dq\b/.test(flags)) return 'avx512';
-  return /\bavx2\b/.test(flags) ? 'avx2' : 'generic';
-})();
+export const HOST_ISA: Isa = (['avx512', 'avx2', 'generic'] as const).find((i) => hostIsas().has(i))!;

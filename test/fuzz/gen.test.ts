@@ -6,7 +6,9 @@ import { checkPipeline } from '../../src/alg-semantics/validate.js';
 import { checkInput } from '../../src/alg-semantics/input.js';
 import { parsePipeline } from '../../src/alg-semantics/parse.js';
 import { printPipeline } from '../../src/alg-semantics/print.js';
-import { DEFAULT_GEN, arbInputB, arbPipelineB, decodeInput, decodePipeline } from '../../src/fuzz/gen/pipeline.js';
+import { DEFAULT_GEN, arbInput, arbInputB, arbPipelineB, decodeInput, decodePipeline } from '../../src/fuzz/gen/pipeline.js';
+import { walkExpr } from '../../src/expr/ast.js';
+import { type Pipeline } from '../../src/alg-semantics/ast.js';
 import { observePipeline } from '../../src/fuzz/gen/observe.js';
 import { emptyStats } from '../../src/fuzz/stats.js';
 
@@ -59,4 +61,35 @@ describe('algorithm generator', () => {
     }
     expect(loose).toBeGreaterThan(0);
   });
+
+  it('draws exactly the default distribution when the codegen switches are off', () => {
+    const plain = fc.sample(fc.tuple(arbPipelineB(), arbInputB), { numRuns: 200, seed: 21 });
+    const off = fc.sample(fc.tuple(arbPipelineB({ ...DEFAULT_GEN, wideConstants: false }), arbInput({ maxWindowLen: 4 })), { numRuns: 200, seed: 21 });
+    expect(off).toEqual(plain);
+  });
+
+  it('with wide constants, generates valid programs holding values beyond 32 bits', () => {
+    const o = { ...DEFAULT_GEN, wideConstants: true };
+    let wide = 0;
+    for (const b of fc.sample(arbPipelineB(o), { numRuns: 300, seed: 8 })) {
+      const p = decodePipeline(b, o);
+      expect(checkPipeline(p)).toEqual([]);
+      if (constantsOf(p).some((v) => v > 2n ** 31n - 1n || v < -(2n ** 31n))) wide++;
+    }
+    expect(wide).toBeGreaterThan(30);
+  });
+
+  it('widens only dimension 0 of the window when asked', () => {
+    const lens = fc.sample(arbInput({ maxWindowLen: 20 }), { numRuns: 500, seed: 4 }).map((z) => z.window.map(([, len]) => len));
+    expect(Math.max(...lens.map((l) => l[0]!))).toBe(20);
+    expect(Math.max(...lens.flatMap((l) => l.slice(1)))).toBe(4);
+  });
 });
+
+function constantsOf(p: Pipeline): bigint[] {
+  const out: bigint[] = [];
+  for (const f of p.funcs) for (const st of f.stages) for (const e of [...st.lhs, st.rhs, st.pred]) walkExpr(e, (x) => {
+    if (x.k === 'const' && (typeof x.value === 'number' || typeof x.value === 'bigint')) out.push(BigInt(x.value));
+  });
+  return out;
+}

@@ -56,6 +56,14 @@ export interface GenOptions {
    * syntactic separation, as a validity check that forgets predicates would let through.
    */
   readonly looseSeparationInPredicates?: boolean;
+  /**
+   * Constants beyond 32 bits (and near the int32 edges) among the leaves: what code generation's
+   * 32-bit lanes and 64-bit overflow checks must get right (thesis §5.1). Off by default, where
+   * exact small values keep cases cheap and readable.
+   */
+  readonly wideConstants?: boolean;
+  /** The largest window extent an input asks for in dimension 0, the innermost loop (default 4). */
+  readonly maxWindowLen?: number;
 }
 
 export const DEFAULT_GEN: GenOptions = { maxFuncs: 3, maxUpdates: 2, depth: 2 };
@@ -68,7 +76,10 @@ export const funcName = (i: number): string => `f${i}`;
 // Division and modulo get extra weight: division by zero is the arithmetic corner of §2.9.
 const OPS: OpName[] = [...ALL_OPS, 'div', 'mod', 'div', 'mod', '+', '-', '*'];
 
-export function arbEB(depth: number): fc.Arbitrary<EB> {
+/** Values just inside and beyond the 32-bit range, and far beyond it (still exact in a double). */
+const WIDE = [2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32 + 3, -(2 ** 33) + 7, 2 ** 40 + 1, -(2 ** 47)];
+
+export function arbEB(depth: number, o: Pick<GenOptions, 'wideConstants'> = {}): fc.Arbitrary<EB> {
   // Error constants are rare: an error value spreads to every point of its func (spec/lowering.md,
   // [VERDICT-ALG-ERROR]), and a case whose window holds one is vacuously confluent (def. 2.3).
   const leaf: fc.Arbitrary<EB> = fc.oneof(
@@ -76,6 +87,8 @@ export function arbEB(depth: number): fc.Arbitrary<EB> {
     { weight: 10, arbitrary: fc.integer({ min: -40, max: 40 }).map((v): EB => ({ t: 'c', v })) },
     { weight: 60, arbitrary: fc.nat(5).map((i): EB => ({ t: 'v', i })) },
     { weight: 1, arbitrary: fc.boolean().map((mem): EB => ({ t: 'err', mem })) },
+    // Built only when asked for, so that default generation draws exactly as it always has.
+    ...(o.wideConstants ? [{ weight: 8, arbitrary: fc.constantFrom(...WIDE).map((v): EB => ({ t: 'c', v })) }] : []),
   );
   const { e } = fc.letrec<{ e: EB }>((tie) => ({
     e: fc.oneof(
@@ -107,13 +120,13 @@ const arbSB: fc.Arbitrary<SB> = fc.record({
 });
 
 export function arbPipelineB(o: GenOptions = DEFAULT_GEN): fc.Arbitrary<PipelineB> {
-  const eb = arbEB(o.depth);
+  const eb = arbEB(o.depth, o);
   // An update's value gets one more level: order-sensitive reductions (f(0) * 2 + r) need it.
   const update: fc.Arbitrary<UpdateB> = fc.record({
     rdom: fc.array(fc.record({ min: arbSB, len: arbSB }), { maxLength: 2 }),
     pure: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
     lhs: fc.tuple(eb, eb, eb),
-    rhs: arbEB(o.depth + 1),
+    rhs: arbEB(o.depth + 1, o),
     pred: fc.option(eb, { freq: 2 }),
   });
   const func: fc.Arbitrary<FuncB> = fc.record({
@@ -236,13 +249,17 @@ export interface InputB {
   readonly params: readonly number[];
 }
 
-export const arbInputB: fc.Arbitrary<InputB> = fc.record({
-  window: fc.tuple(...[0, 1, 2].map(() => fc.tuple(
-    fc.integer({ min: -3, max: 3 }),
-    fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 9, arbitrary: fc.integer({ min: 1, max: 4 }) }),
-  ))),
-  params: fc.tuple(fc.integer({ min: -1, max: 4 }), fc.integer({ min: -1, max: 4 })),
-});
+export function arbInput(o: Pick<GenOptions, 'maxWindowLen'> = {}): fc.Arbitrary<InputB> {
+  return fc.record({
+    window: fc.tuple(...[0, 1, 2].map((d) => fc.tuple(
+      fc.integer({ min: -3, max: 3 }),
+      fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 9, arbitrary: fc.integer({ min: 1, max: d === 0 ? o.maxWindowLen ?? 4 : 4 }) }),
+    ))),
+    params: fc.tuple(fc.integer({ min: -1, max: 4 }), fc.integer({ min: -1, max: 4 })),
+  });
+}
+
+export const arbInputB: fc.Arbitrary<InputB> = arbInput();
 
 export function decodeInput(b: InputB, p: Pipeline): Input {
   const out = p.funcs.find((f) => f.name === p.output)!;

@@ -54,50 +54,83 @@ export class ScheduleRejection extends Error {}
 
 export const MAX_DIRECTIVES = 4;
 
-export function arbChoices(env: FuzzEnv, bias: { parallel?: boolean } = {}): fc.Arbitrary<ChoiceB[]> {
+export function arbChoices(env: FuzzEnv, favour: Readonly<Record<string, number>> = {}): fc.Arbitrary<ChoiceB[]> {
   const n = env.schedule?.directives.length ?? 0;
   if (n === 0) return fc.constant([]);
-  const parallel = env.schedule!.directives.findIndex((d) => d.name === 'traverse');
+  const favoured = Object.entries(favour).flatMap(([name, weight]) => {
+    const i = env.schedule!.directives.findIndex((d) => d.name === name);
+    return i >= 0 ? [{ weight, arbitrary: fc.constant(i) }] : [];
+  });
   const focus = env.config.focus === undefined ? -1 : env.schedule!.directives.findIndex((d) => d.name === env.config.focus);
   // User directives (--directive modules) are what the user wants exercised: they get extra weight.
   const user = env.schedule!.directives.flatMap((d, i) => (d.source !== undefined ? [i] : []));
   const pickD = fc.oneof(
     { weight: 6, arbitrary: fc.nat(n - 1) },
     ...(user.length > 0 ? [{ weight: 6, arbitrary: fc.constantFrom(...user) }] : []),
-    // check-directive: the directive under test in most choices; race-free: many parallel loops
+    // check-directive: the directive under test in most choices
     ...(focus >= 0 ? [{ weight: 12, arbitrary: fc.constant(focus) }] : []),
-    ...(bias.parallel && parallel >= 0 ? [{ weight: 6, arbitrary: fc.constant(parallel) }] : []),
+    // a generation profile's favourites (src/fuzz/gen/profile.ts)
+    ...favoured,
   );
   return fc.array(fc.record({ d: pickD, s: fc.nat(0xffff) }), { maxLength: MAX_DIRECTIVES });
 }
 
 const phaseRank = (d: Directive) => PHASES.indexOf(d.phase);
 
-export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: FuzzEnv): Scheduled {
+/**
+ * Calls a generation profile makes at the start of the loops phase (e.g. the vector template,
+ * vector-template.ts); `apply` validates and records one call and returns the new program, or
+ * undefined when the call is rejected.
+ */
+export type Prelude = (t: TgtProgram, apply: (call: AppliedCall) => TgtProgram | undefined) => void;
+
+/** A directive that misbehaved on arguments it proposed itself (or a profile proposed). */
+class Trouble extends Error {
+  constructor(readonly trouble: NonNullable<Scheduled['trouble']>, readonly call?: AppliedCall) {
+    super(trouble.message);
+  }
+}
+
+export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: FuzzEnv, prelude?: Prelude): Scheduled {
   const drv = env.schedule;
-  if (!drv || choices.length === 0) return { steps: [t0], names: [], scheduleText: '' };
+  if (!drv || (choices.length === 0 && !prelude)) return { steps: [t0], names: [], scheduleText: '' };
   const picked = choices.map((c) => ({ d: drv.directives[c.d % drv.directives.length]!, s: c.s }));
   picked.sort((a, b) => phaseRank(a.d) - phaseRank(b.d));
   const steps = [t0];
   const calls: AppliedCall[] = [];
-  for (const { d, s } of picked) {
+  const apply = (call: AppliedCall): TgtProgram | undefined => {
     const t = steps[steps.length - 1]!;
-    let args: Args | undefined;
-    try {
-      args = drv.generate(t, d, s, calls);
-    } catch (e) {
-      return { steps, names: calls.map((c) => c.name), scheduleText: drv.print(calls), trouble: { directive: d.name, message: `generate threw: ${describe(e)}` } };
-    }
-    if (args === undefined) continue;
-    const call = { name: d.name, args };
     try {
       steps.push(drv.step(t, call, calls));
     } catch (e) {
-      if (e instanceof ScheduleRejection) continue;
-      const all = [...calls, call];
-      return { steps, names: all.map((c) => c.name), scheduleText: drv.print(all), trouble: { directive: d.name, message: `failed on its own proposal: ${describe(e)}` } };
+      if (e instanceof ScheduleRejection) return undefined;
+      throw new Trouble({ directive: call.name, message: `failed on its own proposal: ${describe(e)}` }, call);
     }
     calls.push(call);
+    return steps[steps.length - 1];
+  };
+  let preluded = prelude === undefined;
+  const runPrelude = () => {
+    preluded = true;
+    prelude!(steps[steps.length - 1]!, apply);
+  };
+  try {
+    for (const { d, s } of picked) {
+      if (!preluded && phaseRank(d) >= LOOPS_RANK) runPrelude();
+      const t = steps[steps.length - 1]!;
+      let args: Args | undefined;
+      try {
+        args = drv.generate(t, d, s, calls);
+      } catch (e) {
+        throw new Trouble({ directive: d.name, message: `generate threw: ${describe(e)}` });
+      }
+      if (args !== undefined) apply({ name: d.name, args });
+    }
+    if (!preluded) runPrelude();
+  } catch (e) {
+    if (!(e instanceof Trouble)) throw e;
+    const all = e.call ? [...calls, e.call] : calls;
+    return { steps, names: all.map((c) => c.name), scheduleText: drv.print(all), trouble: e.trouble };
   }
   // A schedule whose whole-schedule checks fail is cut before the first call that objects.
   for (let k = drv.finalRejection(steps[steps.length - 1]!, calls); k >= 0; k = drv.finalRejection(steps[steps.length - 1]!, calls)) {
@@ -106,6 +139,8 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
   }
   return { steps, names: calls.map((c) => c.name), scheduleText: drv.print(calls) };
 }
+
+const LOOPS_RANK = PHASES.indexOf('loops');
 
 function describe(e: unknown): string {
   return e instanceof UserError ? e.render() : (e as Error)?.stack ?? String(e);

@@ -1,25 +1,49 @@
 // `refsem fuzz --backend c|simd`: the emitted C (or SIMD) program of a scheduled, completed case
 // agrees with the reference executor on the case's input (src/codegen hook). Exact integers meet
 // fixed-width machine integers here: an overflow is a reported verdict, never a silent difference.
-import { checkBackend, verdictsToCheck } from '../../codegen/index.js';
+// Cases come from the codegen profile (values beyond 32 bits, long windows), most schedules start
+// with the vector template (split by a constant, vectorize the inner loop), and each case names
+// the instruction set its vector code is compiled for, so that campaigns cover the 8- and the
+// 4-lane code even on a machine whose dispatcher would always pick the widest.
+import fc from 'fast-check';
+import { type Isa, checkBackend, runnableIsa, verdictsToCheck } from '../../codegen/index.js';
 import { complete } from '../complete.js';
+import { type VectorB, applyVectorTemplate, arbVectorB } from '../gen/vector-template.js';
 import type { Property } from '../property.js';
 import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, observeSched, schedCase, schedShape } from './sched-case.js';
 
-export const backend: Property<SchedGen, SchedCase> = {
+const ISAS: readonly Isa[] = ['avx512', 'avx2', 'generic'];
+
+interface BackendGen {
+  readonly g: SchedGen;
+  readonly v: VectorB | null;
+  readonly isa: Isa;
+}
+
+interface BackendCase extends SchedCase {
+  readonly isa: Isa;
+}
+
+export const backend: Property<BackendGen, BackendCase> = {
   name: 'backend',
   summary: 'the compiled backend (--backend c|simd) agrees with the reference executor on scheduled, completed programs',
-  arbitrary: (env) => arbSchedGen(env),
-  concretize: schedCase,
+  arbitrary: (env) => fc.record({ g: arbSchedGen(env, 'codegen'), v: arbVectorB, isa: fc.constantFrom(...ISAS) }),
+  concretize: (b, env) => ({ ...schedCase(b.g, env, b.v ? (t, apply) => applyVectorTemplate(t, b.v!, apply) : undefined), isa: b.isa }),
   check: () => ({ status: 'discard', why: 'the backend property runs asynchronously' }),
   async checkAsync(c, env) {
     if (c.trouble) return { status: 'discard', why: 'directive error' };
     const t = complete(finalProgram(c), env.engine);
-    const vs = await checkBackend(t, undefined, [c.input], { backend: env.config.backend ?? 'c', maxSteps: env.config.maxSteps });
+    const backend = env.config.backend ?? 'c';
+    const vs = await checkBackend(t, undefined, [c.input], {
+      backend,
+      ...(backend === 'simd' ? { simd: runnableIsa(c.isa) } : {}),
+      ...(env.codegenFaults ? { faults: env.codegenFaults } : {}),
+      maxSteps: env.config.maxSteps,
+    });
     return verdictsToCheck(vs);
   },
-  encode: encodeSched,
-  decode: decodeSched,
-  shape: schedShape,
+  encode: (c) => ({ ...encodeSched(c), extra: { isa: c.isa } }),
+  decode: (t, env) => ({ ...decodeSched(t, env), isa: ISAS.find((i) => i === t.extra?.isa) ?? 'avx512' }),
+  shape: (c) => `${schedShape(c)}|${c.isa}`,
   observe: observeSched,
 };

@@ -6,11 +6,12 @@ import fc from 'fast-check';
 import type { TgtProgram } from '../../target-semantics/ast.js';
 import { lower } from '../../lowering/lower.js';
 import type { FuzzEnv } from '../env.js';
-import { type ChoiceB, type Scheduled, arbChoices, decodeChoices, parseScheduleText } from '../gen/schedule.js';
+import { type ChoiceB, type Prelude, type Scheduled, arbChoices, decodeChoices, parseScheduleText } from '../gen/schedule.js';
 import type { CaseText } from '../property.js';
 import { type Stats, bump } from '../stats.js';
 import { observePipeline } from '../gen/observe.js';
-import { arbInputB, arbPipelineB } from '../gen/pipeline.js';
+import { arbInput, arbPipelineB } from '../gen/pipeline.js';
+import { PROFILES, type ProfileName } from '../gen/profile.js';
 import { type AlgCase, type AlgGen, algCase, algShape, decodeAlg, encodeAlg } from './alg-case.js';
 
 export interface SchedGen extends AlgGen {
@@ -19,21 +20,24 @@ export interface SchedGen extends AlgGen {
 
 export interface SchedCase extends AlgCase, Scheduled {}
 
-// Building an arbitrary costs more than drawing from it: one per environment and bias.
-const cache = new WeakMap<FuzzEnv, Map<boolean, fc.Arbitrary<SchedGen>>>();
+// Building an arbitrary costs more than drawing from it: one per environment and profile.
+const cache = new WeakMap<FuzzEnv, Map<ProfileName, fc.Arbitrary<SchedGen>>>();
 
-export function arbSchedGen(env: FuzzEnv, bias: { parallel?: boolean } = {}): fc.Arbitrary<SchedGen> {
-  const byBias = cache.get(env) ?? new Map<boolean, fc.Arbitrary<SchedGen>>();
-  cache.set(env, byBias);
-  const key = Boolean(bias.parallel);
-  let a = byBias.get(key);
-  if (!a) byBias.set(key, (a = fc.record({ p: arbPipelineB(env.gen), z: arbInputB, d: arbChoices(env, bias) })));
+export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default'): fc.Arbitrary<SchedGen> {
+  const byProfile = cache.get(env) ?? new Map<ProfileName, fc.Arbitrary<SchedGen>>();
+  cache.set(env, byProfile);
+  let a = byProfile.get(profile);
+  if (!a) {
+    const { favour, gen } = PROFILES[profile];
+    const o = { ...env.gen, ...gen };
+    byProfile.set(profile, (a = fc.record({ p: arbPipelineB(o), z: arbInput(o), d: arbChoices(env, favour) })));
+  }
   return a;
 }
 
-export function schedCase(g: SchedGen, env: FuzzEnv): SchedCase {
+export function schedCase(g: SchedGen, env: FuzzEnv, prelude?: Prelude): SchedCase {
   const a = algCase(g, env);
-  return { ...a, ...decodeChoices(lower(a.pipeline), g.d, env) };
+  return { ...a, ...decodeChoices(lower(a.pipeline), g.d, env, prelude) };
 }
 
 export function encodeSched(c: SchedCase): CaseText {

@@ -174,7 +174,7 @@ function race(c: SchedCase, t: TgtProgram, env: FuzzEnv): Outcome | undefined {
 export const raceFree: Property<SchedGen, SchedCase> = {
   name: 'race-free',
   summary: 'valid schedules are race-free: no two iterations of a parallel loop touch one point with a write (def. 2.7, def. 2.16)',
-  arbitrary: (env) => arbSchedGen(env, { parallel: true }),
+  arbitrary: (env) => arbSchedGen(env, 'parallel'),
   ...common,
   check(c, env) {
     const bad = trouble(c);

@@ -4,6 +4,7 @@
 // long the default fuzzers take to find each one.
 import { checkPipeline } from '../../alg-semantics/validate.js';
 import type { Pipeline } from '../../alg-semantics/ast.js';
+import type { CodegenFaults } from '../../codegen/emit-c.js';
 import { UserError } from '../../diag.js';
 import type { Directive } from '../../schedule/plugin.js';
 import type { FuzzEnv } from '../env.js';
@@ -23,6 +24,8 @@ export interface Fault {
   readonly directive?: string;
   /** the bounds engine of the detection campaign (default β0) */
   readonly engine?: string;
+  /** the compiled backend the detection campaign checks (`--backend`), for code generation faults */
+  readonly backend?: 'c' | 'simd';
   plant(env: FuzzEnv): FuzzEnv;
 }
 
@@ -41,6 +44,11 @@ function validityIgnoringPredicates(p: Pipeline): string[] {
   const stripped: Pipeline = { ...p, funcs: p.funcs.map((f) => ({ ...f, stages: f.stages.map((s) => ({ ...s, pred: { k: 'const', value: 1 } })) })) };
   return checkPipeline(stripped).map((e) => e.message);
 }
+
+/** A miscompilation switched on in the emitted code, found by the backend property (thesis ch. 5). */
+const codegenFault = (name: string, history: string, backend: 'c' | 'simd', faults: CodegenFaults): Fault => ({
+  name, history, properties: ['backend'], backend, plant: (env) => ({ ...env, codegenFaults: faults }),
+});
 
 export const FAULTS: readonly Fault[] = [
   directiveFault('round-tail-update', 'split with φ_Round accepted on an update stage (§2.8.2 allows Round on pure funcs only)', ['confluence'], splitRoundUpdate),
@@ -80,6 +88,10 @@ export const FAULTS: readonly Fault[] = [
     properties: ['confluence', 'evaluators-tgt'],
     plant: (env) => ({ ...env, exec: execNonTotalDivision }),
   },
+  codegenFault('c-truncating-division', "C's truncating / and % emitted for the Euclidean div and mod (§5.1)", 'c', { truncatingDiv: true }),
+  codegenFault('simd-unproven-narrowing', 'vector lanes narrowed to 32 bits without a proof that the values fit (§5.1)', 'simd', { unprovenNarrowing: true }),
+  codegenFault('simd-dropped-tail', 'a vector loop whose extent is no multiple of the width drops its last iterations', 'simd', { dropVectorTail: true }),
+  codegenFault('simd-lane-order', 'a vector store that writes the lanes in reverse order', 'simd', { laneOrder: true }),
 ];
 
 export function faultNamed(name: string): Fault {

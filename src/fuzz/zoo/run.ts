@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Found, evaluate } from '../check.js';
+import { type Found, evaluate, evaluateAsync } from '../check.js';
 import { DEFAULT_CONFIG, type FuzzEnv } from '../env.js';
 import { makeEnv } from '../make-env.js';
 import { propertyNamed } from '../properties/index.js';
@@ -41,7 +41,7 @@ export interface ZooEntry {
  * pinned on; any other fault must be needed: the same case passes without it. Failures of the
  * unmodified components (they exist) therefore never count as detections.
  */
-export function attribution(f: Fault, clean: FuzzEnv): (found: Found) => boolean {
+export function attribution(f: Fault, clean: FuzzEnv): (found: Found) => boolean | Promise<boolean> {
   return (found) => {
     if (found.failure.verdict === 'timeout') return false;
     if (f.directive !== undefined) return found.culprit === f.directive;
@@ -53,15 +53,18 @@ export function attribution(f: Fault, clean: FuzzEnv): (found: Found) => boolean
       // Without the fault the case cannot even be stated (e.g. real validity rejects the program).
       return true;
     }
+    // The compiled backends check asynchronously: the answer comes after the clean compile.
+    if (prop.checkAsync) return evaluateAsync(prop, c, clean).then((r) => r.status !== 'fail');
     return evaluate(prop, c, clean).status !== 'fail';
   };
 }
 
 export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
   const out = o.out ?? mkdtempSync(join(tmpdir(), `refsem-zoo-${f.name}-`));
-  const config = { ...DEFAULT_CONFIG, engine: f.engine ?? DEFAULT_CONFIG.engine };
+  const config = { ...DEFAULT_CONFIG, engine: f.engine ?? DEFAULT_CONFIG.engine, ...(f.backend ? { backend: f.backend } : {}) };
   const accept = attribution(f, await makeEnv(config));
   let first: { found: Found; at: number } | undefined;
+  const pending: Promise<void>[] = [];
   const t0 = Date.now();
   const r: CampaignResult = await startCampaign({
     properties: f.properties,
@@ -73,12 +76,21 @@ export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
     out: join(out, f.name),
     budgetMs: 10_000,
     stopWhen: (found) => {
-      if (first || !accept(found)) return false;
-      first = { found, at: (Date.now() - t0) / 1000 };
-      return true;
+      const at = (Date.now() - t0) / 1000;
+      const take = (yes: boolean) => {
+        // The failure found first counts, whatever order the (asynchronous) answers arrive in.
+        if (yes && (!first || at < first.at)) first = { found, at };
+        return yes;
+      };
+      const yes = accept(found);
+      if (typeof yes === 'boolean') return take(yes);
+      const p = yes.then(take);
+      pending.push(p.then(() => undefined));
+      return p;
     },
     ...(o.inProcess ? { inProcess: true } : {}),
   }).done;
+  await Promise.all(pending);
   const hit = first && r.failures.find((e) => e.key === first!.found.key);
   return {
     fault: f.name,

@@ -1,0 +1,22 @@
+// Generation profiles: what a property's cases stress. Most properties draw from the default
+// distribution; race-freedom (def. 2.16) needs parallel loops, and the compiled backends need
+// vectorized loops over values that do not fit 32 bits (thesis §5.1). A profile favours
+// directives and widens the generated values and windows; it never changes what is valid.
+import type { GenOptions } from './pipeline.js';
+
+export interface Profile {
+  /** extra choice weight per directive name (the uniform choice over all directives weighs 6) */
+  readonly favour: Readonly<Record<string, number>>;
+  /** generation options layered over the environment's */
+  readonly gen: Partial<GenOptions>;
+}
+
+export const PROFILES = {
+  default: { favour: {}, gen: {} },
+  parallel: { favour: { traverse: 6 }, gen: {} },
+  // The backends' vector loops come mostly from the vector template (vector-template.ts); wide
+  // windows give the loops it splits room for whole vectors plus a tail.
+  codegen: { favour: { vectorize: 4 }, gen: { wideConstants: true, maxWindowLen: 20 } },
+} as const satisfies Record<string, Profile>;
+
+export type ProfileName = keyof typeof PROFILES;
