@@ -1,11 +1,11 @@
 // Every runnable example in spec/*.md runs and prints what the spec says; every rule ID named in
 // a spec heading is implemented in exactly one place under src/.
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { extractExamples, normalizeOutput } from './support/spec-examples.js';
+import { scratchDir } from './support/files.js';
 
 const specDir = join(__dirname, '..', 'spec');
 const srcDir = join(__dirname, '..', 'src');
@@ -24,7 +24,7 @@ describe.each(specs)('spec/%s', (spec) => {
   const doc = extractExamples(md);
 
   it.each(doc.runs.map((r) => [`line ${r.line}: refsem ${r.argv.join(' ')}`, r] as const))('%s', async (_n, run) => {
-    const dir = mkdtempSync(join(tmpdir(), 'refsem-spec-'));
+    const dir = scratchDir('refsem-spec-');
     for (const f of doc.files) writeFileSync(join(dir, f.name), f.text);
     const cwd = process.cwd();
     process.chdir(dir);

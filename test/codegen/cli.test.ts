@@ -1,14 +1,15 @@
 // The codegen and validate commands ([C-TOOLCHAIN]): output, exit codes, errors for bad input,
 // a missing compiler, and temporary files.
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { compileAndRun, detectToolchain } from '../../src/codegen/toolchain.js';
 import { input, pointwise } from './support.js';
+import { scratchDir } from '../support/files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'refsem-codegen-test-'));
+const dir = scratchDir('refsem-codegen-test-');
 const prog = join(dir, 'p.tgt');
 writeFileSync(prog, `pipeline f(n; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); for vectorize f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x % n }`);
 const holes = join(dir, 'h.tgt');

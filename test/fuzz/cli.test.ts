@@ -2,13 +2,13 @@
 // check-directive (the unsound example is reported, correct ones pass), and — with the compiled
 // build — worker threads finding the same failures as one job.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { scratchDir } from '../support/files.js';
 
-const scratch = () => mkdtempSync(join(tmpdir(), 'refsem-fuzz-cli-'));
+const scratch = () => scratchDir('refsem-fuzz-cli-');
 const UNSOUND = join(__dirname, '..', '..', 'examples', 'directives', 'unsound-parallel.mjs');
 const TILE = join(__dirname, '..', '..', 'examples', 'directives', 'tile.mjs');
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/fuzz/replay.js';
 import { FAULTS, type Fault } from '../../src/fuzz/zoo/faults.js';
 import { runFault } from '../../src/fuzz/zoo/run.js';
+import { scratchDir } from '../support/files.js';
 
 /** Checks allowed per fault; a code generation fault's checks each compile a binary. */
 const BUDGET = 1200;
@@ -19,7 +20,7 @@ describe('bug zoo', () => {
   });
 
   it.each(FAULTS.map((f) => [f.name, f] as const))('detects %s within the budget', async (_n, f) => {
-    const e = await runFault(f, { seed: 1, jobs: 1, runs: budgetOf(f), inProcess: true });
+    const e = await runFault(f, { seed: 1, jobs: 1, runs: budgetOf(f), inProcess: true, out: scratchDir(`refsem-zoo-${f.name}-`) });
     expect(e.detected, `${f.name} after ${e.checks} checks`).toBe(true);
     expect(e.checks).toBeLessThanOrEqual(budgetOf(f));
     expect(e.reproducer).toBeDefined();
