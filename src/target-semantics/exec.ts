@@ -365,6 +365,25 @@ class Gen {
 
 type RunFn = (S: Ctx, env: readonly Value[], H: typeof HELPERS, K: Value[], SITES: Site[], STMTS: Stmt[]) => void;
 
+/**
+ * Generated functions by source text. A program's constants, sites and statements reach its
+ * function as arguments, so programs that differ only in those (β0's and β1's completions of one
+ * schedule often do) share one function, and V8 parses and compiles it once. Bounded: a campaign
+ * sees a stream of programs, and old ones rarely come back.
+ */
+const FUNCTIONS = new Map<string, RunFn>();
+const MAX_FUNCTIONS = 512;
+
+function functionFor(source: string): RunFn {
+  let fn = FUNCTIONS.get(source);
+  if (!fn) {
+    if (FUNCTIONS.size >= MAX_FUNCTIONS) FUNCTIONS.delete(FUNCTIONS.keys().next().value!);
+    fn = new Function('S', 'env', 'H', 'K', 'SITES', 'STMTS', source) as RunFn;
+    FUNCTIONS.set(source, fn);
+  }
+  return fn;
+}
+
 export function compileTgt(p: TgtProgram): CompiledTgt {
   checkTgt(p);
   const g = new Gen();
@@ -375,7 +394,7 @@ export function compileTgt(p: TgtProgram): CompiledTgt {
   const outSlot = g.buf(p.output);
   const decl = g.vars.size > 0 ? `let ${[...g.vars.values()].join(', ')};` : '';
   const source = [decl, ...header, ...body].join('\n');
-  const fn = new Function('S', 'env', 'H', 'K', 'SITES', 'STMTS', source) as RunFn;
+  const fn = functionFor(source);
   const nBufs = g.bufSlots.size;
   return {
     program: p,

@@ -43,12 +43,40 @@ export function mapStmtExprs(s: Stmt, f: (e: Expr) => Expr): Stmt {
   }
 }
 
-/** Every expression of a statement, in program order. */
+/** Every expression of a statement, in program order (a walk: nothing is rebuilt). */
 export function stmtExprs(s: Stmt, out: Expr[] = []): Expr[] {
-  mapStmtExprs(s, (e) => {
-    out.push(e);
-    return e;
-  });
+  switch (s.k) {
+    case 'nop':
+      break;
+    case 'assert':
+      out.push(s.cond);
+      break;
+    case 'seq':
+      for (const b of s.body) stmtExprs(b, out);
+      break;
+    case 'allocate':
+      for (const d of s.dims) out.push(d.min, d.len);
+      break;
+    case 'store':
+      out.push(...s.idx, s.value);
+      break;
+    case 'if':
+      out.push(s.cond);
+      stmtExprs(s.then, out);
+      stmtExprs(s.else, out);
+      break;
+    case 'for':
+      out.push(s.min, s.len);
+      stmtExprs(s.body, out);
+      break;
+    case 'let':
+      out.push(s.value);
+      stmtExprs(s.body, out);
+      break;
+    case 'label':
+      stmtExprs(s.body, out);
+      break;
+  }
   return out;
 }
 
@@ -57,11 +85,17 @@ function collectHoles(e: Expr, out: Map<string, Hole>): void {
   else if (e.k === 'access' || e.k === 'op') for (const a of e.args) collectHoles(a, out);
 }
 
-/** The distinct holes of a program, in order of first occurrence. */
+const HOLES = new WeakMap<TgtProgram, readonly Hole[]>();
+
+/** The distinct holes of a program, in order of first occurrence (memoized: programs are immutable). */
 export function holesOf(p: TgtProgram): Hole[] {
-  const out = new Map<string, Hole>();
-  for (const e of stmtExprs(p.body)) collectHoles(e, out);
-  return [...out.values()];
+  let hs = HOLES.get(p);
+  if (!hs) {
+    const out = new Map<string, Hole>();
+    for (const e of stmtExprs(p.body)) collectHoles(e, out);
+    HOLES.set(p, (hs = [...out.values()]));
+  }
+  return [...hs];
 }
 
 /** Refuses a program that still has holes, naming them (an executor needs a Tgt program). */

@@ -59,3 +59,16 @@ describe('exact integers beyond 2^53', () => {
     expect(o).toMatchObject({ kind: 'done', output: { dims: [{ min: int(base), len: 4 }], data: want } });
   });
 });
+
+describe('generated functions shared between programs', () => {
+  it('programs differing only in wide constants share one function and keep their own values', () => {
+    const prog = (k: bigint) => tgt(`pipeline f(; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); for f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x + ${k} }`);
+    const [a, b] = [compileTgt(prog(2n ** 60n)), compileTgt(prog(2n ** 61n + 7n))];
+    expect(a.source).toBe(b.source);
+    const z = input([[-1, 3]]);
+    for (const c of [a, b]) expect(c.run(z)).toEqual(runMachine(c.program, z));
+    const first = (c: typeof a) => { const o = c.run(z); return o.kind === 'done' ? o.output.data[0] : undefined; };
+    expect(first(a)).toEqual(int(2n ** 60n - 1n));
+    expect(first(b)).toEqual(int(2n ** 61n + 6n));
+  });
+});
