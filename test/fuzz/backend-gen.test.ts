@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG } from '../../src/fuzz/env.js';
 import { applyVectorTemplate, arbVectorB } from '../../src/fuzz/gen/vector-template.js';
 import { makeEnv } from '../../src/fuzz/make-env.js';
 import { propertyNamed } from '../../src/fuzz/properties/index.js';
+import { emptyStats } from '../../src/fuzz/stats.js';
 import { finalProgram } from '../../src/fuzz/properties/sched-case.js';
 import { lower } from '../../src/lowering/lower.js';
 import { loopsOf } from '../../src/schedule/loops.js';
@@ -68,6 +69,14 @@ describe('backend property cases', () => {
     const lens = vec.flatMap((c) => loopsOf(finalProgram(c)).filter((l) => l.stmt.trav === 'vectorize').map((l) => Number(constValue(l.stmt.len))));
     expect(lens.some((n) => n % 4 !== 0 && n > 4)).toBe(true);
     expect(lens.some((n) => n >= 8 && n % 8 === 0)).toBe(true);
+  });
+
+  it('are counted by --stats: instruction sets, vector loops with and without tails, wide constants', () => {
+    const stats = emptyStats();
+    for (const c of cases) prop.observe!(c, stats);
+    for (const k of ['vector code for avx512', 'vector code for avx2', 'vector code for generic', 'vectorized loop with a tail', 'vectorized loop of whole vectors', 'constant beyond 32 bits']) {
+      expect(stats.constructs[k] ?? 0, k).toBeGreaterThan(0);
+    }
   });
 
   it('replay from their text, instruction set included', () => {

@@ -2,7 +2,7 @@
 // that the generators reach every construct the issue lists.
 import { type Expr, walkExpr } from '../../expr/ast.js';
 import { evalExpr } from '../../expr/eval.js';
-import { isError } from '../../expr/value.js';
+import { isError, toBig } from '../../expr/value.js';
 import type { Input, Pipeline } from '../../alg-semantics/ast.js';
 import { type Stats, bump } from '../stats.js';
 
@@ -17,7 +17,10 @@ function exprConstructs(e: Expr, stats: Stats, self: string | undefined): void {
       if (x.args.some((a) => { let dd = false; walkExpr(a, (y) => { if (y.k === 'access') dd = true; }); return dd; })) {
         bump(stats.constructs, 'data-dependent index');
       }
-    } else if (x.k === 'const' && isError(x.value)) bump(stats.constructs, 'error constant');
+    } else if (x.k === 'const') {
+      if (isError(x.value)) bump(stats.constructs, 'error constant');
+      else if (toBig(x.value) > 2n ** 31n - 1n || toBig(x.value) < -(2n ** 31n)) bump(stats.constructs, 'constant beyond 32 bits');
+    }
   });
 }
 

@@ -6,7 +6,9 @@
 // the instruction set its vector code is compiled for, so that campaigns cover the 8- and the
 // 4-lane code even on a machine whose dispatcher would always pick the widest.
 import fc from 'fast-check';
-import { type Isa, checkBackend, runnableIsa, verdictsToCheck } from '../../codegen/index.js';
+import { type Isa, LANES, checkBackend, runnableIsa, verdictsToCheck } from '../../codegen/index.js';
+import { constValue, loopsOf } from '../../schedule/loops.js';
+import { bump } from '../stats.js';
 import { complete } from '../complete.js';
 import { type VectorB, applyVectorTemplate, arbVectorB } from '../gen/vector-template.js';
 import type { Property } from '../property.js';
@@ -45,5 +47,15 @@ export const backend: Property<BackendGen, BackendCase> = {
   encode: (c) => ({ ...encodeSched(c), extra: { isa: c.isa } }),
   decode: (t, env) => ({ ...decodeSched(t, env), isa: ISAS.find((i) => i === t.extra?.isa) ?? 'avx512' }),
   shape: (c) => `${schedShape(c)}|${c.isa}`,
-  observe: observeSched,
+  observe(c, stats) {
+    observeSched(c, stats);
+    bump(stats.constructs, `vector code for ${c.isa}`);
+    // Whole vectors and a scalar tail are what the vector code must get right ([C-VECTOR]).
+    const w = LANES[runnableIsa(c.isa)];
+    for (const l of loopsOf(finalProgram(c))) {
+      const n = l.stmt.trav === 'vectorize' ? constValue(l.stmt.len) : undefined;
+      if (n === undefined) continue;
+      bump(stats.constructs, n < w ? 'vectorized loop shorter than a vector' : BigInt(n) % BigInt(w) === 0n ? 'vectorized loop of whole vectors' : 'vectorized loop with a tail');
+    }
+  },
 };
