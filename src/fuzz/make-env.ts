@@ -1,6 +1,7 @@
 // Building a campaign's environment from its serializable configuration: loading user directive
 // modules and the bounds engine, and planting a zoo fault when one is named.
 import { resolveEngine } from '../bounds/engine.js';
+import { detectToolchain } from '../codegen/toolchain.js';
 import { UserError } from '../diag.js';
 import { registryWith } from '../schedule/schedule.js';
 import { scheduleDriver } from './gen/driver.js';
@@ -8,6 +9,8 @@ import { faultNamed } from './zoo/faults.js';
 import { type EnvConfig, type FuzzEnv, baseEnv } from './env.js';
 
 export async function makeEnv(config: EnvConfig): Promise<FuzzEnv> {
+  // Without a C compiler every backend check would fail: refuse the campaign before it starts.
+  if (config.backend !== undefined) detectToolchain();
   const env = baseEnv(config);
   const registry = await registryWith(config.directives);
   if (config.focus !== undefined && !registry.get(config.focus)) {

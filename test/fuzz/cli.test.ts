@@ -57,6 +57,18 @@ describe('refsem fuzz --backend', () => {
     expect(s.properties.backend.checks).toBe(3);
     expect(Object.keys(s.properties)).toEqual(['backend']);
   }, 300_000);
+  it('refuses to start without a C compiler (exit 2), instead of failing every check', async () => {
+    const saved = process.env.CC;
+    process.env.CC = '/nonexistent/refsem-cc';
+    try {
+      const r = await runCli(['fuzz', '--backend', 'c', '--runs', '2', '--jobs', '1', '--out', scratch()]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/no C compiler found: '\/nonexistent\/refsem-cc' could not be started\n {2}hint: install gcc or clang/);
+    } finally {
+      if (saved === undefined) delete process.env.CC;
+      else process.env.CC = saved;
+    }
+  });
   it('rejects an unknown backend', async () => {
     const r = await runCli(['fuzz', '--backend', 'gpu', '--runs', '1']);
     expect(r.code).toBe(2);
