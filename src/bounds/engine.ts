@@ -1,8 +1,6 @@
 // Bounds engines (def. 2.4) and the plug-in API. An engine answers the oracle query 𝓑(T)
 // (def. 2.15) with a completion Γ or a failure with an explanation; `completeProgram` lifts it to
 // a map Tgt? → Tgt (§2.7.2): [Γ]T on success, the body replaced by `assert 0` on failure.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { UserError } from '../diag.js';
 import { type Expr, type OpName, OP_ARITY, holeKey } from '../expr/ast.js';
 import { parseExprText } from '../expr/parse.js';
@@ -13,6 +11,7 @@ import { type CoverAssertion, beta0 } from './beta0.js';
 import { beta1 } from './beta1.js';
 import { applyCompletion, failedProgram } from './completion.js';
 import { type Query, extractQuery } from './query.js';
+import { importUserModule } from '../user-module.js';
 
 export type EngineResult =
   | { readonly ok: true; readonly completion: Completion; readonly assertions?: readonly CoverAssertion[] }
@@ -175,15 +174,10 @@ export function runEngine(t: TgtProgram, engine: BoundsEngine, q: Query = queryO
 
 /** Loads a plug-in: an ES module whose default export (or export `engine`) is an engine. */
 export async function loadEngineModule(path: string): Promise<BoundsEngine> {
-  let mod: { default?: unknown; engine?: unknown };
-  try {
-    mod = (await import(pathToFileURL(resolve(path)).href)) as typeof mod;
-  } catch (e) {
-    throw new UserError(`cannot load bounds engine module '${path}': ${(e as Error).message.split('\n')[0]}`, undefined, 'give a path to an ES module (.mjs) that exports an engine made with defineBoundsEngine');
-  }
+  const mod = await importUserModule(path, 'bounds engine', 'pass the path of an ES module (.mjs) whose default export is an engine made with defineBoundsEngine');
   const cand = (mod.default ?? mod.engine) as { name?: unknown; complete?: unknown } | undefined;
   if (!cand || typeof cand !== 'object' || typeof cand.name !== 'string' || typeof cand.complete !== 'function') {
-    throw new UserError(`module '${path}' does not export a bounds engine`, undefined, 'export default defineBoundsEngine({ name, complete })');
+    throw new UserError(`module '${path}' does not export a bounds engine`, { file: path, line: 1, col: 1 }, 'export an engine made with defineBoundsEngine as the default export: export default defineBoundsEngine({ name, complete })');
   }
   // Re-wrap so that a module built without the helper is checked all the same.
   return defineBoundsEngine({ name: cand.name, complete: (cand.complete as BoundsEngine['complete']).bind(cand) });

@@ -34,9 +34,10 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     }
     if (e instanceof CheckFailed) return EXIT.checkFailed;
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      // The front ends and evaluators recurse over the syntax tree: an input nested thousands of
-      // levels deep (e.g. 20000 parentheses, or a 50000-term sum) exhausts the stack. That is a
-      // property of the input, so bad input (exit 2), not an internal error.
+      // The front ends and evaluators recurse over the syntax tree. Parsed sources are held to
+      // spec/syntax.md [SYNTAX-DEPTH] with a located error; this is the last resort for a tree
+      // that came some other way and is too deep for the stack: a property of the input, so bad
+      // input (exit 2), not an internal error.
       io.err(new UserError('the input is nested too deeply to process (the call stack overflowed)', undefined, 'split very deep or very long expressions into several funcs or let-bindings').render() + '\n');
       return EXIT.badInput;
     }

@@ -12,9 +12,77 @@ export type ExprMode = 'alg' | 'tgt';
 /** Names that are operators or literals, never variables or funcs. */
 export const RESERVED = new Set(['select', 'min', 'max', 'err.rdom', 'err.mem']);
 
+/**
+ * How deep any source may nest (spec/syntax.md, [SYNTAX-DEPTH]). The front ends and the evaluators
+ * behind them recurse over the syntax tree, so the limit keeps every one of them well inside
+ * Node's default call stack; far deeper than anything written by hand.
+ */
+export const MAX_NESTING = 256;
+const DEPTH_RULE = 'SYNTAX-DEPTH';
+
 export class Cursor {
   pos = 0;
+  /** Levels open at the current token ([SYNTAX-DEPTH]). */
+  private depth = 0;
+  /** The deepest level reached so far, read by `mark` / `reached`. */
+  private peak = 0;
   constructor(readonly toks: readonly Token[]) {}
+
+  // The depth bookkeeping below is done by pairs of calls (open/close, mark/reached) rather than
+  // by wrapping the parse in a closure: the parsers recurse once per level, and every extra stack
+  // frame per level would lower the nesting they survive. A parse that throws leaves the counts
+  // behind, which is harmless: no front end resumes parsing after an error.
+
+  /** Refuses the source at `loc` when `levels` more levels would pass MAX_NESTING. */
+  private reach(levels: number, loc: Loc): void {
+    const level = this.depth + levels;
+    if (level > MAX_NESTING) {
+      throw new UserError(
+        `nesting deeper than ${MAX_NESTING} levels [${DEPTH_RULE}]`,
+        loc,
+        `split the deeply nested or very long part into smaller pieces (separate funcs, let or val bindings); spec/syntax.md allows at most ${MAX_NESTING} levels`,
+      );
+    }
+    if (level > this.peak) this.peak = level;
+  }
+
+  /**
+   * Opens a level at the current token (a bracket, an argument, a prefix operator, a nested
+   * statement) until `close`; past MAX_NESTING the source is refused at that token, before the
+   * recursion can exhaust the call stack.
+   */
+  open(): void {
+    this.reach(1, this.loc);
+    this.depth++;
+  }
+  close(): void {
+    this.depth--;
+  }
+
+  /** Starts measuring how deep the next parse reaches; pass the mark to `reached`. */
+  mark(): number {
+    const outer = this.peak;
+    this.peak = this.depth;
+    return outer;
+  }
+  /** How many levels below the current one the parse since `mark` reached. */
+  reached(mark: number): number {
+    const d = this.peak - this.depth;
+    if (mark > this.peak) this.peak = mark;
+    return d;
+  }
+
+  /**
+   * One more operator of a left-associative chain `a op b op c …`, the tree `((a op b) op c) …`:
+   * from the depth of the chain so far and of the operand just read (measured with mark /
+   * reached), the depth of the chain with the operator at `loc` on top. A sum of thousands of
+   * terms is thus refused at the operator where it passes the limit.
+   */
+  link(tree: number, operand: number, loc: Loc): number {
+    const t = Math.max(tree, operand) + 1;
+    this.reach(t, loc);
+    return t;
+  }
 
   static of(src: string, file: string): Cursor {
     return new Cursor(lex(src, file));
@@ -94,13 +162,18 @@ function binaryLevel(
   sub: (c: Cursor, mode: ExprMode) => Expr,
 ): Expr {
   const loc = c.loc;
+  let m = c.mark();
   let left = sub(c, mode);
+  let tree = c.reached(m);
   for (;;) {
     const t = c.peek();
     const build = t.kind === 'punct' ? ops[t.text] : undefined;
     if (!build) return left;
     c.next();
-    left = build(left, sub(c, mode), loc);
+    m = c.mark();
+    const right = sub(c, mode);
+    tree = c.link(tree, c.reached(m), t.loc);
+    left = build(left, right, loc);
   }
 }
 
@@ -121,7 +194,12 @@ const parseMul = (c: Cursor, m: ExprMode): Expr =>
 
 function parseUnary(c: Cursor, mode: ExprMode): Expr {
   const loc = c.loc;
-  if (c.accept('!')) return mk('not', [parseUnary(c, mode)], loc);
+  if (c.accept('!')) {
+    c.open();
+    const e = parseUnary(c, mode);
+    c.close();
+    return mk('not', [e], loc);
+  }
   // implements [SUGAR-NEG]: -e is 0 − e; a minus directly before a literal is a negative literal
   if (c.is('-')) {
     if (c.peek(1).kind === 'int') {
@@ -129,7 +207,10 @@ function parseUnary(c: Cursor, mode: ExprMode): Expr {
       return { k: 'const', value: intFromString('-' + c.next().text), loc };
     }
     c.next();
-    return mk('-', [{ k: 'const', value: 0, loc }, parseUnary(c, mode)], loc);
+    c.open();
+    const e = parseUnary(c, mode);
+    c.close();
+    return mk('-', [{ k: 'const', value: 0, loc }, e], loc);
   }
   return parseAtom(c, mode);
 }
@@ -140,8 +221,11 @@ function parseArgs(c: Cursor, mode: ExprMode, open: string, close: string): Expr
   c.expect(open);
   const args: Expr[] = [];
   if (!c.accept(close)) {
-    do args.push(parseExpr(c, mode));
-    while (c.accept(','));
+    do {
+      c.open();
+      args.push(parseExpr(c, mode));
+      c.close();
+    } while (c.accept(','));
     c.expect(close, `close the argument list with '${close}'`);
   }
   return args;
@@ -154,9 +238,12 @@ function parseAtom(c: Cursor, mode: ExprMode): Expr {
     c.next();
     return { k: 'const', value: intFromString(t.text), loc };
   }
-  if (c.accept('(')) {
+  if (c.is('(')) {
+    c.open();
+    c.next();
     const e = parseExpr(c, mode);
     c.expect(')', 'parentheses must balance');
+    c.close();
     return e;
   }
   if (mode === 'tgt' && c.is('?')) return parseHole(c);

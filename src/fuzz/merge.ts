@@ -3,31 +3,47 @@
 // one machine running all indices would have.
 import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { cannotRead, parseJson } from '../cli/io.js';
+import { CLI_LOC } from '../cli/options.js';
 import { UserError } from '../diag.js';
 import type { CampaignResult, FailureEntry } from './runner.js';
 import { emptyStats, mergeStats } from './stats.js';
 
+const MERGE_HINT = "pass the --out directories of finished campaigns (refsem fuzz --out DIR --shard i/N), each holding the summary.json the campaign wrote";
+
+/** The summary.json a campaign wrote into its --out directory `dir`. */
 export function readSummary(dir: string): CampaignResult {
   const path = join(dir, 'summary.json');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
-  } catch {
-    throw new UserError(`no summary in '${dir}' (expected ${path})`, undefined, 'pass the --out directories of finished refsem fuzz runs');
-  }
-  try {
-    return JSON.parse(text) as CampaignResult;
   } catch (e) {
-    throw new UserError(`'${path}' is not JSON: ${(e as Error).message}`, { file: path, line: 1, col: 1 });
+    const code = (e as NodeJS.ErrnoException)?.code;
+    // The argument names no campaign output: reported at the command line, as every missing file.
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new UserError(`no campaign summary in '${dir}' (expected ${path})`, CLI_LOC, `run a campaign with refsem fuzz --out ${dir} first, or pass the --out directory of a finished campaign`);
+    }
+    throw cannotRead(path, e, 'campaign summary ', MERGE_HINT);
   }
+  const s = parseJson(text, path, `${MERGE_HINT}; summary.json is written by the campaign and is not edited by hand`) as Partial<Record<keyof CampaignResult, unknown>> | null;
+  const at = { file: path, line: 1, col: 1 };
+  const bad = (what: string): never => {
+    throw new UserError(`not a campaign summary: ${what}`, at, `summary.json is written by refsem fuzz and is not edited by hand; ${MERGE_HINT}`);
+  };
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) bad('expected a JSON object');
+  for (const k of ['seed', 'runs', 'elapsed_s', 'jobs'] as const) if (typeof s![k] !== 'number') bad(`"${k}" must be a number`);
+  if (!Array.isArray(s!.failures) || s!.failures.some((f) => typeof f !== 'object' || f === null || typeof f.key !== 'string' || typeof f.check !== 'number' || typeof f.reproducer !== 'string')) {
+    bad('"failures" must be a list of failures, each with a key, a check index and a reproducer');
+  }
+  return s as CampaignResult;
 }
 
 export function mergeSummaries(dirs: readonly string[]): CampaignResult & { readonly shards: number } {
-  if (dirs.length === 0) throw new UserError('merge needs at least one directory', { file: '<command line>', line: 1, col: 1 });
+  if (dirs.length === 0) throw new UserError('merge needs at least one directory', CLI_LOC, MERGE_HINT);
   const parts = dirs.map((d) => ({ dir: d, s: readSummary(d) }));
   const seeds = new Set(parts.map((p) => p.s.seed));
   if (seeds.size > 1) {
-    throw new UserError(`the summaries come from different campaigns (seeds ${[...seeds].join(', ')})`, undefined, 'merge the shards of one campaign: same --seed, different --shard');
+    throw new UserError(`the summaries come from different campaigns (seeds ${[...seeds].join(', ')})`, CLI_LOC, 'merge the shards of one campaign: same --seed, different --shard');
   }
   const stats = emptyStats();
   const failures = new Map<string, FailureEntry>();

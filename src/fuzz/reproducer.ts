@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { cannotRead, parseJson } from '../cli/io.js';
 import { UserError } from '../diag.js';
 import type { Found } from './check.js';
 import type { EnvConfig } from './env.js';
@@ -69,25 +70,33 @@ export function writeReproducer(dir: string, r: Reproducer): string {
   return path;
 }
 
+const REPLAY_HINT = "pass a reproducer (.json) that refsem fuzz wrote into its --out directory";
+
+/** Reads and checks a reproducer; whatever is wrong with the file is reported at it (exit 2). */
 export function readReproducer(path: string): Reproducer {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
-  } catch {
-    throw new UserError(`cannot read reproducer '${path}'`, undefined, 'pass the path of a file written by refsem fuzz');
-  }
-  let r: Reproducer;
-  try {
-    r = JSON.parse(text) as Reproducer;
   } catch (e) {
-    throw new UserError(`'${path}' is not JSON: ${(e as Error).message}`, { file: path, line: 1, col: 1 });
+    throw cannotRead(path, e, 'reproducer ', REPLAY_HINT);
   }
-  if (r?.format !== REPRO_FORMAT) {
-    throw new UserError(`'${path}' is not a refsem reproducer (format ${JSON.stringify(r?.format)})`, { file: path, line: 1, col: 1 }, `reproducers have "format": "${REPRO_FORMAT}"`);
+  const r = parseJson(text, path, `${REPLAY_HINT}; a reproducer is one JSON object`) as Partial<Record<keyof Reproducer, unknown>> | null;
+  const at = { file: path, line: 1, col: 1 };
+  const lacks = (what: string): never => {
+    throw new UserError(`not a valid reproducer: ${what}`, at, `reproducers are written by refsem fuzz and are not edited by hand; ${REPLAY_HINT}`);
+  };
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) lacks('expected a JSON object');
+  if (r!.format !== REPRO_FORMAT) {
+    throw new UserError(`not a refsem reproducer (format ${JSON.stringify(r!.format) ?? 'missing'})`, at, `reproducers have "format": "${REPRO_FORMAT}"; ${REPLAY_HINT}`);
   }
-  for (const k of ['property', 'verdict', 'engine'] as const) {
-    if (typeof r[k] !== 'string') throw new UserError(`reproducer '${path}' lacks "${k}"`, { file: path, line: 1, col: 1 });
-  }
-  if (typeof r.case !== 'object' || r.case === null) throw new UserError(`reproducer '${path}' lacks "case"`, { file: path, line: 1, col: 1 });
-  return { ...r, directives: Array.isArray(r.directives) ? r.directives : [] };
+  for (const k of ['property', 'verdict', 'engine'] as const) if (typeof r![k] !== 'string') lacks(`"${k}" must be a string`);
+  for (const k of ['focus', 'fault'] as const) if (r![k] !== undefined && typeof r![k] !== 'string') lacks(`"${k}" must be a string`);
+  if (r!.backend !== undefined && r!.backend !== 'c' && r!.backend !== 'simd') lacks('"backend" must be "c" or "simd"');
+  const dirs = r!.directives ?? [];
+  if (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string')) lacks('"directives" must be a list of module paths');
+  const c = r!.case as Record<string, unknown> | undefined;
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) lacks('"case" must be an object');
+  for (const k of ['program', 'schedule', 'target', 'term'] as const) if (c![k] !== undefined && typeof c![k] !== 'string') lacks(`"case.${k}" must be a string`);
+  for (const k of ['input', 'extra'] as const) if (c![k] !== undefined && (typeof c![k] !== 'object' || c![k] === null)) lacks(`"case.${k}" must be an object`);
+  return { ...(r as Reproducer), directives: dirs as string[] };
 }

@@ -78,7 +78,15 @@ function parseBlock(c: Cursor): Expr {
   return e;
 }
 
+/** One expression; each expression inside another is one level deeper ([SYNTAX-DEPTH]). */
 export function parseExpr(c: Cursor): Expr {
+  c.open();
+  const e = expr(c);
+  c.close();
+  return e;
+}
+
+function expr(c: Cursor): Expr {
   const loc = c.loc;
   if (c.accept('val')) {
     const x = name(c, 'a variable name');
@@ -142,12 +150,17 @@ const NEGATED = new Set(['!=', '<=', '>=']);
 
 function parseBinary(c: Cursor, level: number): Expr {
   if (level === LEVELS.length) return parseUnary(c);
+  // A chain ([SYNTAX-DEPTH]), measured as in src/expr/parse.ts.
+  let m = c.mark();
   let left = parseBinary(c, level + 1);
+  let tree = c.reached(m);
   for (;;) {
     const t = c.peek();
     if (t.kind !== 'punct' || !LEVELS[level]!.includes(t.text)) return left;
     c.next();
+    m = c.mark();
     const right = parseBinary(c, level + 1);
+    tree = c.link(tree, c.reached(m), t.loc);
     const e: Expr = { k: 'prim', op: OPS[t.text]!, args: [left, right], loc: t.loc };
     left = NEGATED.has(t.text) ? { k: 'prim', op: 'not', args: [e], loc: t.loc } : e;
   }
@@ -155,23 +168,36 @@ function parseBinary(c: Cursor, level: number): Expr {
 
 function parseUnary(c: Cursor): Expr {
   const loc = c.loc;
-  if (c.accept('!')) return { k: 'prim', op: 'not', args: [parseUnary(c)], loc };
+  if (c.accept('!')) {
+    c.open();
+    const e = parseUnary(c);
+    c.close();
+    return { k: 'prim', op: 'not', args: [e], loc };
+  }
   if (c.is('-')) {
     if (c.peek(1).kind === 'int') {
       c.next();
       return { k: 'lit', value: intFromString('-' + c.next().text), loc };
     }
     c.next();
-    return { k: 'prim', op: '-', args: [{ k: 'lit', value: 0, loc }, parseUnary(c)], loc };
+    c.open();
+    const e = parseUnary(c);
+    c.close();
+    return { k: 'prim', op: '-', args: [{ k: 'lit', value: 0, loc }, e], loc };
   }
   return parsePostfix(c);
 }
 
 function parsePostfix(c: Cursor): Expr {
+  // `f(a)(b)` is `(f(a))(b)`: a chain ([SYNTAX-DEPTH]) whose operators are argument lists.
+  let m = c.mark();
   let e = parseAtom(c);
+  let tree = c.reached(m);
   while (c.is('(')) {
     const loc = c.loc;
+    m = c.mark();
     const args = list(c, () => parseExpr(c));
+    tree = c.link(tree, c.reached(m), loc);
     // Resolved by scope.ts: a call of a top-level function, a constructor or applications.
     if (e.k === 'var') e = { k: 'call', fn: e.name, args, loc: e.loc ?? loc };
     else if (args.length === 0) throw new UserError('an application needs an argument', loc);

@@ -4,13 +4,12 @@
 // `generate` (random valid arguments for a given program, used by the fuzzers). User modules are
 // plain .mjs files that import nothing: their default export is the object, an array of them, or
 // a function that receives `DirectiveApi` and returns them.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { type Loc, UserError } from '../diag.js';
 import type { Expr } from '../expr/ast.js';
 import type { Cursor } from '../expr/parse.js';
 import type { Int } from '../expr/value.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
+import { importUserModule, locInModule } from '../user-module.js';
 
 /** The phases of fig. 2.11, in the order a schedule must list them (spec/schedule.md, [SCHED-PHASE]). */
 export const PHASES = ['specialization', 'loops', 'compute', 'storage', 'bounds'] as const;
@@ -220,27 +219,26 @@ type ModuleExport = Directive | readonly Directive[] | ((api: DirectiveApi) => D
  * a directive, an array of directives, or a function of `api` returning either.
  */
 export async function loadDirectiveModule(path: string, api: DirectiveApi): Promise<Directive[]> {
-  const abs = resolve(path);
-  let mod: { default?: ModuleExport };
-  try {
-    mod = (await import(pathToFileURL(abs).href)) as { default?: ModuleExport };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ERR_MODULE_NOT_FOUND' ? 'no such file' : String((e as Error).message);
-    throw new UserError(`cannot load directive module '${path}': ${why}`, undefined, 'pass the path of a .mjs file whose default export is a directive');
-  }
-  let exp = mod.default;
+  const mod = await importUserModule(path, 'directive', 'pass the path of an ES module (.mjs) whose default export is a directive made with defineDirective');
+  const at = { file: path, line: 1, col: 1 };
+  const exportHint = 'export a directive made with defineDirective as the default export (or a list of them, or a function of the api returning either)';
+  let exp = mod.default as ModuleExport | undefined;
   if (exp === undefined) {
-    throw new UserError(`directive module '${path}' has no default export`, { file: path, line: 1, col: 1 }, 'write `export default { name, phase, params, validate, apply, generate }`');
+    throw new UserError(`directive module '${path}' has no default export`, at, `${exportHint}: export default defineDirective({ name, phase, params, validate, apply, generate })`);
   }
   if (typeof exp === 'function') {
     try {
       exp = exp(api);
     } catch (e) {
-      // The module's own code failed: the user's fault, reported at the module (exit 2).
-      throw new UserError(`directive module '${path}' failed while creating its directives: ${String((e as Error)?.message ?? e)}`, { file: path, line: 1, col: 1 }, 'fix the function the module exports by default');
+      // The module's own code failed: the user's fault, reported where it threw (exit 2).
+      throw new UserError(`directive module '${path}' failed while creating its directives: ${String((e as Error)?.message ?? e)}`, locInModule(e, path), 'fix the function the module exports by default');
     }
   }
-  const list = Array.isArray(exp) ? (exp as readonly Directive[]) : [exp as Directive];
-  return list.map((d) => defineDirective({ ...d, source: path }));
+  const list: readonly unknown[] = Array.isArray(exp) ? exp : [exp];
+  return list.map((d) => {
+    if (typeof d !== 'object' || d === null) {
+      throw new UserError(`directive module '${path}' exports ${d === null ? 'null' : `a ${typeof d}`} where a directive is expected`, at, exportHint);
+    }
+    return defineDirective({ ...(d as Directive), source: path });
+  });
 }

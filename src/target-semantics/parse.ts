@@ -124,7 +124,15 @@ function parseHint(c: Cursor): BoundsHint {
   }
 }
 
+/** One statement; each statement nested in another is one level deeper ([SYNTAX-DEPTH]). */
 export function parseStmt(c: Cursor): Stmt {
+  c.open();
+  const s = stmt(c);
+  c.close();
+  return s;
+}
+
+function stmt(c: Cursor): Stmt {
   const t = c.peek();
   const loc = t.loc;
   if (c.accept('nop')) return { k: 'nop', loc };

@@ -94,6 +94,47 @@ function fileArg(kind: Kind): fc.Arbitrary<string> {
   );
 }
 
+/** A reproducer as a campaign writes it: the unsound example directive races. */
+const REPRODUCER = `${JSON.stringify(
+  {
+    format: 'refsem-reproducer/1', property: 'confluence', verdict: 'unsafe-data-race', seed: 1, check: 0, check_seed: 1, engine: 'beta0',
+    directives: [join(EX, 'directives', 'unsound-parallel.mjs')], focus: 'parallel-any', key: 'confluence/directive:parallel-any',
+    case: {
+      program: 'pipeline f0() {\n  func f0(x) {\n    x;\n    rdom(r = (0, 2)) in (0) <- r;\n  }\n}\n',
+      input: { window: [['0', '1']], params: {} },
+      schedule: 'parallel-any f0.s1.r\n',
+    },
+    expected: '', actual: '', shrinks: 0,
+  },
+  null,
+  2,
+)}\n`;
+/** The summary.json of a campaign with one failure. */
+const SUMMARY = `${JSON.stringify({
+  seed: 3, runs: 40, elapsed_s: 0.5, checks_per_s: 80, jobs: 1, shard: '0/1', engine: 'beta0', interrupted: false,
+  failures: [{ property: 'confluence', verdict: 'unsafe-data-race', key: 'confluence/x', check: 7, reproducer: 'confluence-0.json' }],
+  directives: { split: 2 }, properties: { confluence: { checks: 40, failures: 1, discards: 0 } }, constructs: { 'op +': 3 },
+})}\n`;
+
+/** A reproducer argument: a mutated reproducer, sometimes no file. */
+const reproducerArg = fc.oneof(
+  { weight: 8, arbitrary: fc.array(mutation, { maxLength: 3 }).map((ms) => temp('json', mutate(REPRODUCER, ms))) },
+  { weight: 1, arbitrary: fc.constantFrom(aDirectory, emptyFile, join(dir, 'no-such-file.json')) },
+);
+/** A campaign directory argument: one holding a mutated summary.json, or one without any. */
+const campaignDir = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.array(mutation, { maxLength: 3 }).map((ms) => {
+      const d = join(dir, `campaign${serial++}`);
+      mkdirSync(d);
+      writeFileSync(join(d, 'summary.json'), mutate(SUMMARY, ms));
+      return d;
+    }),
+  },
+  { weight: 1, arbitrary: fc.constantFrom(dir, join(dir, 'no-such-campaign'), emptyFile) },
+);
+
 /** Values for options: well-formed, malformed, negative, huge. */
 const VALUE = fc.oneof(
   fc.constantFrom(
@@ -118,6 +159,8 @@ const OPTIONS: Record<string, { flags: string[]; valued: string[] }> = {
   bounds: { flags: ['--query', '--rules', '--program', '--trace'], valued: ['--engine'] },
   exec: { flags: ['--json', '--compare', '--print'], valued: ['--window', '--param', '--engine', '--executor', '--seed', '--max-steps'] },
   expr: { flags: ['--trace', '--show'], valued: ['--param'] },
+  replay: { flags: ['--json'], valued: [] },
+  merge: { flags: ['--json', '--stats'], valued: [] },
 };
 
 /**
@@ -150,6 +193,8 @@ const POSITIONAL: Record<string, fc.Arbitrary<string[]>> = {
     fc.constantFrom('7 / -2', 'x + 1', 'select(1 < 2, 3, 4)', '99999999999999999999999 * 99999999999999999999999', '1 % 0'),
     fc.array(fc.constantFrom(...TOKENS), { maxLength: 8 }).map((ts) => ts.join(' ')),
   ).map((e) => [e]),
+  replay: reproducerArg.map((f) => [f]),
+  merge: fc.array(campaignDir, { minLength: 1, maxLength: 2 }),
 };
 
 /** Required options with a usable value, present in most runs so that runs get past argument checking. */
@@ -504,7 +549,7 @@ describe('plug-in modules that misbehave are the user\'s fault (exit 2)', () => 
   const sched = temp('sched', 'frob f.x\n');
   it('a directive module whose exported function throws', async () => {
     const m = temp('mjs', 'export default () => { throw new TypeError("no directives today"); };\n');
-    await rejects(['schedule', '--list', '--directive', m], `${m}:1:1: error: directive module '${m}' failed while creating its directives: no directives today`, { hint: 'fix the function' });
+    await rejects(['schedule', '--list', '--directive', m], `${m}:1:30: error: directive module '${m}' failed while creating its directives: no directives today`, { hint: 'fix the function' });
     await rejects(['schedule', ex('sec22.alg'), '--schedule', sched, '--directive', m], 'failed while creating its directives');
   });
   it('a directive whose apply throws or returns no program', async () => {
@@ -525,13 +570,13 @@ describe('plug-in modules that misbehave are the user\'s fault (exit 2)', () => 
 
 describe('inputs nested too deeply for the recursive front ends', () => {
   const parens = (n: number, inner: string) => '('.repeat(n) + inner + ')'.repeat(n);
-  it('deep parentheses and very long sums are bad input (exit 2), not internal errors', async () => {
+  it('deep parentheses and very long sums are refused where they pass the limit of spec/syntax.md (exit 2)', async () => {
     const deep = temp('alg', `pipeline f() {\n  func f(x) = ${parens(20000, 'x')};\n}\n`);
     const long = temp('alg', `pipeline f() {\n  func f(x) = ${Array(50000).fill('x').join(' + ')};\n}\n`);
     for (const args of [['check', deep], ['run', deep, '--window', '0+2'], ['check', long], ['lower', long], ['expr', parens(20000, '1')]]) {
-      await rejects(args, 'nested too deeply', { located: false, hint: 'split' });
+      await rejects(args, 'nesting deeper than 256 levels [SYNTAX-DEPTH]', { hint: 'split' });
     }
-    await rejects(['rc', temp('lam', `fun main() {\n  ${parens(20000, '1')}\n}\n`)], 'nested too deeply', { located: false });
-    await rejects(['step', temp('tgt', `pipeline f(; x in (x.min, x.len)):\n{\n  allocate f(x in (x.min, x.len));\n  ${'if 1 then '.repeat(20000)}nop\n}\n`), '--window', '0+2'], 'nested too deeply', { located: false });
+    await rejects(['rc', temp('lam', `fun main() {\n  ${parens(20000, '1')}\n}\n`)], '[SYNTAX-DEPTH]', { hint: 'split' });
+    await rejects(['step', temp('tgt', `pipeline f(; x in (x.min, x.len)):\n{\n  allocate f(x in (x.min, x.len));\n  ${'if 1 then '.repeat(20000)}nop\n}\n`), '--window', '0+2'], '[SYNTAX-DEPTH]', { hint: 'split' });
   });
 });

@@ -2,7 +2,8 @@
 import type { Register } from './index.js';
 import { EXIT } from '../io.js';
 import { checkDirective, showDirectiveVerdict } from '../../fuzz/check-directive.js';
-import { defaultJobs, freshSeed, parseCount, parseDuration, parseSeed, parseShard } from '../../fuzz/options.js';
+import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
+import { CLI_LOC } from '../options.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
 import { UserError } from '../../diag.js';
 
@@ -20,11 +21,11 @@ export const register: Register = (program, io, setExit) => {
     .option('--budget <duration>', 'per-check time budget', '10s')
     .option('--json', 'print the answer as JSON')
     .action(async (module: string, o: { time?: string; runs?: string; seed?: string; jobs?: string; out: string; shard?: string; budget: string; json?: boolean }) => {
-      if (o.time !== undefined && o.runs !== undefined) throw new UserError('give either --time or --runs, not both', { file: '<command line>', line: 1, col: 1 });
+      if (o.time !== undefined && o.runs !== undefined) throw new UserError('give either --time or --runs, not both', CLI_LOC, '--time ends the search after a duration, --runs after a number of checks: drop one of them');
       const vs = await checkDirective({
         module,
         seed: o.seed !== undefined ? parseSeed(o.seed) : freshSeed(),
-        jobs: o.jobs !== undefined ? parseCount('--jobs', o.jobs) : defaultJobs(),
+        jobs: o.jobs !== undefined ? parseJobs(o.jobs) : defaultJobs(),
         ...(o.runs !== undefined ? { runs: parseCount('--runs', o.runs) } : { timeMs: parseDuration('--time', o.time ?? '30s') }),
         out: o.out,
         budgetMs: parseDuration('--budget', o.budget),

@@ -1,12 +1,12 @@
 // `refsem fuzz`: a fuzz campaign over the properties of docs/fuzzing.md.
 import type { Command } from 'commander';
 import type { Register } from './index.js';
-import { collect } from '../options.js';
+import { CLI_LOC, collect } from '../options.js';
 import { EXIT } from '../io.js';
 import { runCampaignCli } from '../../fuzz/campaign-cli.js';
 import type { CampaignOptions } from '../../fuzz/runner.js';
 import { DEFAULT_CONFIG } from '../../fuzz/env.js';
-import { defaultJobs, freshSeed, parseCount, parseDuration, parseSeed, parseShard } from '../../fuzz/options.js';
+import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
 import { EXTRA_PROPERTIES, PROPERTIES } from '../../fuzz/properties/index.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
 import { UserError } from '../../diag.js';
@@ -49,11 +49,11 @@ export function campaignFlags(cmd: Command): Command {
 /** Campaign options from the flags shared by fuzz and start. */
 export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOptions {
   if (o.time !== undefined && o.runs !== undefined) {
-    throw new UserError('give either --time or --runs, not both', { file: '<command line>', line: 1, col: 1 });
+    throw new UserError('give either --time or --runs, not both', CLI_LOC, '--time ends the campaign after a duration, --runs after a number of checks: drop one of them');
   }
   const props = o.property.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
   if (o.backend !== undefined && o.backend !== 'c' && o.backend !== 'simd') {
-    throw new UserError(`invalid --backend '${o.backend}': expected c or simd`, { file: '<command line>', line: 1, col: 1 });
+    throw new UserError(`invalid --backend '${o.backend}': expected c or simd`, CLI_LOC, 'use --backend c or --backend simd');
   }
   const backend = o.backend as 'c' | 'simd' | undefined;
   return {
@@ -61,7 +61,7 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
     properties: backend ? [...props, 'backend'] : props,
     seed: o.seed !== undefined ? parseSeed(o.seed) : freshSeed(),
     ...(o.runs !== undefined ? { runs: parseCount('--runs', o.runs) } : { timeMs: parseDuration('--time', o.time ?? defaultTime) }),
-    jobs: o.jobs !== undefined ? parseCount('--jobs', o.jobs) : defaultJobs(),
+    jobs: o.jobs !== undefined ? parseJobs(o.jobs) : defaultJobs(),
     shard: o.shard !== undefined ? parseShard(o.shard) : NO_SHARD,
     config: { ...DEFAULT_CONFIG, engine: o.engine, directives: o.directive, ...(backend ? { backend } : {}) },
     out: o.out,
