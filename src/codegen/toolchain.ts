@@ -238,8 +238,8 @@ async function compile(tc: Toolchain, dir: string, source: string, opts: Toolcha
   return error === undefined ? { bin } : { error };
 }
 
-/** `C-PCH`: the batch header's path, precompiled with this batch's compiler and flags. */
-function headerFor(tc: Toolchain, simd: boolean, opts: ToolchainOptions): Promise<string> {
+/** `C-PCH`: the batch header's path, precompiled with this batch's compiler and flags (or inline). */
+function headerFor(tc: Toolchain, simd: boolean, opts: ToolchainOptions): Promise<string | undefined> {
   const flags = compileFlags(tc, opts);
   return precompiledHeader(JSON.stringify([tc.cc, flags, tc.version, opts.env?.PATH ?? process.env.PATH]), batchHeader(simd), async (src, out) =>
     (await runCompiler(tc, [...flags, '-x', 'c-header', '-o', out, src], opts)) === undefined);
