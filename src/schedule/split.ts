@@ -6,6 +6,7 @@ import {
   type ForStmt, type LoopInfo, assertAtStart, constValue, firstValid, freshLoopVar, inventName, loopsOf, nameOf, replaceAt, requireStartup, resolveLoop, stageCount,
 } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
+import { requireDisjointParallel } from './traverse.js';
 
 export type Tail = 'guard' | 'shift' | 'round';
 
@@ -58,6 +59,12 @@ export const split: Directive<SplitArgs> = defineDirective<SplitArgs>({
     const [xo, xi] = newNames(t, a, l);
     const next = replaceAt(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, a.factor, a.tail ?? 'guard'));
     return assertAtStart(next, [op('>', a.factor, cst(0))]);
+  },
+  // A shift tail under (or later put under) parallel traversal makes iterations overlap. A
+  // traverse call in the schedule reports it itself (the parallel loop is its doing); the split
+  // reports it when the parallel loop came from elsewhere (a plug-in directive).
+  finalCheck(t, _a, ctx) {
+    if (!ctx.history.some((c) => c.directive.name === 'traverse')) requireDisjointParallel(t, ctx);
   },
   generate(t, rng, ctx) {
     const params = t.params.map((p) => vr(p));

@@ -191,6 +191,17 @@ describe('traverse, vectorize, unroll', () => {
     expect(body(scheduled(GRID, 'traverse f.y parallel'))).toContain('for parallel f.s0.y in');
     expect(body(scheduled(GRID, 'traverse f.y parallel\ntraverse f.y serial'))).not.toContain('parallel');
   });
+  it('[TRAVERSE-DISJOINT] no parallel loop over the overlapping tiles of a shift split, in either order', () => {
+    const why = ['f.s0.xo', 'min(', 'tail shift'];
+    expectRejection(() => scheduled(SEC22, 'split f.x by 4 tail shift\ntraverse f.s0.xo parallel'), 'TRAVERSE-DISJOINT', why, 2);
+    expectRejection(() => scheduled(SEC22, 'traverse f.x parallel\nsplit f.x by 4 tail shift'), 'TRAVERSE-DISJOINT', why, 1);
+    // Loops made from the outer loop keep the overlap: split again, or fused with its neighbour.
+    expectRejection(() => scheduled(SEC22, 'split f.x by 4 tail shift\nsplit f.xo by 2\ntraverse f.s0.xoo parallel'), 'TRAVERSE-DISJOINT', ['f.s0.xoo'], 3);
+    expectRejection(() => scheduled(GRID, 'split f.x by 4 tail shift\nfuse f.y into yx\ntraverse f.s0.yx parallel'), 'TRAVERSE-DISJOINT', ['f.s0.yx'], 3);
+    // The inner loop of a shift split, and the outer loops of guard and round splits, are disjoint.
+    expect(body(scheduled(SEC22, 'split f.x by 4 tail shift\ntraverse f.s0.xi parallel'))).toContain('for parallel f.s0.xi');
+    for (const tail of ['guard', 'round']) expect(body(scheduled(SEC22, `split f.x by 4 tail ${tail}\ntraverse f.s0.xo parallel`))).toContain('for parallel f.s0.xo');
+  });
   it('[TRAVERSE-PURE] parallel only on pure loops', () => {
     expectRejection(() => scheduled(REDUCE, 'traverse f.s1.r parallel'), 'TRAVERSE-PURE', ['f.s1.r']);
     expectRejection(() => scheduled(REDUCE, 'split f.s1.r by 2\ntraverse f.s1.ro parallel'), 'TRAVERSE-PURE', ['f.s1.ro'], 2);
