@@ -1,8 +1,20 @@
 // Operator semantics (fig. 2.5b, def. 2.6, §2.9). All operators are total; none short-circuits.
 // Each function takes and returns canonical values (see value.ts): the number path handles the
 // common case and falls back to bigint exactly when a result leaves the safe-integer range.
+import { UserError } from '../diag.js';
 import type { OpName } from './ast.js';
 import { type Int, type Value, isError, normBig, normNum, toBig } from './value.js';
+
+/**
+ * The largest integers the evaluators compute, in bits; `mul` implements [VAL-LIMIT]. Integers are exact and have no
+ * bound in the semantics, but a product of products doubles its length each time (squaring a value
+ * 40 times needs 2^40 times its bits), which no machine holds; like the executors' buffer limit, this
+ * is a resource limit of the tool, not an outcome of the program.
+ */
+export const MAX_BITS = 1 << 20;
+
+/** Bits of |x| for a bigint (hexadecimal digits are a cheap, exact-enough measure). */
+const bitsOf = (x: bigint): number => (x < 0n ? -x : x).toString(16).length * 4;
 
 /** Def. 2.6: an operation involving error values yields the greatest of them. */
 function worstError(args: readonly Value[]): Value | undefined {
@@ -36,7 +48,16 @@ export function mul(a: Int, b: Int): Int {
     const r = a * b;
     if (Number.isSafeInteger(r)) return normNum(r);
   }
-  return normBig(toBig(a) * toBig(b));
+  const [x, y] = [toBig(a), toBig(b)];
+  // Only products can outgrow the limit quickly: sums gain one bit per step.
+  if (bitsOf(x) + bitsOf(y) > MAX_BITS + 8) {
+    throw new UserError(
+      `a product of integers of about ${bitsOf(x)} and ${bitsOf(y)} bits; the evaluators stop at integers of ${MAX_BITS} bits [VAL-LIMIT]`,
+      undefined,
+      'the program squares or multiplies values repeatedly; run it on a smaller window or with fewer reduction steps',
+    );
+  }
+  return normBig(x * y);
 }
 
 /** Euclidean remainder, in [0, |b|); x mod 0 = 0 (§2.9). */

@@ -30,10 +30,12 @@ export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 1000, ms: 5_000 };
 
 /**
  * What an exception inside a check means: a `crash` failure — except the executors' refusal of
- * allocations beyond their size limit, which is a resource limit like a step budget (discard).
+ * allocations beyond their size limit and of integers beyond theirs ([VAL-LIMIT]), which are
+ * resource limits like a step budget (discard).
  */
 function thrown(e: unknown, expected = 'no exception'): CheckResult {
   if (e instanceof UserError && /the executors stop at/.test(e.message)) return { status: 'discard', why: 'allocation over the executors\' limit' };
+  if (e instanceof UserError && /the evaluators stop at integers/.test(e.message)) return { status: 'discard', why: 'integer over the evaluators\' limit' };
   const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
   return { status: 'fail', verdict: 'crash', expected, actual: what };
 }

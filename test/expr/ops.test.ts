@@ -2,7 +2,8 @@
 // the spec states (Euclidean division, totality, error absorption, canonical representation).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyOp, div, mod } from '../../src/expr/ops.js';
+import { MAX_BITS, applyOp, div, mod, mul } from '../../src/expr/ops.js';
+import { UserError } from '../../src/diag.js';
 import { E_MEM, E_RDOM, type Int, type Value, isError, toBig } from '../../src/expr/value.js';
 import { ALL_OPS, arbInt, arbValue } from '../../src/fuzz/arbitraries/expr.js';
 import { OP_ARITY, type OpName } from '../../src/expr/ast.js';
@@ -114,5 +115,17 @@ describe('operators', () => {
     const big = applyOp('*', [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
     expect(big).toBe(BigInt(Number.MAX_SAFE_INTEGER) ** 2n);
     expect(applyOp('-', [big, big])).toBe(0);
+  });
+});
+
+describe('[VAL-LIMIT] integer size limit', () => {
+  it('computes products up to the limit exactly and refuses larger ones with a resource error', () => {
+    const big = 1n << BigInt(MAX_BITS / 2 - 64);
+    expect(mul(big, big)).toBe(1n << BigInt(MAX_BITS - 128));
+    const huge = 1n << BigInt(MAX_BITS / 2 + 64);
+    expect(() => mul(huge, huge)).toThrow(UserError);
+    expect(() => mul(huge, -huge)).toThrow(/the evaluators stop at integers of 1048576 bits \[VAL-LIMIT\]/);
+    // Small factors never meet the limit, whatever the other operand.
+    expect(mul(huge, 3)).toBe(huge * 3n);
   });
 });
