@@ -45,6 +45,7 @@ export const backend: Property<BackendGen, BackendCase> = {
     return verdictsToCheck(vs);
   },
   encode: (c) => ({ ...encodeSched(c), extra: { isa: c.isa } }),
+  // A reproducer without an instruction set compiles for the widest, as the run-time dispatcher would.
   decode: (t, env) => ({ ...decodeSched(t, env), isa: ISAS.find((i) => i === t.extra?.isa) ?? 'avx512' }),
   shape: (c) => `${schedShape(c)}|${c.isa}`,
   observe(c, stats) {
