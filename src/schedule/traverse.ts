@@ -53,13 +53,14 @@ function overlappingLet(loop: ForStmt): { var: string; value: Expr } | undefined
  * both traverse and split, since either may come last.
  */
 export function requireDisjointParallel(t: TgtProgram, ctx: DirectiveCtx): void {
-  for (const l of loopsOf(t)) {
-    if (l.stmt.trav !== 'parallel') continue;
-    const bad = overlappingLet(l.stmt);
-    if (bad) {
-      ctx.reject('TRAVERSE-DISJOINT', `distinct iterations of parallel loop ${l.stmt.var} touch the same points: ${bad.var} = ${printExpr(bad.value, 'tgt')} repeats points of another iteration (a split with tail shift)`,
-        'split the loop with tail guard or round, or run it serially');
-    }
+  for (const l of loopsOf(t)) if (l.stmt.trav === 'parallel') requireDisjoint(l.stmt, ctx);
+}
+
+function requireDisjoint(loop: ForStmt, ctx: DirectiveCtx): void {
+  const bad = overlappingLet(loop);
+  if (bad) {
+    ctx.reject('TRAVERSE-DISJOINT', `distinct iterations of parallel loop ${loop.var} touch the same points: ${bad.var} = ${printExpr(bad.value, 'tgt')} repeats points of another iteration (a split with tail shift)`,
+      'split the loop with tail guard or round, or run it serially');
   }
 }
 
@@ -83,6 +84,9 @@ export const traverse: Directive<TraverseArgs> = defineDirective<TraverseArgs>({
       ctx.reject('TRAVERSE-PURE', `${l.stmt.var} is a reduction loop; its iterations update the same points`,
         'only pure loops (def. 2.16) may run in parallel');
     }
+    // Known already when the split came first (so `generate` never proposes it); a split that
+    // comes later is caught by the whole-schedule check.
+    if (a.order === 'parallel') requireDisjoint(l.stmt, ctx);
   },
   apply(t, a) {
     const l = resolveLoop(t, a.loop);

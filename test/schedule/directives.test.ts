@@ -6,6 +6,10 @@ import { loopsOf } from '../../src/lowering/invariants.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
 import { printTgt } from '../../src/target-semantics/print.js';
 import { isPure, pureVars } from '../../src/schedule/loops.js';
+import { generateCall } from '../../src/schedule/apply.js';
+import { builtinRegistry } from '../../src/schedule/builtins.js';
+import { traverse } from '../../src/schedule/traverse.js';
+import { Rng } from '../../src/target-semantics/parallel.js';
 import { CHAIN, GRID, REDUCE, SEC22, THREE, body, expectRejection, scheduled } from './helpers.js';
 
 const loopVars = (t: ReturnType<typeof scheduled>) => loopsOf(t).map((l) => l.stmt.var);
@@ -201,6 +205,17 @@ describe('traverse, vectorize, unroll', () => {
     // The inner loop of a shift split, and the outer loops of guard and round splits, are disjoint.
     expect(body(scheduled(SEC22, 'split f.x by 4 tail shift\ntraverse f.s0.xi parallel'))).toContain('for parallel f.s0.xi');
     for (const tail of ['guard', 'round']) expect(body(scheduled(SEC22, `split f.x by 4 tail ${tail}\ntraverse f.s0.xo parallel`))).toContain('for parallel f.s0.xo');
+  });
+  it('[TRAVERSE-DISJOINT] traverse never proposes a parallel loop over overlapping tiles', () => {
+    const t = scheduled(SEC22, 'split f.x by 4 tail shift');
+    const registry = builtinRegistry();
+    const proposals = new Set<string>();
+    for (let seed = 0; seed < 200; seed++) {
+      const args = generateCall(traverse, t, new Rng(seed), registry)?.args as { loop: string; order: string } | undefined;
+      if (args?.order === 'parallel') proposals.add(args.loop);
+    }
+    expect(proposals).toContain('f.s0.xi');
+    expect(proposals).not.toContain('f.s0.xo');
   });
   it('[TRAVERSE-PURE] parallel only on pure loops', () => {
     expectRejection(() => scheduled(REDUCE, 'traverse f.s1.r parallel'), 'TRAVERSE-PURE', ['f.s1.r']);
