@@ -16,6 +16,10 @@ export const MAX_BITS = 1 << 20;
 /** Bits of |x| for a bigint (hexadecimal digits are a cheap, exact-enough measure). */
 const bitsOf = (x: bigint): number => (x < 0n ? -x : x).toString(16).length * 4;
 
+/** Factors both below 2^(MAX_BITS/2) never reach the limit: a comparison, not a digit count. */
+const HALF = 1n << BigInt(MAX_BITS / 2);
+const belowHalf = (x: bigint): boolean => x < HALF && x > -HALF;
+
 /** Def. 2.6: an operation involving error values yields the greatest of them. */
 function worstError(args: readonly Value[]): Value | undefined {
   let worst: Value | undefined;
@@ -50,7 +54,7 @@ export function mul(a: Int, b: Int): Int {
   }
   const [x, y] = [toBig(a), toBig(b)];
   // Only products can outgrow the limit quickly: sums gain one bit per step.
-  if (bitsOf(x) + bitsOf(y) > MAX_BITS + 8) {
+  if (!(belowHalf(x) && belowHalf(y)) && bitsOf(x) + bitsOf(y) > MAX_BITS + 8) {
     throw new UserError(
       `a product of integers of about ${bitsOf(x)} and ${bitsOf(y)} bits; the evaluators stop at integers of ${MAX_BITS} bits [VAL-LIMIT]`,
       undefined,

@@ -31,10 +31,11 @@ export const arbVectorB: fc.Arbitrary<VectorB | null> = fc.option(
  * program, or undefined when the call is rejected).
  */
 export function applyVectorTemplate(t: TgtProgram, b: VectorB, apply: (call: AppliedCall) => TgtProgram | undefined): void {
-  const innermost = loopsOf(t).filter((l) => l.name && !someStmt(l.stmt.body, (s) => s.k === 'for'));
+  const loops = loopsOf(t);
+  const innermost = loops.filter((l) => l.name && !someStmt(l.stmt.body, (s) => s.k === 'for'));
   if (innermost.length === 0) return;
   const l = innermost[b.loop % innermost.length]!;
-  const before = new Set(loopsOf(t).map((x) => x.stmt.var));
+  const before = new Set(loops.map((x) => x.stmt.var));
   const split = apply({ name: 'split', args: { loop: l.stmt.var, factor: cst(FACTORS[b.factor % FACTORS.length]!), tail: TAILS[b.tail % TAILS.length]! } });
   if (!split) return;
   // The inner loop of the split: the new loop with no loop inside it (the split loop was innermost).

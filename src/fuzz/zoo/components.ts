@@ -8,7 +8,7 @@ import { type BoundsEngine } from '../../bounds/engine.js';
 import type { QNode, Query } from '../../bounds/query.js';
 import type { Input } from '../../alg-semantics/ast.js';
 import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
-import { mapStmtExprs } from '../../target-semantics/holes.js';
+import { mapStmtExprs, stmtExprs } from '../../target-semantics/holes.js';
 import { type RunOptions, execTgt } from '../../target-semantics/exec.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
 import { canonical } from '../properties/roundtrip.js';
@@ -58,15 +58,11 @@ function indexingAccessArgs(t: TgtProgram): Set<Expr> {
   const visitIndex = (e: Expr) => walkExpr(e, (x) => {
     if (x.k === 'access') for (const a of x.args) out.add(a);
   });
-  const visit = (s: Stmt): Stmt =>
-    mapStmtExprs(s, (e) => {
-      walkExpr(e, (x) => {
-        if (x.k === 'access') x.args.forEach(visitIndex);
-      });
-      if (s.k === 'store') s.idx.forEach(visitIndex);
-      return e;
+  for (const e of stmtExprs(t.body)) {
+    walkExpr(e, (x) => {
+      if (x.k === 'access') x.args.forEach(visitIndex);
     });
-  visit(t.body);
+  }
   return out;
 }
 
