@@ -1,0 +1,53 @@
+// Example tests for the code generation rules no other test names: the entry point's ABI, the
+// expression form, 32-bit vector lanes guarded by their range proof, and batching (spec/codegen.md).
+import { describe, expect, it } from 'vitest';
+import { emitPipeline } from '../../src/codegen/emit-c.js';
+import { batchSource } from '../../src/codegen/toolchain.js';
+import { parseTgt } from '../../src/target-semantics/parse.js';
+import { runCli } from '../support/cli.js';
+import { example, examplesDir } from '../support/files.js';
+
+const ex = (name: string) => `${examplesDir}/${name}`;
+
+describe('emitted code', () => {
+  it('[C-ABI]: the entry reads the window as (min, len) per output dimension, in order', async () => {
+    const r = await runCli(['codegen', ex('blur.alg'), '--schedule', ex('blur.sched'), '--simd', 'none']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/void refsem_blur__y\w*\(const int64_t \*params, const int64_t \*window, refsem_result \*res\)/);
+    const reads = [...r.stdout.matchAll(/const int64_t v_(\w+) = window\[(\d)\];/g)].map((m) => `${m[1]}=${m[2]}`);
+    expect(reads.slice(0, 4)).toEqual(['x_dmin=0', 'x_dlen=1', 'y_dmin=2', 'y_dlen=3']);
+    expect(r.stdout).toContain('[C-ABI]');
+  });
+
+  it('[C-EXPR]: every operation is its own single-assignment temporary', async () => {
+    const r = await runCli(['codegen', ex('sec22.alg'), '--simd', 'none']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[C-EXPR]');
+    // g(x) = x * x: one checked multiplication into a fresh temporary, then the store
+    expect(r.stdout).toMatch(/const int64_t (t\d+) = rs_mul\(v_g_ds0_dx, v_g_ds0_dx\);/);
+  });
+
+  it('[C-NARROW]: vector loops choose 32-bit lanes only behind a range check evaluated at run time', async () => {
+    const r = await runCli(['codegen', ex('blur.alg'), '--schedule', ex('blur.sched'), '--simd', 'avx2']);
+    expect(r.code).toBe(0);
+    const at = r.stdout.indexOf("[C-NARROW] 32-bit lanes if the lanes' value ranges, evaluated here, fit");
+    expect(at).toBeGreaterThan(0);
+    // every lane value's range is checked to fit, and the narrow loop runs only if all fit
+    const check = /const int (n\d+) = (rs_q_fits32\(.*)!bad\d+;\n\s*if \(\1\) \{\n\s*\/\* C-VECTOR: avx2, 4 lanes of int32/.exec(r.stdout.slice(at));
+    expect(check).not.toBeNull();
+  });
+});
+
+describe('[C-BATCH] batching', () => {
+  it('one translation unit holds every pipeline under its own symbol, and a driver table lists them in order', () => {
+    const a = emitPipeline(parseTgt(example('stencil.tgt'), 'stencil.tgt'), { simd: 'none' });
+    const b = emitPipeline(parseTgt(example('blur.tgt'), 'blur.tgt'), { simd: 'none' });
+    expect(a.name).not.toBe(b.name);
+    const src = batchSource([a, b]);
+    expect(src.startsWith('/* [C-BATCH]')).toBe(true);
+    expect(src).toContain(a.text);
+    expect(src).toContain(b.text);
+    expect(src).toContain(`static const rs_entry rs_entries[] = {${a.name}, ${b.name}};`);
+    expect(src).toMatch(/int main\(/);
+  });
+});
