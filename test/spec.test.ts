@@ -10,7 +10,7 @@ import { scratchDir } from './support/files.js';
 const specDir = join(__dirname, '..', 'spec');
 const srcDir = join(__dirname, '..', 'src');
 const specs = readdirSync(specDir)
-  .filter((f) => f.endsWith('.md') && f !== 'README.md')
+  .filter((f) => f.endsWith('.md') && f !== 'README.md' && f !== 'index.md')
   .sort();
 
 function srcFiles(dir: string): string[] {
