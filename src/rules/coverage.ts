@@ -1,0 +1,54 @@
+// Rule coverage: which rules of the spec a set of runs exercised. A rule counts as fired each time
+// a trace, derivation or rejection prints its ID — the same IDs spec/index.md maps to code — so the
+// report says what a reader can see happen, not what instrumentation guesses.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { rulesOfChapter } from './rule-index.js';
+
+export interface RuleCount {
+  readonly id: string;
+  readonly chapter: string;
+  readonly fired: number;
+}
+
+export interface CoverageReport {
+  readonly rules: readonly RuleCount[];
+  readonly fired: number;
+  readonly total: number;
+}
+
+/** The rules of every chapter under `specDir`, in chapter order. */
+export function specRules(specDir: string): { id: string; chapter: string }[] {
+  return readdirSync(specDir)
+    .filter((f) => f.endsWith('.md') && f !== 'README.md' && f !== 'index.md')
+    .sort()
+    .flatMap((c) => rulesOfChapter(readFileSync(join(specDir, c), 'utf8'), c).map((r) => ({ id: r.id, chapter: r.chapter })));
+}
+
+/** Tallies the bracketed rule IDs in the texts against the spec's rules. */
+export function tallyRules(rules: readonly { id: string; chapter: string }[], texts: readonly string[]): CoverageReport {
+  const counts = new Map(rules.map((r) => [r.id, 0]));
+  for (const t of texts) {
+    for (const m of t.matchAll(/\[([A-Z][A-Z0-9-]*)\]/g)) {
+      const n = counts.get(m[1]!);
+      if (n !== undefined) counts.set(m[1]!, n + 1);
+    }
+  }
+  const out = rules.map((r) => ({ ...r, fired: counts.get(r.id)! }));
+  return { rules: out, fired: out.filter((r) => r.fired > 0).length, total: out.length };
+}
+
+/** The report as text: per chapter, the rules that fired with their counts, then those that never did. */
+export function showCoverage(rep: CoverageReport): string {
+  const lines = [`${rep.fired} of ${rep.total} rules fired`];
+  const chapters = [...new Set(rep.rules.map((r) => r.chapter))];
+  for (const c of chapters) {
+    const rs = rep.rules.filter((r) => r.chapter === c);
+    const fired = rs.filter((r) => r.fired > 0);
+    const never = rs.filter((r) => r.fired === 0);
+    lines.push('', `${c}: ${fired.length} of ${rs.length}`);
+    if (fired.length > 0) lines.push(`  fired: ${fired.map((r) => `${r.id} ×${r.fired}`).join(', ')}`);
+    if (never.length > 0) lines.push(`  never: ${never.map((r) => r.id).join(', ')}`);
+  }
+  return lines.join('\n') + '\n';
+}
