@@ -17,7 +17,9 @@ const PUNCT = ['<-', '<=', '>=', '==', '!=', '&&', '||', '->', '=>',
 
 export function lex(src: string, file: string): Token[] {
   const toks: Token[] = [];
-  let i = 0;
+  // A byte-order mark is how some editors start a UTF-8 file; it is not part of the text, so the
+  // first character after it is still line 1, column 1.
+  let i = src.startsWith('\uFEFF') ? 1 : 0;
   let line = 1;
   let col = 1;
   const adv = (n: number) => {
