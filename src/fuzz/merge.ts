@@ -38,13 +38,40 @@ export function readSummary(dir: string): CampaignResult {
   return s as CampaignResult;
 }
 
-export function mergeSummaries(dirs: readonly string[]): CampaignResult & { readonly shards: number } {
+/**
+ * The shards of one campaign partition its check indices, so a merge must see each shard `i/N`
+ * exactly once: a shard given twice would count its checks twice, and a missing one would make a
+ * partial campaign look whole. With `partial`, missing shards are allowed and listed instead.
+ */
+function checkShards(parts: readonly { dir: string; s: CampaignResult }[], partial: boolean): string[] {
+  const seen = new Map<number, string>();
+  const counts = new Set<number>();
+  for (const { dir, s } of parts) {
+    const m = /^(\d+)\/(\d+)$/.exec(String(s.shard));
+    if (!m) throw new UserError(`not a campaign summary: shard ${JSON.stringify(s.shard)} is not i/N`, { file: join(dir, 'summary.json'), line: 1, col: 1 }, MERGE_HINT);
+    const [i, n] = [Number(m[1]), Number(m[2])];
+    counts.add(n);
+    const twice = seen.get(i);
+    if (twice !== undefined) throw new UserError(`shard ${i}/${n} is given twice ('${twice}' and '${dir}')`, CLI_LOC, 'pass each shard directory once');
+    seen.set(i, dir);
+  }
+  if (counts.size > 1) throw new UserError(`the summaries split the campaign differently (${[...counts].map((n) => `/${n}`).join(', ')})`, CLI_LOC, 'merge the shards of one campaign: the same N in every --shard i/N');
+  const n = [...counts][0]!;
+  const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !seen.has(i)).map((i) => `${i}/${n}`);
+  if (missing.length > 0 && !partial) {
+    throw new UserError(`shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of the campaign ${missing.length === 1 ? 'is' : 'are'} missing`, CLI_LOC, 'pass the output directory of every shard, or --partial to merge the shards at hand');
+  }
+  return missing;
+}
+
+export function mergeSummaries(dirs: readonly string[], opts: { partial?: boolean } = {}): CampaignResult & { readonly shards: number; readonly missing_shards: readonly string[] } {
   if (dirs.length === 0) throw new UserError('merge needs at least one directory', CLI_LOC, MERGE_HINT);
   const parts = dirs.map((d) => ({ dir: d, s: readSummary(d) }));
   const seeds = new Set(parts.map((p) => p.s.seed));
   if (seeds.size > 1) {
     throw new UserError(`the summaries come from different campaigns (seeds ${[...seeds].join(', ')})`, CLI_LOC, 'merge the shards of one campaign: same --seed, different --shard');
   }
+  const missing = checkShards(parts, Boolean(opts.partial));
   const stats = emptyStats();
   const failures = new Map<string, FailureEntry>();
   for (const { dir, s } of parts) {
@@ -73,5 +100,6 @@ export function mergeSummaries(dirs: readonly string[]): CampaignResult & { read
     engine: [...new Set(parts.map((p) => p.s.engine))].join(','),
     interrupted: parts.some((p) => p.s.interrupted),
     shards: parts.length,
+    missing_shards: missing,
   };
 }

@@ -11,8 +11,10 @@ export const register: Register = (program, io, setExit) => {
     .argument('<dirs...>', 'shard output directories (each holds a summary.json)')
     .option('--json', 'print the merged JSON summary')
     .option('--stats', 'include construct and directive counts')
-    .action((dirs: string[], o: { json?: boolean; stats?: boolean }) => {
-      const { shards, ...r } = mergeSummaries(dirs);
+    .option('--partial', 'merge even when some shards of the campaign are missing (they are listed)')
+    .action((dirs: string[], o: { json?: boolean; stats?: boolean; partial?: boolean }) => {
+      const { shards, missing_shards, ...r } = mergeSummaries(dirs, { partial: Boolean(o.partial) });
+      if (missing_shards.length > 0) io.err(`warning: merged without shard${missing_shards.length === 1 ? '' : 's'} ${missing_shards.join(', ')}: the summary covers part of the campaign\n`);
       io.out(o.json ? jsonSummary(r, Boolean(o.stats)) : `merged ${shards} shard${shards === 1 ? '' : 's'}\n${humanSummary(r, Boolean(o.stats))}`);
       if (r.failures.length > 0) setExit(EXIT.checkFailed);
     });
