@@ -9,7 +9,7 @@ import { UserError } from '../../src/diag.js';
 import type { Input } from '../../src/alg-semantics/ast.js';
 import { arbInput } from '../../src/fuzz/arbitraries/alg.js';
 import { BUILTIN_ENGINES, completeProgram } from '../../src/bounds/engine.js';
-import { parseLoopName } from '../../src/lowering/invariants.js';
+import { parseLoopName } from '../../src/target-semantics/loop-name.js';
 import { lower } from '../../src/lowering/lower.js';
 import type { Stmt, TgtProgram } from '../../src/target-semantics/ast.js';
 import { runMachine } from '../../src/target-semantics/machine.js';
