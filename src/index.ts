@@ -8,11 +8,8 @@ export { checkInput, DEFAULT_MAX_POINTS } from './alg-semantics/input.js';
 export { type Realization, makePointEvaluator, realize, realizationJson } from './alg-semantics/fast-eval.js';
 export { type Derivation, type SpecResult, derivePoint, realizeSpec, showDerivation } from './alg-semantics/spec-eval.js';
 // Lowering (§2.6), its invariants (lemmas 2.4, 2.5), verdicts (defs. 2.1–2.3), hand completions.
-export { type LowerTrace, lower, loopVarName, stageLabel, windowParams } from './lowering/lower.js';
-export {
-  type LoopInfo, type LoopName, type PathStep, type StmtPath,
-  checkDominance, checkLoopNaming, loopsOf, parseLoopName, replaceAt, showLoopName, stmtAt,
-} from './lowering/invariants.js';
+export { type LowerTrace, lower, windowParams } from './lowering/lower.js';
+export { checkDominance, checkLoopNaming } from './lowering/invariants.js';
 export {
   type CompareOptions, type Verdict, type VerdictOptions,
   compareOutputs, isConfluent, negativeRdom, showVerdict, verdictFor,
@@ -23,6 +20,8 @@ export * from './target-semantics/ast.js';
 export * from './target-semantics/outcome.js';
 export { type Completion, assertHoleFree, fillHoles, holesOf, mapStmtExprs, stmtExprs } from './target-semantics/holes.js';
 export { TGT_KEYWORDS, parseStmtText, parseTgt } from './target-semantics/parse.js';
+export { type LoopName, loopVarName, parseLoopName, showLoopName, stageLabel } from './target-semantics/loop-name.js';
+export { type LoopInfo, type PathStep, type StmtPath, loopsOf, replaceAt, stmtAt } from './target-semantics/walk.js';
 export { printHead, printStmt, printTgt } from './target-semantics/print.js';
 export { type CheckedTgt, bindInput, checkTgt } from './target-semantics/check.js';
 export { DEFAULT_MAX_STEPS as TGT_DEFAULT_MAX_STEPS, type MachineOptions, type RuleId, type StepEvent, runMachine, showStep } from './target-semantics/machine.js';

@@ -11,7 +11,7 @@
 //  [BETA1-EMPTY]     a compute pair nothing requires anything of is the empty interval (0, 0).
 import type { Expr } from '../expr/ast.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
-import { eachStmt } from '../schedule/loops.js';
+import { visitStmts } from '../target-semantics/walk.js';
 import { type InferResult, infer } from './beta0.js';
 import { type Interval, type IntervalEnv, TOP, evalInterval, hull, isBounded, point } from './interval.js';
 import type { Query } from './query.js';
@@ -25,7 +25,7 @@ import { printExpr } from '../expr/print.js';
  */
 export function funcValueRanges(t: TgtProgram): Map<string, Interval> {
   const stores = new Map<string, Expr[]>();
-  eachStmt(t.body, (s) => {
+  visitStmts(t.body, (s) => {
     if (s.k === 'store') stores.set(s.func, [...(stores.get(s.func) ?? []), s.value]);
   });
   const params = new Set([...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);

@@ -11,7 +11,7 @@ import { add, mul } from '../expr/ops.js';
 import type { Input } from '../alg-semantics/ast.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { bindInput } from '../target-semantics/check.js';
-import { eachStmt } from '../schedule/loops.js';
+import { visitStmts } from '../target-semantics/walk.js';
 import type { Completion } from '../target-semantics/holes.js';
 import { UserError } from '../diag.js';
 import { type HolePair, type QNode, type Query, pairEnds, pairHole, pairKey } from './query.js';
@@ -47,7 +47,7 @@ type CVal = Value | Unknown;
 /** Funcs whose values the checker can compute: a single store with distinct variable indices. */
 export function definitions(t: TgtProgram): Map<string, { vars: readonly string[]; value: Expr }> {
   const stores = new Map<string, Extract<Stmt, { k: 'store' }>[]>();
-  eachStmt(t.body, (s) => {
+  visitStmts(t.body, (s) => {
     if (s.k === 'store') stores.set(s.func, [...(stores.get(s.func) ?? []), s]);
   });
   const params = new Set([...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);

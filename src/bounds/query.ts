@@ -7,7 +7,7 @@ import { type Expr, type Hole, type RefLabel, holeKey, op, vr, walkExpr } from '
 import { printExpr } from '../expr/print.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { holesOf, stmtExprs } from '../target-semantics/holes.js';
-import { eachStmt } from '../schedule/loops.js';
+import { visitStmts } from '../target-semantics/walk.js';
 
 /**
  * A hole pair ?ℓ f_x = (?ℓ.min, ?ℓ.len): the interval that a membership `e ∈ ?ℓ f_x` refers to
@@ -94,7 +94,7 @@ interface Ctx {
 
 function funcDims(body: Stmt): Map<string, readonly string[]> {
   const out = new Map<string, readonly string[]>();
-  eachStmt(body, (s) => {
+  visitStmts(body, (s) => {
     if (s.k === 'allocate' && !out.has(s.func)) out.set(s.func, s.dims.map((d) => d.dim));
   });
   return out;
@@ -155,7 +155,7 @@ function bMem(ctx: Ctx, e: Expr): QNode[] {
 /** Stages a statement stores to, as (stage, spec) with stage undefined for the final one. */
 function storedStages(s: Stmt, func: string): Map<string, RefLabel> {
   const out = new Map<string, RefLabel>();
-  eachStmt(s, (x) => {
+  visitStmts(s, (x) => {
     if (x.k === 'store' && x.func === func) out.set(`${x.ref.stage ?? 'final'}.${x.ref.spec ?? 0}`, x.ref);
   });
   return out;
@@ -261,7 +261,7 @@ function mentionsHole(e: Expr): boolean {
 function fixedAllocations(body: Stmt): Map<string, { min: Expr; len: Expr }> {
   const out = new Map<string, { min: Expr; len: Expr }>();
   const own = (e: Expr, p: HolePair, end: 'min' | 'len') => e.k === 'hole' && holeKey(e.hole) === holeKey(pairHole(p, end));
-  eachStmt(body, (s) => {
+  visitStmts(body, (s) => {
     if (s.k !== 'allocate') return;
     for (const d of s.dims) {
       const p: HolePair = { kind: 'mem', func: s.func, dim: d.dim };
@@ -333,7 +333,7 @@ function explicitStages(body: Stmt): Map<string, Set<number>> {
     if (!s) out.set(f, (s = new Set()));
     s.add(st);
   };
-  eachStmt(body, (s) => {
+  visitStmts(body, (s) => {
     if (s.k === 'store') note(s.func, s.ref.stage);
   });
   for (const e of stmtExprs(body)) {

@@ -4,10 +4,10 @@
 import type { Input } from '../alg-semantics/ast.js';
 import { add, div, mul, sub } from '../expr/ops.js';
 import { type Int, type Value, showValue, toBig } from '../expr/value.js';
-import { someStmt } from '../lowering/invariants.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { compileTgt } from '../target-semantics/exec.js';
 import type { Outcome, Stuck } from '../target-semantics/outcome.js';
+import { someStmt } from '../target-semantics/walk.js';
 import { UserError } from '../diag.js';
 import type { StatusName } from './abi.js';
 import type { CodegenFaults, SimdMode } from './emit-c.js';

@@ -6,118 +6,13 @@
 import { walkExpr } from '../expr/ast.js';
 import type { Pipeline } from '../alg-semantics/ast.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { parseLoopName, showLoopName, stageLabel } from '../target-semantics/loop-name.js';
 import { printHead } from '../target-semantics/print.js';
-import { loopVarName, stageLabel } from './lower.js';
-
-/** One step from a statement to a child: an index into a block, or a named sub-statement. */
-export type PathStep = number | 'body' | 'then' | 'else';
-export type StmtPath = readonly PathStep[];
-
-/** The loop name ⟨f, i, j, v⟩ of lemma 2.4; `spec` is 0 outside any specialization. */
-export interface LoopName {
-  readonly func: string;
-  readonly stage: number;
-  readonly spec: number;
-  readonly v: string;
-}
-
-export type ForStmt = Extract<Stmt, { k: 'for' }>;
-
-export interface LoopInfo {
-  /** The parsed name, or undefined when the induction variable is not of the form f.s<i>[.k<j>].v. */
-  readonly name: LoopName | undefined;
-  readonly stmt: ForStmt;
-  readonly path: StmtPath;
-  /** Names of the enclosing labels, outermost first. */
-  readonly labels: readonly string[];
-}
+import { type ForStmt, children, loopsOf } from '../target-semantics/walk.js';
 
 /** Rule IDs of spec/lowering.md; every violation message starts with one. */
 export const LOOP_NAMING = 'LOOP-NAMING';
 export const DOMINANCE = 'DOMINANCE';
-
-const LOOP_NAME = /^([^.]+)\.s(\d+)(?:\.k([1-9]\d*))?\.([^.]+)$/;
-
-/** Reads ⟨f, i, j, v⟩ from an induction variable spelled as in docs/development.md. */
-export function parseLoopName(v: string): LoopName | undefined {
-  const m = LOOP_NAME.exec(v);
-  if (!m) return undefined;
-  return { func: m[1]!, stage: Number(m[2]), spec: m[3] === undefined ? 0 : Number(m[3]), v: m[4]! };
-}
-
-export function showLoopName(n: LoopName): string {
-  return loopVarName(n.func, n.stage, n.v, n.spec);
-}
-
-/** The immediate sub-statements of s with the step that reaches each. */
-function children(s: Stmt): [PathStep, Stmt][] {
-  switch (s.k) {
-    case 'seq':
-      return s.body.map((b, i) => [i, b]);
-    case 'if':
-      return [['then', s.then], ['else', s.else]];
-    case 'for':
-    case 'let':
-    case 'label':
-      return [['body', s.body]];
-    default:
-      return [];
-  }
-}
-
-/** Does `p` hold of `s` or of any statement inside it? */
-export function someStmt(s: Stmt, p: (s: Stmt) => boolean): boolean {
-  return p(s) || children(s).some(([, c]) => someStmt(c, p));
-}
-
-/** The statement at a path (as produced by `loopsOf`), or undefined if the path leads nowhere. */
-export function stmtAt(s: Stmt, path: StmtPath): Stmt | undefined {
-  let cur: Stmt | undefined = s;
-  for (const step of path) {
-    cur = cur && children(cur).find(([k]) => k === step)?.[1];
-  }
-  return cur;
-}
-
-/** Rebuilds s with the statement at `path` replaced by f of it (directives rewrite loops found by `loopsOf`). */
-export function replaceAt(s: Stmt, path: StmtPath, f: (s: Stmt) => Stmt): Stmt {
-  if (path.length === 0) return f(s);
-  const [step, ...rest] = path;
-  const at = (c: Stmt) => replaceAt(c, rest, f);
-  switch (s.k) {
-    case 'seq':
-      if (typeof step !== 'number' || step >= s.body.length) break;
-      return { ...s, body: s.body.map((b, i) => (i === step ? at(b) : b)) };
-    case 'if':
-      if (step === 'then') return { ...s, then: at(s.then) };
-      if (step === 'else') return { ...s, else: at(s.else) };
-      break;
-    case 'for':
-    case 'let':
-    case 'label':
-      if (step === 'body') return { ...s, body: at(s.body) };
-      break;
-    default:
-      break;
-  }
-  throw new Error(`internal: no statement at step ${String(step)} of a ${s.k}`);
-}
-
-/** Every statement with its path and enclosing labels, in program order (pre-order). */
-export function visitStmts(s: Stmt, f: (s: Stmt, path: StmtPath, labels: readonly string[]) => void, path: StmtPath = [], labels: readonly string[] = []): void {
-  f(s, path, labels);
-  const inner = s.k === 'label' ? [...labels, s.name] : labels;
-  for (const [step, c] of children(s)) visitStmts(c, f, [...path, step], inner);
-}
-
-/** Every for loop of the program, in program order, with its parsed name and its path from `t.body`. */
-export function loopsOf(t: TgtProgram): LoopInfo[] {
-  const out: LoopInfo[] = [];
-  visitStmts(t.body, (s, path, labels) => {
-    if (s.k === 'for') out.push({ name: parseLoopName(s.var), stmt: s, path, labels });
-  });
-  return out;
-}
 
 /**
  * Lemma 2.4: every loop's induction variable spells a name ⟨f, i, j, v⟩, no two loops share one,

@@ -6,26 +6,14 @@ import { type Expr, type Hole, type RefLabel, hole, substExpr, vr } from '../exp
 import type { Func, Pipeline, RVar, Stage } from '../alg-semantics/ast.js';
 import { outputFunc } from '../alg-semantics/input.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { loopVarName, stageLabel } from '../target-semantics/loop-name.js';
 
 /** Receives each equation of fig. 2.9 as it is applied, with what it was applied to. */
 export type LowerTrace = (rule: string, subject: string) => void;
 
-/**
- * The loop name ⟨f, i, j, v⟩ of lemma 2.4 spelled as one identifier (docs/development.md):
- * `f.s<i>.v`, or `f.s<i>.k<j>.v` inside specialization j ≥ 1.
- */
-export function loopVarName(func: string, stage: number, v: string, spec = 0): string {
-  return `${func}.s${stage}${spec ? `.k${spec}` : ''}.${v}`;
-}
-
 /** The window parameters x^min, x^len of output dimension x (fig. 2.9, [LOWER-PIPELINE]). */
 export function windowParams(x: string): { dim: string; min: string; len: string } {
   return { dim: x, min: `${x}.min`, len: `${x}.len` };
-}
-
-/** Label of stage i of f. Qualified by the func so that stage labels stay unique (spec/lowering.md). */
-export function stageLabel(func: string, stage: number): string {
-  return `${func}.s${stage}`;
 }
 
 /** Statement sequencing that does not wrap a single statement in a block. */

@@ -5,8 +5,9 @@ import { cst, freeVars, op, substExpr, vr } from '../expr/ast.js';
 import { parseExprText } from '../expr/parse.js';
 import { printExpr } from '../expr/print.js';
 import { printStmt } from '../target-semantics/print.js';
+import { loopsOf, replaceInProgram } from '../target-semantics/walk.js';
 import {
-  constValue, dimsOf, firstValid, freshLoopVar, funcsOf, inventName, isPure, loopsOf, nestedLoop, pick, pureVars, replaceAt,
+  constValue, dimsOf, firstValid, freshLoopVar, funcsOf, inventName, isPure, nestedLoop, pick, pureVars,
   requireStartup, resolveLoop, shuffled, stageCount,
 } from './loops.js';
 import { type DirectiveApi, Rejection, defineDirective } from './plugin.js';
@@ -18,7 +19,9 @@ export const directiveApi: DirectiveApi = Object.freeze({
   cst, vr, op, freeVars, substExpr, printExpr, parseExpr: (text: string) => parseExprText(text, 'tgt'),
   printStmt,
   // programs
-  funcsOf, dimsOf, stageCount, loopsOf, resolveLoop, nestedLoop, isPure, pureVars, replaceAt, freshLoopVar, inventName,
+  // `replaceAt` is the name user modules know (spec/schedule.md, examples/directives/): it takes
+  // the program, as directives do.
+  funcsOf, dimsOf, stageCount, loopsOf, resolveLoop, nestedLoop, isPure, pureVars, replaceAt: replaceInProgram, freshLoopVar, inventName,
   requireStartup, constValue,
   // randomness for generate
   pick, shuffled, firstValid,

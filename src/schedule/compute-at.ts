@@ -3,8 +3,9 @@
 // `allocate f` still runs before it (lemma 2.5).
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
+import { type LoopInfo, isInside, loopsOf, visitStmts } from '../target-semantics/walk.js';
 import {
-  FUNC_AT_LOOP, type FuncAtLoop, type LoopInfo, allocOf, eachStmt, firstValid, funcLoopPairs, funcsOf, isInside, labelOf, loopsOf, moveIntoLoop, requireLabel, resolveLoop,
+  FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, funcLoopPairs, funcsOf, labelOf, moveIntoLoop, requireLabel, resolveLoop,
 } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective, validatedByRewriting } from './plugin.js';
 
@@ -19,7 +20,7 @@ function moved(t: TgtProgram, a: ComputeAtArgs): TgtProgram {
 function nestedFuncs(t: TgtProgram, f: string): string[] {
   const funcs = new Set(funcsOf(t));
   const out = [f];
-  eachStmt(labelOf(t, f)!.stmt.body, (s) => {
+  visitStmts(labelOf(t, f)!.stmt.body, (s) => {
     if (s.k === 'label' && funcs.has(s.name)) out.push(s.name);
   });
   return out;

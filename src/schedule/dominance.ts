@@ -6,9 +6,10 @@
 // program alone and names the consumer left behind.
 import type { Expr } from '../expr/ast.js';
 import { walkExpr } from '../expr/ast.js';
-import { visitStmts, withDominators } from '../lowering/invariants.js';
+import { withDominators } from '../lowering/invariants.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { printHead } from '../target-semantics/print.js';
+import { visitStmts } from '../target-semantics/walk.js';
 import { funcsOf } from './loops.js';
 
 export interface Violation {

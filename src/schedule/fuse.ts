@@ -2,9 +2,9 @@
 // product of their extents (rewrite in schedule-directives.md, "Loops phase").
 import { cst, op, vr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
+import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
 import {
-  type ForStmt, type Wrapper, firstValid, freshLoopVar, innerBoundsUses, inventName, isPure, loopsOf, nameOf, nestedLoop,
-  replaceAt, resolveLoop, rewrap, sameStageNest,
+  type Wrapper, firstValid, freshLoopVar, innerBoundsUses, inventName, isPure, nameOf, nestedLoop, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 
@@ -41,7 +41,7 @@ export const fuse: Directive<FuseArgs> = defineDirective<FuseArgs>({
     const l = resolveLoop(t, a.loop);
     const x = freshLoopVar(t, nameOf(l), a.name);
     const { wrappers, inner } = sameStageNest(t, l, 'FUSE-NESTED', 'fuse');
-    return replaceAt(t, l.path, () => fuseLoops(l.stmt, wrappers, inner, x));
+    return replaceInProgram(t, l.path, () => fuseLoops(l.stmt, wrappers, inner, x));
   },
   generate(t, rng, ctx) {
     const cands = loopsOf(t).flatMap((l) => {

@@ -1,41 +1,17 @@
-// Helpers every directive shares: finding funcs, loops (by the names of lemma 2.4) and their
-// purity (def. 2.16), fresh names, startup expressions (def. 2.9), and immutable IR edits (new
-// nodes along one path, everything else shared).
+// Helpers every directive shares: finding funcs, resolving loops by the names of lemma 2.4 and
+// their purity (def. 2.16), fresh names, startup expressions (def. 2.9), and the edits that move
+// statements into loops. Walking and rewriting statements by path is src/target-semantics/walk.ts.
 // Rule IDs here are the validity rules common to several directives (spec/schedule.md).
 import { type Expr, freeVars, walkExpr } from '../expr/ast.js';
 import { evalExpr } from '../expr/eval.js';
 import { printExpr } from '../expr/print.js';
 import { type Int, isError } from '../expr/value.js';
-import {
-  type ForStmt, type LoopInfo, type LoopName, type StmtPath, loopsOf as walkLoops, parseLoopName, replaceAt as replaceStmtAt, visitStmts,
-} from '../lowering/invariants.js';
-import { loopVarName, stageLabel } from '../lowering/lower.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { type LoopName, loopVarName, parseLoopName, stageLabel } from '../target-semantics/loop-name.js';
+import {
+  type ForStmt, type LoopInfo, type Site, type StmtPath, loopsOf, removeAt, replaceInProgram, visitStmts,
+} from '../target-semantics/walk.js';
 import { type ParamSpec, Rejection } from './plugin.js';
-
-export type { ForStmt, LoopInfo, LoopName, StmtPath };
-export { loopVarName, parseLoopName };
-
-const LOOPS = new WeakMap<TgtProgram, readonly LoopInfo[]>();
-
-/**
- * Every loop of the program with its name and path (lowering/invariants.ts), kept per program:
- * programs are immutable, and `generate` and `validate` resolve loops of the same program over
- * and over (each call gets its own array).
- */
-export function loopsOf(t: TgtProgram): LoopInfo[] {
-  let ls = LOOPS.get(t);
-  if (!ls) LOOPS.set(t, (ls = walkLoops(t)));
-  return [...ls];
-}
-
-/** Every statement of `s` with its path, in program order. */
-export const eachStmt: (s: Stmt, f: (s: Stmt, path: StmtPath) => void, path?: StmtPath) => void = visitStmts;
-
-export interface Site<S extends Stmt = Stmt> {
-  readonly stmt: S;
-  readonly path: StmtPath;
-}
 
 /**
  * What directives look up by name, from one walk of the program: its funcs in allocation order,
@@ -56,7 +32,7 @@ function indexOf(t: TgtProgram): StmtIndex {
   const funcs: string[] = [];
   const allocs = new Map<string, Site<Extract<Stmt, { k: 'allocate' }>>>();
   const labels = new Map<string, Site<Extract<Stmt, { k: 'label' }>>>();
-  eachStmt(t.body, (s, path) => {
+  visitStmts(t.body, (s, path) => {
     if (s.k === 'allocate' && !allocs.has(s.func)) {
       funcs.push(s.func);
       allocs.set(s.func, { stmt: s, path });
@@ -102,7 +78,7 @@ export function stageCount(t: TgtProgram, f: string): number {
   const site = labelOf(t, f);
   let n = 0;
   if (site) {
-    eachStmt(site.stmt.body, (s) => {
+    visitStmts(site.stmt.body, (s) => {
       if (s.k !== 'label' || !s.name.startsWith(`${f}.s`)) return;
       const i = Number(s.name.slice(f.length + 2));
       if (Number.isInteger(i) && s.name === stageLabel(f, i)) n = Math.max(n, i + 1);
@@ -156,7 +132,7 @@ export function nameOf(l: LoopInfo): LoopName {
 /** Every name bound anywhere in the program: parameters, window parameters, loop and let variables. */
 export function boundNames(t: TgtProgram): Set<string> {
   const out = new Set<string>([...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);
-  eachStmt(t.body, (s) => {
+  visitStmts(t.body, (s) => {
     if (s.k === 'for' || s.k === 'let') out.add(s.var);
   });
   return out;
@@ -202,7 +178,7 @@ export function pureVars(t: TgtProgram): Set<string> {
   const dims = new Map(funcsOf(t).map((f) => [f, new Set(dimsOf(t, f))]));
   const defines = new Map<string, string[]>(); // v ↦ let variables whose value mentions v
   const vars: string[] = [];
-  eachStmt(t.body, (s) => {
+  visitStmts(t.body, (s) => {
     if (s.k === 'for' || s.k === 'let') vars.push(s.var);
     if (s.k === 'let') for (const v of freeVars(s.value)) if (v !== s.var) defines.set(v, [...(defines.get(v) ?? []), s.var]);
   });
@@ -251,26 +227,9 @@ export function constValue(e: Expr): Int | undefined {
   return isError(v) ? undefined : v;
 }
 
-/** Replaces the statement at `path` (from `t.body`) by `f` of it, sharing everything else. */
-export function replaceAt(t: TgtProgram, path: StmtPath, f: (s: Stmt) => Stmt): TgtProgram {
-  return { ...t, body: replaceStmtAt(t.body, path, f) };
-}
-
-/** Removes the statement at `path`: dropped from its block, or replaced by nop elsewhere. */
-export function removeAt(t: TgtProgram, path: StmtPath): TgtProgram {
-  const last = path[path.length - 1];
-  if (typeof last === 'number') {
-    return replaceAt(t, path.slice(0, -1), (blk) => {
-      const body = (blk as Extract<Stmt, { k: 'seq' }>).body.filter((_, i) => i !== last);
-      return body.length === 1 ? body[0]! : { ...blk, k: 'seq', body } as Stmt;
-    });
-  }
-  return replaceAt(t, path, () => ({ k: 'nop' }));
-}
-
 /** `s` placed first in the body of the loop at `path` (compute-at, store-at). */
 export function prependToLoop(t: TgtProgram, path: StmtPath, s: Stmt): TgtProgram {
-  return replaceAt(t, path, (l) => {
+  return replaceInProgram(t, path, (l) => {
     const loop = l as ForStmt;
     const rest = loop.body.k === 'seq' ? loop.body.body : loop.body.k === 'nop' ? [] : [loop.body];
     return { ...loop, body: { k: 'seq', body: [s, ...rest] } };
@@ -282,7 +241,7 @@ export function prependToLoop(t: TgtProgram, path: StmtPath, s: Stmt): TgtProgra
  * (resolved after the removal, since removing may shift paths): compute-at and store-at.
  */
 export function moveIntoLoop(t: TgtProgram, site: Site, loop: string): TgtProgram {
-  const without = removeAt(t, site.path);
+  const without = { ...t, body: removeAt(t.body, site.path) };
   return prependToLoop(without, resolveLoop(without, loop).path, site.stmt);
 }
 
@@ -302,11 +261,6 @@ export const FUNC_AT_LOOP: readonly ParamSpec[] = [
 export function funcLoopPairs(t: TgtProgram): FuncAtLoop[] {
   const loops = loopsOf(t);
   return funcsOf(t).flatMap((func) => loops.map((l) => ({ func, loop: l.stmt.var })));
-}
-
-/** Is `inner` a path strictly inside `outer`? */
-export function isInside(inner: StmtPath, outer: StmtPath): boolean {
-  return inner.length > outer.length && outer.every((s, i) => inner[i] === s);
 }
 
 /**

@@ -6,7 +6,8 @@
 import { type Expr, freeVars, holeKey } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
-import { type ForStmt, constValue, firstValid, loopsOf, replaceAt, resolveLoop } from './loops.js';
+import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
+import { constValue, firstValid, resolveLoop } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 
 export interface OrderArgs {
@@ -51,7 +52,7 @@ export function practicalOrder(name: 'vectorize' | 'unroll', rule: string, exten
     },
     apply(t, a) {
       const l = resolveLoop(t, a.loop);
-      return replaceAt(t, l.path, (s) => ({ ...(s as ForStmt), trav: name }));
+      return replaceInProgram(t, l.path, (s) => ({ ...(s as ForStmt), trav: name }));
     },
     // Every loop marked so, including outer loops a later split made from a marked loop.
     finalCheck(t, _a, ctx) {

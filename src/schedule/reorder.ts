@@ -2,7 +2,8 @@
 // first, by a sequence of swaps (§2.8.2); every swap is checked as if written by hand. Loops of the
 // nest that are not listed keep their positions.
 import type { TgtProgram } from '../target-semantics/ast.js';
-import { type LoopInfo, firstValid, loopsOf, nestedLoop, resolveLoop, shuffled } from './loops.js';
+import { type LoopInfo, loopsOf } from '../target-semantics/walk.js';
+import { firstValid, nestedLoop, resolveLoop, shuffled } from './loops.js';
 import { type Directive, type DirectiveCtx, accepts, defineDirective } from './plugin.js';
 
 export interface ReorderArgs {

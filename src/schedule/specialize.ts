@@ -5,7 +5,9 @@
 import type { Expr } from '../expr/ast.js';
 import { cst, op, vr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
-import { firstValid, funcsOf, isSpecialized, loopVarName, parseLoopName, replaceAt, requireLabel, requireStartup } from './loops.js';
+import { loopVarName, parseLoopName } from '../target-semantics/loop-name.js';
+import { replaceInProgram } from '../target-semantics/walk.js';
+import { firstValid, funcsOf, isSpecialized, requireLabel, requireStartup } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 
 export interface SpecializeArgs {
@@ -82,7 +84,7 @@ export const specialize: Directive<SpecializeArgs> = defineDirective<SpecializeA
   },
   apply(t, a) {
     const site = requireLabel(t, a.func);
-    return replaceAt(t, site.path, (l) => {
+    return replaceInProgram(t, site.path, (l) => {
       const s = (l as Extract<Stmt, { k: 'label' }>).body;
       const chain = a.conds.reduceRight<Stmt>((els, c, i) => ({ k: 'if', cond: c, then: specializationCopy(s, a.func, i + 1), else: els }), s);
       return { ...l, body: chain } as Stmt;

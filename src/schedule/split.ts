@@ -2,8 +2,9 @@
 import { type Expr, cst, op, vr } from '../expr/ast.js';
 import { sub } from '../expr/ops.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { type ForStmt, type LoopInfo, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
 import {
-  type ForStmt, type LoopInfo, assertAtStart, constValue, firstValid, freshLoopVar, inventName, loopsOf, nameOf, replaceAt, requireStartup, resolveLoop, stageCount,
+  assertAtStart, constValue, firstValid, freshLoopVar, inventName, nameOf, requireStartup, resolveLoop, stageCount,
 } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 import { requireDisjointParallel } from './traverse.js';
@@ -57,7 +58,7 @@ export const split: Directive<SplitArgs> = defineDirective<SplitArgs>({
   apply(t, a) {
     const l = resolveLoop(t, a.loop);
     const [xo, xi] = newNames(t, a, l);
-    const next = replaceAt(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, a.factor, a.tail ?? 'guard'));
+    const next = replaceInProgram(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, a.factor, a.tail ?? 'guard'));
     return assertAtStart(next, [op('>', a.factor, cst(0))]);
   },
   // A shift tail under (or later put under) parallel traversal makes iterations overlap. A

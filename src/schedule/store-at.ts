@@ -3,7 +3,8 @@
 // of ℓg then allocates f afresh.
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
-import { FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, funcLoopPairs, isInside, labelOf, moveIntoLoop, requireFunc, resolveLoop } from './loops.js';
+import { isInside } from '../target-semantics/walk.js';
+import { FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, funcLoopPairs, labelOf, moveIntoLoop, requireFunc, resolveLoop } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective, validatedByRewriting } from './plugin.js';
 
 export type StoreAtArgs = FuncAtLoop;

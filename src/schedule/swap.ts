@@ -2,8 +2,9 @@
 // between the two (made by earlier splits) stay directly around the original body, so that a
 // loop nest split in two dimensions can still be reordered (spec/schedule.md, [SWAP]).
 import type { Stmt } from '../target-semantics/ast.js';
+import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
 import {
-  type ForStmt, type Wrapper, firstValid, innerBoundsUses, isPure, loopsOf, nestedLoop, replaceAt, resolveLoop, rewrap, sameStageNest,
+  type Wrapper, firstValid, innerBoundsUses, isPure, nestedLoop, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 
@@ -33,7 +34,7 @@ export const swap: Directive<SwapArgs> = defineDirective<SwapArgs>({
   apply(t, a) {
     const l = resolveLoop(t, a.loop);
     const { wrappers, inner } = sameStageNest(t, l, 'SWAP-NESTED', 'swap');
-    return replaceAt(t, l.path, () => swapLoops(l.stmt, wrappers, inner));
+    return replaceInProgram(t, l.path, () => swapLoops(l.stmt, wrappers, inner));
   },
   generate(t, rng, ctx) {
     const cands = loopsOf(t).filter((l) => nestedLoop(l.stmt)).map((l) => ({ loop: l.stmt.var }));

@@ -4,8 +4,8 @@
 import { type Expr, freeVars, walkExpr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
-import type { ForStmt } from './loops.js';
-import { firstValid, isPure, loopsOf, replaceAt, resolveLoop } from './loops.js';
+import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
+import { firstValid, isPure, resolveLoop } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective } from './plugin.js';
 
 /**
@@ -90,7 +90,7 @@ export const traverse: Directive<TraverseArgs> = defineDirective<TraverseArgs>({
   },
   apply(t, a) {
     const l = resolveLoop(t, a.loop);
-    return replaceAt(t, l.path, (s) => ({ ...(s as ForStmt), trav: a.order }));
+    return replaceInProgram(t, l.path, (s) => ({ ...(s as ForStmt), trav: a.order }));
   },
   finalCheck: (t, _a, ctx) => requireDisjointParallel(t, ctx),
   generate(t, rng, ctx) {

@@ -11,7 +11,7 @@ import { propertyNamed } from '../../src/fuzz/properties/index.js';
 import { emptyStats } from '../../src/fuzz/stats.js';
 import { finalProgram } from '../../src/fuzz/properties/sched-case.js';
 import { lower } from '../../src/lowering/lower.js';
-import { loopsOf } from '../../src/schedule/loops.js';
+import { loopsOf } from '../../src/target-semantics/walk.js';
 import { constValue } from '../../src/schedule/loops.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import type { AppliedCall } from '../../src/fuzz/gen/schedule.js';

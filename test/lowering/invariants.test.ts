@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { lower } from '../../src/lowering/lower.js';
-import { checkDominance, checkLoopNaming, loopsOf, parseLoopName, replaceAt, stmtAt } from '../../src/lowering/invariants.js';
+import { checkDominance, checkLoopNaming } from '../../src/lowering/invariants.js';
+import { parseLoopName } from '../../src/target-semantics/loop-name.js';
+import { loopsOf, replaceAt, stmtAt } from '../../src/target-semantics/walk.js';
 import { tgt } from '../target-semantics/support.js';
 
 const sec22 = loadPipeline('pipeline f() { func g(x) = x * x; func f(x) = g(x) + g(x + 1); }', 'sec22.alg');

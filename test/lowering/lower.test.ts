@@ -5,7 +5,7 @@ import { holeKey, walkExpr } from '../../src/expr/ast.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { type LowerTrace, lower } from '../../src/lowering/lower.js';
-import { loopsOf } from '../../src/lowering/invariants.js';
+import { loopsOf } from '../../src/target-semantics/walk.js';
 import type { Stmt } from '../../src/target-semantics/ast.js';
 import { holesOf } from '../../src/target-semantics/holes.js';
 import { stripLocs } from '../target-semantics/support.js';

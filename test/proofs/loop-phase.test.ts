@@ -15,7 +15,7 @@ import type { Input, Pipeline } from '../../src/alg-semantics/ast.js';
 import { arbInput } from '../../src/fuzz/arbitraries/alg.js';
 import { negativeRdom } from '../../src/lowering/equivalence.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
-import { type ForStmt, loopsOf, replaceAt } from '../../src/lowering/invariants.js';
+import { type ForStmt, loopsOf, replaceAt } from '../../src/target-semantics/walk.js';
 import { lower } from '../../src/lowering/lower.js';
 import { scheduleProgram } from '../../src/schedule/apply.js';
 import { parseSchedule } from '../../src/schedule/parse.js';

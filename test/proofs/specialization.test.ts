@@ -9,7 +9,8 @@ import { UserError } from '../../src/diag.js';
 import type { Input } from '../../src/alg-semantics/ast.js';
 import { arbInput } from '../../src/fuzz/arbitraries/alg.js';
 import { BUILTIN_ENGINES, completeProgram } from '../../src/bounds/engine.js';
-import { parseLoopName } from '../../src/lowering/invariants.js';
+import { parseLoopName } from '../../src/target-semantics/loop-name.js';
+import { mapChildren } from '../../src/target-semantics/walk.js';
 import { lower } from '../../src/lowering/lower.js';
 import type { Stmt, TgtProgram } from '../../src/target-semantics/ast.js';
 import { runMachine } from '../../src/target-semantics/machine.js';
@@ -23,20 +24,7 @@ const PROBE_STEP = new RegExp(`^label ${PROBE} (\\S+) (\\d+): …$`);
 
 /** Every store wrapped in `label probe <f> <j>`: a no-op statement whose [LABEL] step records it. */
 function probed(s: Stmt): Stmt {
-  switch (s.k) {
-    case 'store':
-      return { k: 'label', name: `${PROBE} ${s.func} ${s.ref.spec ?? 0}`, body: s };
-    case 'seq':
-      return { ...s, body: s.body.map(probed) };
-    case 'if':
-      return { ...s, then: probed(s.then), else: probed(s.else) };
-    case 'for':
-    case 'let':
-    case 'label':
-      return { ...s, body: probed(s.body) };
-    default:
-      return s;
-  }
+  return s.k === 'store' ? { k: 'label', name: `${PROBE} ${s.func} ${s.ref.spec ?? 0}`, body: s } : mapChildren(s, probed);
 }
 
 /** The specializations each func ran in one run of `t` on `z`, and how the run ended. */

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reorderSwaps } from '../../src/schedule/reorder.js';
-import { loopsOf } from '../../src/lowering/invariants.js';
+import { loopsOf } from '../../src/target-semantics/walk.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
 import { printTgt } from '../../src/target-semantics/print.js';
 import { isPure, pureVars } from '../../src/schedule/loops.js';

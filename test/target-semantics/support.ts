@@ -5,24 +5,14 @@ import { stripExprLocs } from '../../src/expr/ast.js';
 import type { Stmt, TgtProgram } from '../../src/target-semantics/ast.js';
 import { mapStmtExprs } from '../../src/target-semantics/holes.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
+import { mapChildren } from '../../src/target-semantics/walk.js';
 import { examplesDir } from '../support/files.js';
 
 /** A program without source locations, for comparing trees. */
 export function stripLocs(p: TgtProgram): TgtProgram {
   const st = (s: Stmt): Stmt => {
     const { loc: _l, ...rest } = mapStmtExprs(s, stripExprLocs) as Stmt & { loc?: unknown };
-    switch (rest.k) {
-      case 'seq':
-        return { ...rest, body: rest.body.map(st) };
-      case 'if':
-        return { ...rest, then: st(rest.then), else: st(rest.else) };
-      case 'for':
-      case 'let':
-      case 'label':
-        return { ...rest, body: st(rest.body) } as Stmt;
-      default:
-        return rest as Stmt;
-    }
+    return mapChildren(rest as Stmt, st);
   };
   const { loc: _l, hints, ...rest } = p;
   const h = hints?.map((x) => {

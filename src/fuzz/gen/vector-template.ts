@@ -5,9 +5,8 @@
 // calls, printed in the schedule like any other, so a reproducer needs nothing of this module.
 import fc from 'fast-check';
 import { cst } from '../../expr/ast.js';
-import { someStmt } from '../../lowering/invariants.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
-import { loopsOf } from '../../schedule/loops.js';
+import { loopsOf, someStmt } from '../../target-semantics/walk.js';
 import type { AppliedCall } from './schedule.js';
 
 /** Which innermost loop, which factor, which tail strategy (each resolved modulo the choices). */

@@ -7,7 +7,8 @@
 // 4-lane code even on a machine whose dispatcher would always pick the widest.
 import fc from 'fast-check';
 import { type Isa, LANES, checkBackend, runnableIsa, verdictsToCheck } from '../../codegen/index.js';
-import { constValue, loopsOf } from '../../schedule/loops.js';
+import { constValue } from '../../schedule/loops.js';
+import { loopsOf } from '../../target-semantics/walk.js';
 import { bump } from '../stats.js';
 import { complete } from '../complete.js';
 import { type VectorB, applyVectorTemplate, arbVectorB } from '../gen/vector-template.js';

@@ -9,6 +9,7 @@ import type { QNode, Query } from '../../bounds/query.js';
 import type { Input } from '../../alg-semantics/ast.js';
 import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
 import { mapStmtExprs, stmtExprs } from '../../target-semantics/holes.js';
+import { type ForStmt, mapChildren } from '../../target-semantics/walk.js';
 import { type RunOptions, execTgt } from '../../target-semantics/exec.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
 import { canonical } from '../properties/roundtrip.js';
@@ -91,20 +92,10 @@ export const indexAccessesUnforced: BoundsEngine = {
   complete: (t: TgtProgram, q: Query) => beta0(t, { ...q, body: dropCpu(q.body, indexingAccessArgs(t)) }),
 };
 
-function mapLoops(s: Stmt, f: (s: Extract<Stmt, { k: 'for' }>) => Stmt): Stmt {
-  switch (s.k) {
-    case 'seq':
-      return { ...s, body: s.body.map((b) => mapLoops(b, f)) };
-    case 'if':
-      return { ...s, then: mapLoops(s.then, f), else: mapLoops(s.else, f) };
-    case 'for':
-      return f({ ...s, body: mapLoops(s.body, f) });
-    case 'let':
-    case 'label':
-      return { ...s, body: mapLoops(s.body, f) };
-    default:
-      return s;
-  }
+/** Every loop rewritten by f, innermost first (f sees the loop with its body already rewritten). */
+function mapLoops(s: Stmt, f: (s: ForStmt) => Stmt): Stmt {
+  const inner = mapChildren(s, (c) => mapLoops(c, f));
+  return inner.k === 'for' ? f(inner) : inner;
 }
 
 /** An executor that runs a loop with a negative extent zero times instead of getting stuck (§2.9). */

@@ -3,13 +3,13 @@
 // into zoo campaigns; the real directives are untouched.
 import { cst } from '../../expr/ast.js';
 import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
+import { stageLabel } from '../../target-semantics/loop-name.js';
+import { type ForStmt, loopsOf, replaceInProgram } from '../../target-semantics/walk.js';
 import {
-  type ForStmt, allocOf, firstValid, funcsOf, inventName, isPure, labelOf, loopsOf, nameOf, prependToLoop,
-  removeAt, replaceAt, resolveLoop, stageCount,
+  allocOf, firstValid, funcsOf, inventName, isPure, labelOf, moveIntoLoop, nameOf, resolveLoop, stageCount,
 } from '../../schedule/loops.js';
 import { type Directive, defineDirective } from '../../schedule/plugin.js';
 import { type Tail, splitLoop } from '../../schedule/split.js';
-import { stageLabel } from '../../lowering/lower.js';
 
 interface LoopArg {
   readonly loop: string;
@@ -33,7 +33,7 @@ function splitAnywhere(name: string, tail: Tail, wanted: (t: TgtProgram) => Retu
       const n = nameOf(l);
       const xo = inventName(t, n, `${n.v}o`);
       const xi = inventName(t, n, `${n.v}i`, new Set([xo]));
-      return replaceAt(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, cst(Number(a.factor)), tail));
+      return replaceInProgram(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, cst(Number(a.factor)), tail));
     },
     generate(t, rng) {
       const ls = wanted(t);
@@ -60,7 +60,7 @@ export const parallelAny = defineDirective<LoopArg>({
   },
   apply(t, a) {
     const l = resolveLoop(t, a.loop);
-    return replaceAt(t, l.path, (s) => ({ ...(s as ForStmt), trav: 'parallel' }));
+    return replaceInProgram(t, l.path, (s) => ({ ...(s as ForStmt), trav: 'parallel' }));
   },
   generate(t, rng) {
     const red = loopsOf(t).filter((l) => !isPure(t, l.stmt.var));
@@ -100,7 +100,7 @@ export const computeWithLike = defineDirective<{ func: string }>({
       if (s.k === 'label' || s.k === 'for' || s.k === 'let') return { ...s, body: swapStages(s.body) };
       return s;
     };
-    return replaceAt(t, site.path, swapStages);
+    return replaceInProgram(t, site.path, swapStages);
   },
   generate(t, rng) {
     const fs = funcsOf(t).filter((f) => stageCount(t, f) >= 2);
@@ -119,9 +119,7 @@ export const storeAtAnywhere = defineDirective<{ func: string; loop: string }>({
     if (!allocOf(t, a.func)) throw new Error(`no allocation of '${a.func}'`);
   },
   apply(t, a) {
-    const site = allocOf(t, a.func)!;
-    const without = removeAt(t, site.path);
-    return prependToLoop(without, resolveLoop(without, a.loop).path, site.stmt);
+    return moveIntoLoop(t, allocOf(t, a.func)!, a.loop);
   },
   generate(t, rng) {
     const cands = funcsOf(t).flatMap((func) => loopsOf(t).filter((l) => l.name?.func !== func).map((l) => ({ func, loop: l.stmt.var })));
