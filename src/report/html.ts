@@ -1,0 +1,183 @@
+// A report as one self-contained HTML page: no server, no network, no external file. Sections
+// follow the flow of a program (the algorithm, T0 … Tn with what each directive changed, the
+// bounds, the output window, the machine step by step, a derivation), so reading the page top to
+// bottom is reading the semantics in order. The few scripts inline here only move sliders and
+// fold trees; everything shown is in the HTML itself.
+import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef } from './model.js';
+
+export interface RenderOptions {
+  /** prefix of rule links, e.g. a file: URL of the spec folder; rules are plain text without it */
+  readonly specBase?: string;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function ruleLink(r: RuleRef | undefined, o: RenderOptions): string {
+  if (!r) return '';
+  const label = `[${escapeHtml(r.id)}]`;
+  return r.href !== undefined && o.specBase !== undefined ? `<a class="rule" href="${escapeHtml(o.specBase + r.href)}">${label}</a>` : `<span class="rule">${label}</span>`;
+}
+
+export type DiffLine = { readonly op: ' ' | '+' | '-'; readonly line: string };
+
+/**
+ * Line diff of two programs by longest common subsequence. Programs of a schedule are a few
+ * hundred lines at most; beyond `limit` cells the diff shows the whole change instead.
+ */
+export function lineDiff(a: readonly string[], b: readonly string[], limit = 4_000_000): DiffLine[] {
+  if (a.length * b.length > limit) return [...a.map((line) => ({ op: '-' as const, line })), ...b.map((line) => ({ op: '+' as const, line }))];
+  const w = b.length + 1;
+  const lcs = new Uint32Array((a.length + 1) * w);
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) lcs[i * w + j] = a[i] === b[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
+  }
+  const out: DiffLine[] = [];
+  let [i, j] = [0, 0];
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) (out.push({ op: ' ', line: a[i]! }), i++, j++);
+    else if (lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!) out.push({ op: '-', line: a[i++]! });
+    else out.push({ op: '+', line: b[j++]! });
+  }
+  while (i < a.length) out.push({ op: '-', line: a[i++]! });
+  while (j < b.length) out.push({ op: '+', line: b[j++]! });
+  return out;
+}
+
+/**
+ * A derivation with repeated sub-derivations folded: the first occurrence of a subtree gets a
+ * number, later identical ones refer to it. Identity is structural (rule, judgment, children), so
+ * the work is linear in the size of the tree.
+ */
+export interface FoldedNode {
+  readonly rule: RuleRef;
+  readonly text: string;
+  readonly id: number;
+  /** set on a repeat: the id of the first occurrence, whose children are not repeated */
+  readonly sameAs?: number;
+  readonly children: readonly FoldedNode[];
+}
+
+export function foldDerivation(root: DerivationNode): FoldedNode {
+  const intern = new Map<string, number>();
+  const keyOf = new Map<DerivationNode, number>();
+  const key = (n: DerivationNode): number => {
+    const known = keyOf.get(n);
+    if (known !== undefined) return known;
+    const k = `${n.rule.id}\u0000${n.text}\u0000${n.children.map(key).join(',')}`;
+    let id = intern.get(k);
+    if (id === undefined) intern.set(k, (id = intern.size));
+    keyOf.set(n, id);
+    return id;
+  };
+  const firstSeen = new Map<number, number>();
+  let counter = 0;
+  const go = (n: DerivationNode): FoldedNode => {
+    const k = key(n);
+    const id = ++counter;
+    const first = firstSeen.get(k);
+    if (first !== undefined && n.children.length > 0) return { rule: n.rule, text: n.text, id, sameAs: first, children: [] };
+    firstSeen.set(k, id);
+    return { rule: n.rule, text: n.text, id, children: n.children.map(go) };
+  };
+  return go(root);
+}
+
+function derivationHtml(n: FoldedNode, o: RenderOptions, open: number): string {
+  const head = `<span class="dnum" id="d${n.id}">${n.id}</span> ${ruleLink(n.rule, o)} <code>${escapeHtml(n.text)}</code>`;
+  if (n.sameAs !== undefined) return `<div class="dleaf">${head} <a class="same" href="#d${n.sameAs}">same as ${n.sameAs}</a></div>`;
+  if (n.children.length === 0) return `<div class="dleaf">${head}</div>`;
+  return `<details${open > 0 ? ' open' : ''}><summary>${head}</summary>${n.children.map((c) => derivationHtml(c, o, open - 1)).join('')}</details>`;
+}
+
+/** A colour from cold to hot for a value's place between the window's least and greatest values. */
+function heat(v: string, lo: number, hi: number): string {
+  const x = Number(v);
+  if (!Number.isFinite(x)) return 'background:#ddd';
+  const t = hi > lo ? (x - lo) / (hi - lo) : 0.5;
+  return `background:hsl(${Math.round(230 - 230 * t)},75%,82%)`;
+}
+
+function outputHtml(t: OutputTable): string {
+  const nums = t.values.map(Number).filter(Number.isFinite);
+  const [lo, hi] = nums.length > 0 ? [Math.min(...nums), Math.max(...nums)] : [0, 0];
+  const cell = (v: string) => `<td style="${heat(v, lo, hi)}">${escapeHtml(v)}</td>`;
+  const dims = t.window;
+  if (dims.length === 0) return `<table class="out"><tr>${cell(t.values[0] ?? '')}</tr></table>`;
+  if (dims.length > 2) return `<pre>${escapeHtml(t.values.join(' '))}</pre>`;
+  const [x0, xn] = dims[0]!;
+  const [y0, yn] = dims[1] ?? [0, 1];
+  const head = `<tr><th></th>${Array.from({ length: xn }, (_, i) => `<th>${x0 + i}</th>`).join('')}</tr>`;
+  const rows = Array.from({ length: yn }, (_, j) => `<tr><th>${dims.length > 1 ? y0 + j : ''}</th>${Array.from({ length: xn }, (_, i) => cell(t.values[j * xn + i]!)).join('')}</tr>`);
+  return `<table class="out">${head}${rows.join('')}</table>`;
+}
+
+/** A machine's steps as data for the slider script, with rule links pre-rendered. */
+function stepsData(steps: readonly MachineStep[], o: RenderOptions): string {
+  const rows = steps.map((s) => [ruleLink(s.rule, o), escapeHtml(s.text), s.state === undefined ? '' : escapeHtml(s.state)]);
+  // `</` cannot end the script element early once escaped.
+  return JSON.stringify(rows).replace(/<\//g, '<\\/');
+}
+
+function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions): string {
+  if (steps.length === 0) return '<p>No steps.</p>';
+  return [
+    `<div class="stepper" data-steps="${id}">`,
+    `<input type="range" min="0" max="${steps.length - 1}" value="0" aria-label="step"> <span class="stepno">step 1 of ${steps.length}</span>`,
+    `<div class="steptext"></div><pre class="stepstate"></pre>`,
+    `<script type="application/json" id="${id}">${stepsData(steps, o)}</script>`,
+    '</div>',
+  ].join('');
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
+pre,code{font:13px/1.4 ui-monospace,monospace}pre{background:#f6f6f4;padding:.6em;overflow:auto}
+h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
+.diff .add{background:#e3f6e3}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
+.notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
+details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11px}.same{font-size:12px}.steptext{margin:.4em 0}`;
+
+const SCRIPT = `for(const el of document.querySelectorAll('.stepper')){const data=JSON.parse(document.getElementById(el.dataset.steps).textContent);
+const r=el.querySelector('input'),t=el.querySelector('.steptext'),s=el.querySelector('.stepstate'),n=el.querySelector('.stepno');
+const show=()=>{const i=+r.value;const lo=Math.max(0,i-4);t.innerHTML=data.slice(lo,i+1).map((d,k)=>(lo+k===i?'<b>':'')+(lo+k+1)+'. '+d[0]+' '+d[1]+(lo+k===i?'</b>':'')).join('<br>');
+s.innerHTML=data[i][2];s.style.display=data[i][2]?'':'none';n.textContent='step '+(i+1)+' of '+data.length;};r.addEventListener('input',show);show();}`;
+
+/** The whole page. */
+export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
+  const sec: string[] = [];
+  if (m.errors.length > 0) sec.push(`<div class="errors" id="errors"><pre>${escapeHtml(m.errors.join('\n'))}</pre></div>`);
+  if (m.notes.length > 0) sec.push(`<div class="notes" id="notes">${m.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>`);
+  if (m.source) sec.push(`<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${escapeHtml(m.source.text)}</pre></section>`);
+  if (m.programs.length > 0) {
+    const items = m.programs.map((p, i) => {
+      const prev = m.programs[i - 1];
+      const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
+      if (!prev) return `${title}<pre>${escapeHtml(p.text)}</pre>`;
+      const diff = lineDiff(prev.text.split('\n'), p.text.split('\n'));
+      const lines = diff.map((d) => (d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`));
+      return `${title}<details><summary>changes from ${escapeHtml(prev.label)}</summary><pre class="diff">${lines.join('\n')}</pre></details><pre>${escapeHtml(p.text)}</pre>`;
+    });
+    sec.push(`<section id="programs"><h2>Programs T0 … T${m.programs.length - 1}</h2>${items.join('')}</section>`);
+  }
+  if (m.bounds) {
+    const b = m.bounds;
+    sec.push(
+      `<section id="bounds"><h2>Bounds</h2><h3>Holes</h3><pre>${escapeHtml(b.holes.join('\n') || '(none)')}</pre><h3>Query 𝓑(T)</h3><pre>${escapeHtml(b.query)}</pre>` +
+        `<h3>Completion by ${escapeHtml(b.engine)}</h3>${b.failure ? `<p class="notes">The engine failed: ${escapeHtml(b.failure)}</p>` : ''}<pre>${escapeHtml(b.completion.join('\n'))}</pre></section>`,
+    );
+  }
+  if (m.output) sec.push(`<section id="output"><h2>Output <code>${escapeHtml(m.output.func)}</code> on ${m.output.window.map(([a, n]) => `[${a}, ${a + n})`).join(' × ')}</h2>${outputHtml(m.output)}</section>`);
+  if (m.machine) {
+    sec.push(`<section id="machine"><h2>The machine on ${escapeHtml(m.machine.window)}</h2>${stepperHtml('machine-steps', m.machine.steps, o)}${m.machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${escapeHtml(m.machine.outcome)}</code></p></section>`);
+  }
+  if (m.derivation) {
+    const folded = foldDerivation(m.derivation.tree);
+    sec.push(`<section id="derivation"><h2>Derivation of <code>${escapeHtml(m.derivation.point)}</code></h2>${m.derivation.truncated ? '<p class="notes">Sub-derivations below the depth limit are not shown.</p>' : ''}${derivationHtml(folded, o, 2)}</section>`);
+  }
+  if (m.perceus) {
+    const p = m.perceus;
+    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3>Heap machine</h3>${stepperHtml('heap-steps', p.steps, o)}${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Result: <code>${escapeHtml(p.result)}</code></p></section>`);
+  }
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(m.title)}</title><style>${STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${sec.join('\n')}\n<script>${SCRIPT}</script></body></html>\n`;
+}

@@ -1,0 +1,62 @@
+// What a report shows: plain data, computed by the flow of a program (algorithm → T0 … Tn →
+// bounds → outcome) and rendered by `html.ts`, in a file (`refsem html`) or in the playground.
+// Everything is already printed text or numbers, so the renderer needs no part of the semantics.
+
+/** A rule ID and where the spec defines it (a link target relative to the spec's folder). */
+export interface RuleRef {
+  readonly id: string;
+  /** e.g. `schedule.md#split-split-a-loop`; absent when the spec has no such rule */
+  readonly href?: string;
+}
+
+/** One program of the schedule's sequence: T0 is the lowered program, Ti follows directive i. */
+export interface ProgramStep {
+  readonly label: string;
+  /** the directive as written, for T1 … Tn */
+  readonly directive?: string;
+  readonly rule?: RuleRef;
+  readonly text: string;
+}
+
+/** One node of a big-step derivation (fig. 2.6). */
+export interface DerivationNode {
+  readonly rule: RuleRef;
+  readonly text: string;
+  readonly children: readonly DerivationNode[];
+}
+
+/** One step of a machine (fig. 2.8, or the heap machine of ch. 4). */
+export interface MachineStep {
+  readonly rule: RuleRef;
+  readonly text: string;
+  /** the state after the step, when the machine shows one (the heap of λ1) */
+  readonly state?: string;
+}
+
+export interface OutputTable {
+  readonly func: string;
+  /** [min, len] per dimension; one or two dimensions are drawn as a grid, more as a list */
+  readonly window: readonly (readonly [number, number])[];
+  /** printed values in window order, first dimension fastest */
+  readonly values: readonly string[];
+}
+
+export interface ReportModel {
+  readonly title: string;
+  /** located messages when the program or schedule is wrong: the report shows them instead of a blank page */
+  readonly errors: readonly string[];
+  readonly notes: readonly string[];
+  readonly source?: { readonly file: string; readonly text: string };
+  readonly programs: readonly ProgramStep[];
+  readonly bounds?: {
+    readonly holes: readonly string[];
+    readonly query: string;
+    readonly engine: string;
+    readonly completion: readonly string[];
+    readonly failure?: string;
+  };
+  readonly output?: OutputTable;
+  readonly machine?: { readonly window: string; readonly steps: readonly MachineStep[]; readonly outcome: string; readonly truncated: boolean };
+  readonly derivation?: { readonly point: string; readonly tree: DerivationNode; readonly truncated: boolean };
+  readonly perceus?: { readonly translated: string; readonly steps: readonly MachineStep[]; readonly result: string; readonly truncated: boolean };
+}
