@@ -20,6 +20,11 @@ export interface Violation {
   readonly consumer: string | undefined;
   /** The accessing statement, printed head only. */
   readonly at: string;
+  /**
+   * Whether that statement reads f itself. A consumer's assignment that does not (another stage
+   * of a multi-stage consumer) is a violation only because lemma 2.5 speaks of all of them.
+   */
+  readonly reads: boolean;
 }
 
 function ownExprs(s: Stmt): Expr[] {
@@ -73,9 +78,9 @@ export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
   const out: Violation[] = [];
   withDominators(t.body, funcs, (s, dom, labels) => {
     const consumer = innermostFunc(labels, funcs);
-    const report = (kind: Violation['kind']) => out.push({ kind, func: f, consumer, at: printHead(s) });
     let reads = false;
     for (const e of ownExprs(s)) walkExpr(e, (x) => void (x.k === 'access' && x.func === f && (reads = true)));
+    const report = (kind: Violation['kind']) => out.push({ kind, func: f, consumer, at: printHead(s), reads });
     const writes = s.k === 'store' && s.func === f;
     // Only f's own statements may touch f before it completes (its stages build on each other);
     // another func's statement nested inside f's label (compute-at into a producer's loop) may not.
