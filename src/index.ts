@@ -4,7 +4,7 @@ export { parsePipeline } from './alg-semantics/parse.js';
 export { printPipeline } from './alg-semantics/print.js';
 export { checkPipeline, validatePipeline } from './alg-semantics/validate.js';
 export { loadPipeline } from './alg-semantics/load.js';
-export { checkInput, DEFAULT_MAX_POINTS } from './alg-semantics/input.js';
+export { type InputLike, checkInput, DEFAULT_MAX_POINTS, inputOf } from './alg-semantics/input.js';
 export { type Realization, makePointEvaluator, realize, realizationJson } from './alg-semantics/fast-eval.js';
 export { type Derivation, type SpecResult, derivePoint, realizeSpec, showDerivation } from './alg-semantics/spec-eval.js';
 // Lowering (§2.6), its invariants (lemmas 2.4, 2.5), verdicts (defs. 2.1–2.3), hand completions.

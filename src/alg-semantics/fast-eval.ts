@@ -11,7 +11,7 @@ import type { Expr } from '../expr/ast.js';
 import { INT_OPS, add, applyOp, mul } from '../expr/ops.js';
 import { E_RDOM, type Int, type Value, isError, valueToJson } from '../expr/value.js';
 import type { Func, Input, Pipeline, Stage } from './ast.js';
-import { checkInput, outputFunc } from './input.js';
+import { type InputLike, checkInput, inputOf, outputFunc } from './input.js';
 import { PointTable, ValueTable, isInt32 } from './store.js';
 import { forEachPoint } from '../expr/window.js';
 import { pureDims } from './validate.js';
@@ -441,7 +441,8 @@ export function makePointEvaluator(p: Pipeline, params: ReadonlyMap<string, Int>
 }
 
 /** [REALIZE] of the output func over the input window, values flattened first dimension fastest. */
-export function realize(p: Pipeline, input: Input, opts: FastOptions = {}): Realization {
+export function realize(p: Pipeline, given: Input | InputLike, opts: FastOptions = {}): Realization {
+  const input = inputOf(given);
   checkInput(p, input, opts);
   const f = outputFunc(p);
   const { funcs } = compilePipeline(p, input.params, opts);

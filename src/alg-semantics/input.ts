@@ -15,6 +15,36 @@ export function outputFunc(p: Pipeline): Func {
   return f;
 }
 
+/**
+ * An input as a library user writes it: a window of `[min, len]` pairs and the parameters as a
+ * Map or a plain object, integers as numbers or bigints.
+ */
+export interface InputLike {
+  readonly window: readonly (readonly [min: number | bigint, len: number | bigint])[];
+  readonly params?: ReadonlyMap<string, number | bigint> | Readonly<Record<string, number | bigint>>;
+}
+
+const isInt = (v: unknown): v is Int => (typeof v === 'number' && Number.isSafeInteger(v)) || typeof v === 'bigint';
+/** A bigint in the safe range is stored as a number (the canonical form of exact integers). */
+const canonical = (v: Int): Int => (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v);
+
+/** The input the evaluators take, from what a library user passes; wrong shapes are refused plainly. */
+export function inputOf(x: Input | InputLike): Input {
+  if (x === null || typeof x !== 'object' || !Array.isArray(x.window)) {
+    throw new UserError('an input needs a window: a list of [min, len] pairs, one per output dimension', CLI, 'e.g. { window: [[0, 4]], params: { n: 3 } }');
+  }
+  const window = x.window.map((d, i) => {
+    if (!Array.isArray(d) || d.length !== 2 || !isInt(d[0]) || !isInt(d[1])) {
+      throw new UserError(`window dimension ${i} is not a [min, len] pair of integers`, CLI, 'e.g. { window: [[0, 4], [-2, 3]] }');
+    }
+    return [canonical(d[0]), canonical(d[1])] as const;
+  });
+  const raw = x.params ?? new Map<string, Int>();
+  const entries: [string, unknown][] = raw instanceof Map ? [...raw] : Object.entries(raw);
+  for (const [k, v] of entries) if (!isInt(v)) throw new UserError(`parameter '${k}' is ${String(v)}, not an integer`, CLI, 'parameters are safe integers or bigints');
+  return { window, params: new Map(entries.map(([k, v]) => [k, canonical(v as Int)])) };
+}
+
 /** Number of points of a window (the product of its extents). */
 export function windowSize(window: Input['window']): Int {
   return window.reduce<Int>((n, [, len]) => mul(n, len), 1);

@@ -8,7 +8,7 @@ import { printExpr } from '../expr/print.js';
 import { applyOp } from '../expr/ops.js';
 import { E_RDOM, type Int, type Value, isError, showValue } from '../expr/value.js';
 import type { Input, Pipeline, RVar } from './ast.js';
-import { checkInput, outputFunc } from './input.js';
+import { type InputLike, checkInput, inputOf, outputFunc } from './input.js';
 import { forEachPoint } from '../expr/window.js';
 
 export interface Derivation {
@@ -166,7 +166,8 @@ export function derivePoint(p: Pipeline, params: ReadonlyMap<string, Int>, func:
 }
 
 /** [REALIZE] over a window: each point's value, or `budget` if the budget (shared) runs out. */
-export function realizeSpec(p: Pipeline, input: Input, budget = DEFAULT_BUDGET): { kind: 'value'; values: Value[] } | { kind: 'budget' } {
+export function realizeSpec(p: Pipeline, given: Input | InputLike, budget = DEFAULT_BUDGET): { kind: 'value'; values: Value[] } | { kind: 'budget' } {
+  const input = inputOf(given);
   checkInput(p, input);
   const f = outputFunc(p);
   const d = defsOf(p, input.params);

@@ -6,6 +6,7 @@
 // code calls the runtime helpers below, whose safe-integer paths are inline and whose other paths
 // go through src/expr/ops.ts.
 import type { Input } from '../alg-semantics/ast.js';
+import { type InputLike, inputOf } from '../alg-semantics/input.js';
 import type { Expr, OpName } from '../expr/ast.js';
 import { INT_OPS, add, applyOp, div, mod } from '../expr/ops.js';
 import { type Int, type Value, isError } from '../expr/value.js';
@@ -426,6 +427,6 @@ export function compileTgt(p: TgtProgram): CompiledTgt {
   };
 }
 
-export function execTgt(p: TgtProgram, input: Input, opts?: RunOptions): Outcome {
-  return compileTgt(p).run(input, opts);
+export function execTgt(p: TgtProgram, input: Input | InputLike, opts?: RunOptions): Outcome {
+  return compileTgt(p).run(inputOf(input), opts);
 }

@@ -3,6 +3,7 @@
 // ([REDUCE]). Slow by design: it is the reference the fast executor (exec.ts) is tested against
 // and the source of `refsem step` traces. Stuck states are named outcomes (outcome.ts).
 import type { Input } from '../alg-semantics/ast.js';
+import { type InputLike, inputOf } from '../alg-semantics/input.js';
 import type { Expr } from '../expr/ast.js';
 import { add, applyOp, sub } from '../expr/ops.js';
 import { printExpr } from '../expr/print.js';
@@ -381,9 +382,9 @@ export class Machine {
 }
 
 /** Runs a completed program on an input with the small-step machine. */
-export function runMachine(p: TgtProgram, input: Input, opts: MachineOptions = {}): Outcome {
+export function runMachine(p: TgtProgram, input: Input | InputLike, opts: MachineOptions = {}): Outcome {
   checkTgt(p);
-  const bound = bindInput(p, input);
+  const bound = bindInput(p, inputOf(input));
   return new Machine(opts.seed ?? 0).run(p, bound, opts);
 }
 
