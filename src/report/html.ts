@@ -156,7 +156,7 @@ export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
       if (!prev) return `${title}<pre>${escapeHtml(p.text)}</pre>`;
       const diff = lineDiff(prev.text.split('\n'), p.text.split('\n'));
       const lines = diff.map((d) => (d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`));
-      return `${title}<details><summary>changes from ${escapeHtml(prev.label)}</summary><pre class="diff">${lines.join('\n')}</pre></details><pre>${escapeHtml(p.text)}</pre>`;
+      return `${title}<pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
     });
     sec.push(`<section id="programs"><h2>Programs T0 … T${m.programs.length - 1}</h2>${items.join('')}</section>`);
   }

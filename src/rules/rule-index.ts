@@ -113,6 +113,12 @@ export function buildRuleIndex(root: string): RuleIndex {
   return { rules, unknownInCode };
 }
 
+/** Each rule's link target relative to the spec folder, e.g. `schedule.md#split-…`. */
+export function ruleLinks(specDir: string): Map<string, string> {
+  const chapters = readdirSync(specDir).filter((f) => f.endsWith('.md') && !NOT_CHAPTERS.has(f));
+  return new Map(chapters.flatMap((c) => rulesOfChapter(readFileSync(join(specDir, c), 'utf8'), c).map((r) => [r.id, `${c}#${headingAnchor(r)}`] as const)));
+}
+
 /** What is wrong with an index: rules without exactly one implementation or without any test. */
 export function indexProblems(ix: RuleIndex): string[] {
   return [
@@ -130,7 +136,7 @@ export function indexProblems(ix: RuleIndex): string[] {
 }
 
 /** The anchor a markdown renderer gives the rule's heading: lower case, punctuation dropped, spaces as dashes. */
-function headingAnchor(r: SpecRule): string {
+export function headingAnchor(r: Pick<SpecRule, 'heading'>): string {
   return r.heading
     .toLowerCase()
     .replace(/[^\p{L}\p{N} _-]/gu, '')

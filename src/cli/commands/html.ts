@@ -1,0 +1,64 @@
+// `refsem html PROG [--schedule S] [--window …] [--param …] [--engine E] [--point P] -o FILE`:
+// the report of a program as one self-contained HTML page (src/report/): the algorithm, T0 … Tn
+// with their diffs and linked rules, the bounds, the output as a heat map, the machine step by
+// step on the window, and a derivation with repeated sub-derivations folded.
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Register } from './index.js';
+import { readSource } from '../io.js';
+import { CLI_LOC, collect, parseParams } from '../options.js';
+import { windowOf } from '../common-options.js';
+import { UserError } from '../../diag.js';
+import { resolveEngine } from '../../bounds/engine.js';
+import { registryWith } from '../../schedule/schedule.js';
+import { buildReport, REPORT_LIMITS } from '../../report/build.js';
+import { renderReport } from '../../report/html.js';
+import { ruleLinks } from '../../rules/rule-index.js';
+
+const specDir = fileURLToPath(new URL('../../../spec/', import.meta.url));
+
+interface Opts {
+  schedule?: string;
+  directive: string[];
+  window?: string;
+  param: string[];
+  engine: string;
+  point?: string;
+  out: string;
+}
+
+export const register: Register = (program, io) => {
+  program
+    .command('html')
+    .description('write the report of a program as one self-contained HTML page')
+    .argument('<prog>', 'algorithm source file')
+    .option('--schedule <file>', 'schedule to apply after lowering')
+    .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
+    .option('--window <MIN+LEN,...>', `output window, stepped through on the machine too (at most ${REPORT_LIMITS.stepPoints} points; default 0+4 per dimension)`)
+    .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
+    .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta1')
+    .option('--point <f(c,...)>', 'the point whose derivation is shown (default: the first point of the window)')
+    .requiredOption('-o, --out <file>', 'the HTML file to write')
+    .action(async (prog: string, o: Opts) => {
+      const source = readSource(prog);
+      if (/\.(tgt|lam|sched)$/.test(source.file)) throw new UserError(`'${source.file}' is not an algorithm`, CLI_LOC, 'refsem html takes an algorithm (.alg), with --schedule for its schedule');
+      const window = o.window === undefined ? undefined : windowOf(o.window).map(([m, l]) => [Number(m), Number(l)] as const);
+      const points = window?.reduce((n, [, l]) => n * l, 1) ?? 0;
+      if (points > REPORT_LIMITS.stepPoints) {
+        throw new UserError(`the window has ${points} points; a report steps through at most ${REPORT_LIMITS.stepPoints}`, CLI_LOC, 'give a smaller --window (refsem exec runs large windows)');
+      }
+      const links = ruleLinks(specDir);
+      const model = buildReport({
+        source,
+        ...(o.schedule !== undefined ? { schedule: readSource(o.schedule) } : {}),
+        ...(window ? { window, stepWindow: window } : {}),
+        params: Object.fromEntries([...parseParams(o.param)].map(([k, v]) => [k, Number(v)])),
+        engine: await resolveEngine(o.engine),
+        ...(o.point !== undefined ? { point: o.point } : {}),
+        registry: await registryWith(o.directive),
+        ruleHref: (id) => links.get(id),
+      });
+      writeFileSync(o.out, renderReport(model, { specBase: pathToFileURL(specDir).href }));
+      io.out(`wrote ${o.out}: ${model.programs.length} programs${model.errors.length ? `, ${model.errors.length} error${model.errors.length === 1 ? '' : 's'} shown in the page` : ''}\n`);
+    });
+};

@@ -1,0 +1,169 @@
+// The report of one program: what `refsem html` writes and the playground shows. It runs the
+// flow of a program (thesis ch. 2): parse and validate (§2.4), lower (fig. 2.9), apply the
+// schedule directive by directive (§2.8), extract the bounds query and complete it with an engine
+// (§2.7), realize the algorithm and run the completed program (fig. 2.8), and derive one point
+// (fig. 2.6). Every step's failure becomes a located message in the report, never an exception,
+// so a half-written program in the playground still shows what can be shown.
+import type { Pipeline } from '../alg-semantics/ast.js';
+import { realize } from '../alg-semantics/fast-eval.js';
+import { loadPipeline } from '../alg-semantics/load.js';
+import { derivePoint, type Derivation } from '../alg-semantics/spec-eval.js';
+import { type BoundsEngine, BUILTIN_ENGINES, completeProgram } from '../bounds/engine.js';
+import { extractQuery, printQuery } from '../bounds/query.js';
+import { showLoc, UserError } from '../diag.js';
+import { holeKey } from '../expr/ast.js';
+import { parseExprText } from '../expr/parse.js';
+import { printExpr } from '../expr/print.js';
+import { showValue, type Int } from '../expr/value.js';
+import { verdictFor, showVerdict } from '../lowering/equivalence.js';
+import { lower } from '../lowering/lower.js';
+import { applySchedule } from '../schedule/apply.js';
+import { builtinRegistry } from '../schedule/builtins.js';
+import { parseSchedule } from '../schedule/parse.js';
+import type { DirectiveRegistry } from '../schedule/plugin.js';
+import { printCall } from '../schedule/print.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { showOutcome } from '../target-semantics/display.js';
+import { holesOf } from '../target-semantics/holes.js';
+import { runMachine } from '../target-semantics/machine.js';
+import { printTgt } from '../target-semantics/print.js';
+import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef } from './model.js';
+
+export interface ReportRequest {
+  readonly source: { readonly file: string; readonly text: string };
+  readonly schedule?: { readonly file: string; readonly text: string };
+  /** [min, len] per output dimension; default 0+8 in each */
+  readonly window?: readonly (readonly [number, number])[];
+  readonly params?: Readonly<Record<string, number>>;
+  /** default beta1 (sound, and seldom gives up) */
+  readonly engine?: BoundsEngine;
+  /** the point to derive, e.g. `f(1, 2)`; default the window's first point of the output */
+  readonly point?: string;
+  /** the window the machine steps through; default the first points of `window` */
+  readonly stepWindow?: readonly (readonly [number, number])[];
+  /** directives besides the built-ins (plug-ins loaded by the caller) */
+  readonly registry?: DirectiveRegistry;
+  /** where the spec defines a rule, for links */
+  readonly ruleHref?: (id: string) => string | undefined;
+}
+
+/** Limits that keep a report small enough to read and to compute in a moment. */
+export const REPORT_LIMITS = { machineSteps: 5_000, derivationSteps: 30_000, derivationNodes: 3_000, stepPoints: 64 } as const;
+
+const message = (e: unknown): string => (e instanceof UserError ? e.render() : `internal error: ${(e as Error)?.message ?? String(e)}`);
+
+/** The report of an algorithm with an optional schedule; never throws on bad input. */
+export function buildReport(req: ReportRequest): ReportModel {
+  const rule = (id: string): RuleRef => {
+    const href = req.ruleHref?.(id);
+    return href === undefined ? { id } : { id, href };
+  };
+  const errors: string[] = [];
+  const notes: string[] = [];
+  const programs: ProgramStep[] = [];
+  const base = { title: `refsem report: ${req.source.file}${req.schedule ? ` with ${req.schedule.file}` : ''}`, source: req.source };
+  const done = (extra: Partial<ReportModel> = {}): ReportModel => ({ ...base, errors, notes, programs, ...extra });
+
+  let alg: Pipeline;
+  try {
+    alg = loadPipeline(req.source.text, req.source.file);
+  } catch (e) {
+    errors.push(message(e));
+    return done();
+  }
+  let t: TgtProgram = lower(alg);
+  programs.push({ label: 'T0', text: printTgt(t) });
+  if (req.schedule) {
+    try {
+      const s = parseSchedule(req.schedule.text, req.schedule.file, req.registry ?? builtinRegistry());
+      t = applySchedule(t, s, {
+        pipeline: alg,
+        onStep: (c, ti) => {
+          programs.push({
+            label: `T${programs.length}`,
+            directive: `${printCall(c)}${c.loc ? `   (${showLoc(c.loc)})` : ''}`,
+            ...(c.directive.rule ? { rule: rule(c.directive.rule) } : {}),
+            text: printTgt(ti),
+          });
+        },
+      });
+    } catch (e) {
+      errors.push(message(e));
+      return done();
+    }
+  }
+
+  const engine = req.engine ?? BUILTIN_ENGINES.beta1!;
+  const holes = holesOf(t);
+  const completed = completeProgram(t, engine);
+  const by = completed.completedBy;
+  const bounds = {
+    holes: holes.map(holeKey),
+    query: printQuery(extractQuery(t), { rules: true }),
+    engine: engine.name,
+    completion: by.completion ? [...by.completion].map(([k, v]) => `${k} = ${printExpr(v, 'tgt')}`) : [],
+    ...(by.failure !== undefined ? { failure: by.failure } : {}),
+  };
+
+  const out = alg.funcs.find((f) => f.name === alg.output)!;
+  const window = req.window ?? out.vars.map(() => [0, 8] as const);
+  const params = new Map<string, Int>(Object.entries(req.params ?? {}).map(([k, v]) => [k, v]));
+  for (const p of alg.params) if (!params.has(p)) (params.set(p, 4), notes.push(`parameter ${p} is not given; the report uses ${p} = 4`));
+  const input = { window, params };
+  let output: ReportModel['output'];
+  try {
+    const ref = realize(alg, input);
+    output = { func: alg.output, window, values: ref.values.map(showValue) };
+    notes.push(showVerdict(verdictFor(alg, completed, input)));
+  } catch (e) {
+    errors.push(message(e));
+  }
+
+  const stepWindow = req.stepWindow ?? window.map(([m, l]) => [m, Math.min(l, 2)] as const);
+  const stepPoints = stepWindow.reduce((n, [, l]) => n * l, 1);
+  let machine: ReportModel['machine'];
+  if (stepPoints > REPORT_LIMITS.stepPoints) {
+    errors.push(`the step window has ${stepPoints} points, more than the ${REPORT_LIMITS.stepPoints} a report steps through; give a smaller window`);
+  } else {
+    const steps: MachineStep[] = [];
+    try {
+      const o = runMachine(completed, { window: stepWindow, params }, {
+        maxSteps: REPORT_LIMITS.machineSteps,
+        onStep: (ev) => void steps.push({ rule: rule(ev.rule), text: `${ev.redex} ⟶ ${ev.result}` }),
+      });
+      machine = { window: stepWindow.map(([m, l]) => `[${m}, ${m + l})`).join(' × '), steps, outcome: showOutcome(o), truncated: steps.length >= REPORT_LIMITS.machineSteps };
+    } catch (e) {
+      errors.push(message(e));
+    }
+  }
+
+  let derivation: ReportModel['derivation'];
+  try {
+    const [func, point] = pointOf(req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`);
+    const r = derivePoint(alg, params, func, point, REPORT_LIMITS.derivationSteps);
+    if (r.kind === 'value') {
+      const budget = { left: REPORT_LIMITS.derivationNodes };
+      derivation = { point: `${func}(${point.join(', ')})`, tree: toNode(r.tree, rule, budget), truncated: budget.left <= 0 };
+    } else notes.push(`the derivation of ${func}(${point.join(', ')}) takes more than ${REPORT_LIMITS.derivationSteps} steps; choose a point of a producer with --point to see one`);
+  } catch (e) {
+    errors.push(message(e));
+  }
+  return done({ bounds, ...(output ? { output } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) });
+}
+
+/** `f(1, -2)` as a func name and integer coordinates. */
+function pointOf(text: string): [string, Int[]] {
+  const e = parseExprText(text, 'alg', '<point>');
+  const coords = e.k === 'access' ? e.args.map((a) => (a.k === 'const' && typeof a.value !== 'object' ? (a.value as Int) : undefined)) : [];
+  if (e.k !== 'access' || coords.some((c) => c === undefined)) {
+    throw new UserError(`the point '${text}' is not a func applied to integers`, { file: '<point>', line: 1, col: 1 }, "write e.g. f(3, -4)");
+  }
+  return [e.func, coords as Int[]];
+}
+
+/** A derivation as report nodes, at most `budget.left` of them (breadth is kept, depth cut). */
+function toNode(d: Derivation, rule: (id: string) => RuleRef, budget: { left: number }): DerivationNode {
+  budget.left--;
+  const children = budget.left > 0 ? d.children.map((c) => toNode(c, rule, budget)) : [];
+  return { rule: rule(d.rule), text: d.text, children };
+}

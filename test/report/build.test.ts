@@ -1,0 +1,83 @@
+// The report of a program: each section from the flow of the program, and errors as located
+// messages in the page instead of an exception.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../src/report/build.js';
+import { runCli } from '../support/cli.js';
+import { example, examplesDir, scratch } from '../support/files.js';
+
+const sec22 = { file: 'sec22.alg', text: example('sec22.alg') };
+const sched = { file: 'sec22.sched', text: example('sec22.sched') };
+
+describe('buildReport', () => {
+  const m = buildReport({ source: sec22, schedule: sched, window: [[0, 6]], ruleHref: (id) => (id === 'SPLIT' ? 'schedule.md#split' : undefined) });
+
+  it('lists T0 … T3 with the directive and rule of each step', () => {
+    expect(m.errors).toEqual([]);
+    expect(m.programs.map((p) => p.label)).toEqual(['T0', 'T1', 'T2', 'T3']);
+    expect(m.programs[1]!.directive).toMatch(/^split f\.x by 3 /);
+    expect(m.programs[1]!.rule).toEqual({ id: 'SPLIT', href: 'schedule.md#split' });
+    expect(m.programs[2]!.rule).toEqual({ id: 'COMPUTE-AT' });
+  });
+
+  it('shows the output window of §2.2 and that the target agrees with it', () => {
+    expect(m.output).toEqual({ func: 'f', window: [[0, 6]], values: ['1', '5', '13', '25', '41', '61'] });
+    expect(m.notes).toContain('[VERDICT-EQUAL] equal: the target agrees with the algorithm on the whole window');
+  });
+
+  it('has the holes, the query and the completion by β1', () => {
+    expect(m.bounds!.holes).toContain('?cpu.min(f.x)');
+    expect(m.bounds!.query).toContain('[B-PIPELINE]');
+    expect(m.bounds!.engine).toBe('beta1');
+    expect(m.bounds!.completion.some((l) => l.startsWith('?mem.len(g.x) = '))).toBe(true);
+  });
+
+  it('steps the machine on the first points and derives the first point', () => {
+    expect(m.machine!.steps.length).toBeGreaterThan(10);
+    expect(m.machine!.steps.some((s) => s.rule.id === 'FOR-ITER')).toBe(true);
+    expect(m.machine!.outcome).toMatch(/^done after \d+ steps/);
+    expect(m.derivation!.point).toBe('f(0)');
+    expect(m.derivation!.tree.text).toContain('⇓ 1');
+  });
+
+  it('a program with an error gives its located message and no later section', () => {
+    const bad = buildReport({ source: { file: 'bad.alg', text: 'pipeline f() { func f(x) = g(x); }' } });
+    expect(bad.errors.length).toBe(1);
+    expect(bad.errors[0]).toMatch(/^bad\.alg:1:\d+: error: /);
+    expect(bad.output).toBeUndefined();
+  });
+
+  it('a schedule that is rejected shows the rejection and the programs up to it', () => {
+    const r = buildReport({ source: sec22, schedule: { file: 's.sched', text: 'split f.x by 3\ncompute-at g at f.nope\n' } });
+    expect(r.programs.map((p) => p.label)).toEqual(['T0', 'T1']);
+    expect(r.errors[0]).toMatch(/^s\.sched:2:1: error: /);
+  });
+});
+
+describe('refsem html', () => {
+  const { dir, file } = scratch('refsem-html-');
+
+  it('writes one page showing T0 … T3 of §2.2, with rules linked to the spec', async () => {
+    const out = join(dir, 'r.html');
+    const r = await runCli(['html', `${examplesDir}/sec22.alg`, '--schedule', `${examplesDir}/sec22.sched`, '-o', out]);
+    expect(r.code).toBe(0);
+    const page = readFileSync(out, 'utf8');
+    for (const t of ['T0', 'T1', 'T2', 'T3']) expect(page).toContain(`<h3 id="${t}">`);
+    expect(page).toMatch(/<a class="rule" href="file:\/\/[^"]*\/spec\/schedule\.md#split-[^"]*">\[SPLIT\]<\/a>/);
+  });
+
+  it('shows a program error in the page and still writes it', async () => {
+    const out = join(dir, 'bad.html');
+    const r = await runCli(['html', file('bad.alg', 'pipeline f() { func f(x) = g(x); }\n'), '-o', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('1 error shown in the page');
+    expect(readFileSync(out, 'utf8')).toContain('<div class="errors" id="errors"><pre>');
+  });
+
+  it('refuses a window too large to step through, naming the limit', async () => {
+    const r = await runCli(['html', `${examplesDir}/blur.alg`, '--window', '0+64,0+64', '-o', join(dir, 'big.html')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the window has 4096 points; a report steps through at most 64');
+  });
+});
