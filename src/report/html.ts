@@ -126,25 +126,59 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
     `<div class="stepper" data-steps="${id}">`,
     `<input type="range" min="0" max="${steps.length - 1}" value="0" aria-label="step"> <span class="stepno">step 1 of ${steps.length}</span>`,
     `<div class="steptext"></div><pre class="stepstate"></pre>`,
-    `<script type="application/json" id="${id}">${stepsData(steps, o)}</script>`,
+    `<script type="application/json" class="steps" id="${id}">${stepsData(steps, o)}</script>`,
     '</div>',
   ].join('');
 }
 
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
+export const REPORT_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
 pre,code{font:13px/1.4 ui-monospace,monospace}pre{background:#f6f6f4;padding:.6em;overflow:auto}
 h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
 .diff .add{background:#e3f6e3}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
 .notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
 details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11px}.same{font-size:12px}.steptext{margin:.4em 0}`;
 
-const SCRIPT = `for(const el of document.querySelectorAll('.stepper')){const data=JSON.parse(document.getElementById(el.dataset.steps).textContent);
-const r=el.querySelector('input'),t=el.querySelector('.steptext'),s=el.querySelector('.stepstate'),n=el.querySelector('.stepno');
-const show=()=>{const i=+r.value;const lo=Math.max(0,i-4);t.innerHTML=data.slice(lo,i+1).map((d,k)=>(lo+k===i?'<b>':'')+(lo+k+1)+'. '+d[0]+' '+d[1]+(lo+k===i?'</b>':'')).join('<br>');
-s.innerHTML=data[i][2];s.style.display=data[i][2]?'':'none';n.textContent='step '+(i+1)+' of '+data.length;};r.addEventListener('input',show);show();}`;
+/** The little of the DOM the slider script uses (the core is compiled without the DOM's types). */
+export interface PageNode {
+  querySelector(selector: string): PageNode | null;
+  querySelectorAll(selector: string): ArrayLike<PageNode>;
+  textContent: string | null;
+  innerHTML: string;
+  value?: string;
+  style?: { display: string };
+  addEventListener?(type: string, f: () => void): void;
+}
 
-/** The whole page. */
-export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
+/**
+ * Makes the step sliders of a page work: each `.stepper` shows its step and the four before it.
+ * The HTML file embeds this function's own source, and the playground calls it after each
+ * update, so the two cannot drift apart. It uses nothing outside its argument.
+ */
+export function initSteppers(root: PageNode): void {
+  for (const el of Array.from(root.querySelectorAll('.stepper'))) {
+    const data = JSON.parse(el.querySelector('script')!.textContent!) as string[][];
+    const range = el.querySelector('input')!;
+    const text = el.querySelector('.steptext')!;
+    const state = el.querySelector('.stepstate')!;
+    const counter = el.querySelector('.stepno')!;
+    const show = () => {
+      const i = Number(range.value);
+      const lo = Math.max(0, i - 4);
+      text.innerHTML = data
+        .slice(lo, i + 1)
+        .map((d, k) => (lo + k === i ? `<b>${lo + k + 1}. ${d[0]} ${d[1]}</b>` : `${lo + k + 1}. ${d[0]} ${d[1]}`))
+        .join('<br>');
+      state.innerHTML = data[i]![2]!;
+      state.style!.display = data[i]![2] ? '' : 'none';
+      counter.textContent = `step ${i + 1} of ${data.length}`;
+    };
+    range.addEventListener!('input', show);
+    show();
+  }
+}
+
+/** The sections of a report, without the page around them (the playground embeds them). */
+export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
   const sec: string[] = [];
   if (m.errors.length > 0) sec.push(`<div class="errors" id="errors"><pre>${escapeHtml(m.errors.join('\n'))}</pre></div>`);
   if (m.notes.length > 0) sec.push(`<div class="notes" id="notes">${m.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>`);
@@ -179,5 +213,10 @@ export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
     const p = m.perceus;
     sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3>Heap machine</h3>${stepperHtml('heap-steps', p.steps, o)}${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Result: <code>${escapeHtml(p.result)}</code></p></section>`);
   }
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(m.title)}</title><style>${STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${sec.join('\n')}\n<script>${SCRIPT}</script></body></html>\n`;
+  return sec.join('\n');
+}
+
+/** The whole page: the sections, the style, and the slider script. */
+export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document);</script></body></html>\n`;
 }
