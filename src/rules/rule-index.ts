@@ -4,17 +4,9 @@
 // (test/rules/rule-index.test.ts), never written by hand.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { NOT_CHAPTERS, type SpecRule, headingAnchor, ruleLinksOf, rulesOfChapter } from './spec-rules.js';
 
-export interface SpecRule {
-  readonly id: string;
-  /** the text of the heading that defines it */
-  readonly heading: string;
-  /** `spec/<chapter>.md` */
-  readonly chapter: string;
-  readonly line: number;
-  /** whether the rule's section holds a runnable example (run by test/spec.test.ts) */
-  readonly hasExample: boolean;
-}
+export { type SpecRule, rulesOfChapter } from './spec-rules.js';
 
 export interface Site {
   readonly file: string;
@@ -35,33 +27,10 @@ export interface RuleIndex {
   readonly unknownInCode: readonly Site[];
 }
 
-const HEADING = /^(#+) (.*\[[A-Z][A-Z0-9-]*\].*)$/;
-const HEADING_ID = /\[([A-Z][A-Z0-9-]*)\]/g;
-/** Chapters that index or introduce the spec rather than define rules. */
-const NOT_CHAPTERS = new Set(['README.md', 'index.md']);
-
 function filesUnder(dir: string, ext: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
     d.isDirectory() ? filesUnder(join(dir, d.name), ext) : d.name.endsWith(ext) ? [join(dir, d.name)] : [],
   );
-}
-
-/**
- * The rules of one spec chapter. A heading may define several rules (`[IF-T] and [IF-F] …`); a
- * rule's section runs to the next heading of its level or above.
- */
-export function rulesOfChapter(md: string, chapter: string): SpecRule[] {
-  const lines = md.split('\n');
-  const level = (l: string) => /^(#+) /.exec(l)?.[1]!.length;
-  return lines.flatMap((l, i) => {
-    const m = HEADING.exec(l);
-    if (!m) return [];
-    const own = m[1]!.length;
-    let end = i + 1;
-    while (end < lines.length && !((level(lines[end]!) ?? Infinity) <= own)) end++;
-    const hasExample = lines.slice(i + 1, end).some((x) => /^```refsem-run\s*$/.test(x));
-    return [...m[2]!.matchAll(HEADING_ID)].map((id) => ({ id: id[1]!, heading: m[2]!.trim(), chapter: `spec/${chapter}`, line: i + 1, hasExample }));
-  });
 }
 
 /** The nearest declaration at or above a line: what a reader opens to find the rule. */
@@ -115,8 +84,8 @@ export function buildRuleIndex(root: string): RuleIndex {
 
 /** Each rule's link target relative to the spec folder, e.g. `schedule.md#split-…`. */
 export function ruleLinks(specDir: string): Map<string, string> {
-  const chapters = readdirSync(specDir).filter((f) => f.endsWith('.md') && !NOT_CHAPTERS.has(f));
-  return new Map(chapters.flatMap((c) => rulesOfChapter(readFileSync(join(specDir, c), 'utf8'), c).map((r) => [r.id, `${c}#${headingAnchor(r)}`] as const)));
+  const names = readdirSync(specDir).filter((f) => f.endsWith('.md'));
+  return ruleLinksOf(names.map((name) => ({ name, text: readFileSync(join(specDir, name), 'utf8') })));
 }
 
 /** What is wrong with an index: rules without exactly one implementation or without any test. */
@@ -133,14 +102,6 @@ export function indexProblems(ix: RuleIndex): string[] {
     }),
     ...ix.unknownInCode.map((s) => `${s.file}:${s.line}: names a rule ID no spec heading defines`),
   ];
-}
-
-/** The anchor a markdown renderer gives the rule's heading: lower case, punctuation dropped, spaces as dashes. */
-export function headingAnchor(r: Pick<SpecRule, 'heading'>): string {
-  return r.heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, '')
-    .replace(/ /g, '-');
 }
 
 /** The index as the markdown of spec/index.md. */

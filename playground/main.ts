@@ -1,0 +1,153 @@
+// The playground: edit an algorithm and a schedule and see the report of the program — T0 … Tn,
+// bounds, output, the machine, a derivation — recomputed in the browser by the same core the
+// command line uses. The whole view lives in the URL, so a link reproduces it.
+import { buildReport } from '../src/report/build.js';
+import { initSteppers, reportBody, REPORT_STYLE } from '../src/report/html.js';
+import { buildLambdaReport } from '../src/report/lambda.js';
+import { BUILTIN_ENGINES } from '../src/bounds/engine.js';
+import { EXAMPLES, type Example } from './examples.js';
+import { ruleHref } from './rules.js';
+
+interface View {
+  readonly example: string;
+  readonly alg: string;
+  readonly sched: string;
+  readonly window: string;
+  readonly params: string;
+  readonly point: string;
+  readonly engine: string;
+}
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const fields = {
+  example: $<HTMLSelectElement>('example'),
+  alg: $<HTMLTextAreaElement>('alg'),
+  sched: $<HTMLTextAreaElement>('sched'),
+  window: $<HTMLInputElement>('window'),
+  params: $<HTMLInputElement>('params'),
+  point: $<HTMLInputElement>('point'),
+  engine: $<HTMLSelectElement>('engine'),
+};
+const report = $<HTMLElement>('report');
+const timing = $<HTMLElement>('timing');
+const notice = $<HTMLElement>('notice');
+
+const style = document.createElement('style');
+style.textContent = REPORT_STYLE.replace(/body\{[^}]*\}/, '');
+document.head.appendChild(style);
+
+for (const ex of EXAMPLES) fields.example.add(new Option(ex.title, ex.id));
+
+function viewOf(ex: Example): View {
+  return { example: ex.id, alg: ex.source, sched: ex.schedule ?? '', window: ex.window ?? '', params: ex.params ?? '', point: '', engine: 'beta1' };
+}
+
+/** The view as URL text: base64url of its JSON (UTF-8), so any program text survives. */
+export function encodeView(v: View): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(v));
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function decodeView(text: string): View | undefined {
+  try {
+    const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    const v = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))) as Partial<View>;
+    const keys: (keyof View)[] = ['example', 'alg', 'sched', 'window', 'params', 'point', 'engine'];
+    return keys.every((k) => typeof v[k] === 'string') ? (v as View) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function current(): View {
+  return { example: fields.example.value, alg: fields.alg.value, sched: fields.sched.value, window: fields.window.value, params: fields.params.value, point: fields.point.value, engine: fields.engine.value };
+}
+
+function show(v: View): void {
+  fields.example.value = v.example;
+  fields.alg.value = v.alg;
+  fields.sched.value = v.sched;
+  fields.window.value = v.window;
+  fields.params.value = v.params;
+  fields.point.value = v.point;
+  fields.engine.value = v.engine;
+}
+
+/** `0+8,-2+4` as [min, len] pairs; undefined when empty, an error message when malformed. */
+function windowOf(text: string): [number, number][] | undefined | string {
+  if (text.trim() === '') return undefined;
+  const dims = text.split(',').map((d) => /^\s*(-?\d+)\s*\+\s*(\d+)\s*$/.exec(d));
+  if (dims.some((m) => !m)) return `window '${text}': write one MIN+LEN per dimension, e.g. 0+8,0+8`;
+  return dims.map((m) => [Number(m![1]), Number(m![2])]);
+}
+
+function paramsOf(text: string): Record<string, number> | string {
+  const out: Record<string, number> = {};
+  for (const item of text.split(/[,\s]+/).filter(Boolean)) {
+    const m = /^([A-Za-z_][\w.]*)=(-?\d+)$/.exec(item);
+    if (!m) return `parameter '${item}': write NAME=INT, e.g. n=4`;
+    out[m[1]!] = Number(m[2]);
+  }
+  return out;
+}
+
+/** The step window: the first points of the output window, few enough to step through. */
+const stepWindowOf = (w: readonly [number, number][]) => w.map(([m, l]) => [m, Math.min(l, w.length > 1 ? 2 : 4)] as const);
+
+function render(): void {
+  const v = current();
+  const t0 = performance.now();
+  const isLambda = EXAMPLES.find((e) => e.id === v.example)?.kind === 'lambda';
+  const win = windowOf(v.window);
+  const params = paramsOf(v.params);
+  let body: string;
+  if (typeof win === 'string' || typeof params === 'string') {
+    body = `<div class="errors" id="errors"><pre>${typeof win === 'string' ? win : params}</pre></div>`;
+  } else if (isLambda) {
+    body = reportBody(buildLambdaReport({ source: { file: `${v.example}.lam`, text: v.alg }, ruleHref }), {});
+  } else {
+    const model = buildReport({
+      source: { file: `${v.example}.alg`, text: v.alg },
+      ...(v.sched.trim() ? { schedule: { file: `${v.example}.sched`, text: v.sched } } : {}),
+      ...(win ? { window: win, stepWindow: stepWindowOf(win) } : {}),
+      params,
+      engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
+      ...(v.point.trim() ? { point: v.point.trim() } : {}),
+      ruleHref,
+    });
+    body = reportBody(model, { specBase: 'spec/' });
+  }
+  report.innerHTML = body;
+  initSteppers(report);
+  const ms = performance.now() - t0;
+  timing.textContent = `updated in ${ms.toFixed(0)} ms`;
+  timing.dataset.ms = String(ms);
+  history.replaceState(null, '', `#v=${encodeView(v)}`);
+  $<HTMLAnchorElement>('share').href = location.href;
+}
+
+let pending: number | undefined;
+const soon = () => {
+  if (pending !== undefined) clearTimeout(pending);
+  pending = window.setTimeout(() => ((pending = undefined), render()), 150);
+};
+for (const f of [fields.alg, fields.sched, fields.window, fields.params, fields.point]) f.addEventListener('input', soon);
+fields.engine.addEventListener('change', render);
+fields.example.addEventListener('change', () => {
+  show(viewOf(EXAMPLES.find((e) => e.id === fields.example.value)!));
+  render();
+});
+
+function start(): void {
+  const hash = new URLSearchParams(location.hash.slice(1)).get('v');
+  const v = hash === null ? undefined : decodeView(hash);
+  if (hash !== null && !v) {
+    notice.hidden = false;
+    notice.textContent = 'The link does not hold a readable view (it may have been cut short); showing the default example instead.';
+  }
+  show(v ?? viewOf(EXAMPLES[0]!));
+  render();
+}
+start();

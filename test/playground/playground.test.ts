@@ -1,0 +1,173 @@
+// The playground end to end in Chromium: built with Vite as `npm run playground:build` builds it,
+// served as static files, driven like a user would — each example loads, a schedule edit changes
+// Tn and the output, the machine steps, a derivation opens, a shared link reproduces the view,
+// and bad input is shown, not thrown. Structure is asserted, never pixels; screenshots are kept
+// in test-artifacts/ for people.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, hasChromium, launchChromium, serveStatic } from '../support/browser.js';
+
+const root = join(__dirname, '..', '..');
+let out: string;
+let url: string;
+let server: Server;
+let browser: Browser;
+let page: Page;
+const timings: Record<string, number> = {};
+
+async function timing(p: Page): Promise<number> {
+  return Number(await p.locator('#timing').getAttribute('data-ms'));
+}
+
+/** Waits for the report to be recomputed after an edit (the timing line changes). */
+async function afterEdit(p: Page, edit: () => Promise<void>): Promise<void> {
+  const before = await p.locator('#timing').getAttribute('data-ms');
+  await edit();
+  await p.waitForFunction((b) => document.getElementById('timing')!.dataset.ms !== b, before);
+}
+
+describe.runIf(hasChromium)('playground in Chromium', () => {
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), 'refsem-playground-'));
+    await build({ configFile: join(root, 'playground', 'vite.config.ts'), logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
+    ({ url, server } = await serveStatic(out));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    if (out) rmSync(out, { recursive: true, force: true });
+    writeFileSync(join(ARTIFACTS, 'playground-timings.json'), JSON.stringify(timings, null, 2));
+  });
+
+  it('opens on §2.2 with T0 … T3, the output and the verdict', async () => {
+    await page.goto(url);
+    await page.waitForSelector('#report #programs');
+    expect(await page.locator('#report #programs h3').allTextContents()).toEqual([
+      'T0',
+      expect.stringMatching(/^T1 after split f\.x by 3/),
+      expect.stringMatching(/^T2 after compute-at g at f\.xo/),
+      expect.stringMatching(/^T3 after store-at g at f\.xo/),
+    ]);
+    expect(await page.locator('#report #output td').allTextContents()).toEqual(['1', '5', '13', '25', '41', '61']);
+    expect(await page.locator('#report #notes').textContent()).toContain('[VERDICT-EQUAL]');
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-sec22.png') });
+  });
+
+  it.each(['blur', 'histogram', 'prefix_sum', 'harris', 'map', 'rbtree'])('loads the example %s without errors', async (id) => {
+    await page.selectOption('#example', id);
+    await page.waitForFunction((x) => location.hash.length > 3 && (document.getElementById('example') as HTMLSelectElement).value === x, id);
+    expect(await page.locator('#report #errors').count()).toBe(0);
+    const sections = await page.locator('#report section').evaluateAll((s) => s.map((x) => x.id));
+    if (id === 'map' || id === 'rbtree') expect(sections).toContain('perceus');
+    else expect(sections).toEqual(expect.arrayContaining(['programs', 'bounds', 'output', 'machine']));
+    timings[id] = await timing(page);
+    await page.screenshot({ path: join(ARTIFACTS, `playground-${id}.png`) });
+  });
+
+  it('an edited schedule line changes Tn and the output stays right; the blur on 64×64 is timed', async () => {
+    await page.selectOption('#example', 'blur');
+    await page.waitForSelector('#report #programs');
+    const before = await page.locator('#report #programs h3').allTextContents();
+    await afterEdit(page, () => page.fill('#sched', 'split blur_y.x by 8\nvectorize blur_y.xi\n'));
+    const after = await page.locator('#report #programs h3').allTextContents();
+    expect(after.length).toBe(3);
+    expect(after).not.toEqual(before);
+    expect(after[1]).toMatch(/^T1 after split blur_y\.x by 8/);
+    expect(await page.locator('#report #notes').textContent()).toContain('[VERDICT-EQUAL]');
+    expect(await page.locator('#report #output td').count()).toBe(64 * 64);
+    timings['blur 64x64 after an edit (ms)'] = await timing(page);
+  });
+
+  it('an edit to the algorithm changes the output values', async () => {
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #output');
+    await afterEdit(page, () => page.fill('#alg', 'pipeline f() {\n  func g(x) = x * x * x;\n  func f(x) = g(x) + g(x + 1);\n}\n'));
+    expect(await page.locator('#report #output td').allTextContents()).toEqual(['1', '9', '35', '91', '189', '341']);
+  });
+
+  it('the machine steps forward with its slider, naming each rule', async () => {
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #machine');
+    expect(await page.locator('#machine .stepno').textContent()).toMatch(/^step 1 of \d+$/);
+    await page.locator('#machine input[type=range]').fill('20');
+    expect(await page.locator('#machine .stepno').textContent()).toMatch(/^step 21 of \d+$/);
+    expect(await page.locator('#machine .steptext b').textContent()).toMatch(/^21\. \[[A-Z-]+\]/);
+  });
+
+  it('a derivation opens, and a repeated sub-derivation refers to its first occurrence', async () => {
+    await page.selectOption('#example', 'sec22');
+    await afterEdit(page, () => page.fill('#alg', 'pipeline f() {\n  func g(x) = x * x;\n  func f(x) = g(x) + g(x);\n}\n'));
+    await afterEdit(page, () => page.fill('#point', 'f(2)'));
+    expect(await page.locator('#derivation > details').getAttribute('open')).not.toBeNull();
+    expect(await page.locator('#derivation summary').first().textContent()).toContain('f(2) ⇓ 8');
+    const same = page.locator('#derivation a.same');
+    expect(await same.count()).toBe(1);
+    const target = (await same.getAttribute('href'))!;
+    expect(await page.locator(`#derivation ${target}`).count()).toBe(1);
+    await page.locator('#derivation details details summary').first().click();
+    expect(await page.locator('#derivation').textContent()).toContain('g(2) ⇓ 4');
+  });
+
+  it('a shared link reproduces the view; a corrupted one opens the default example with a notice', async () => {
+    await page.selectOption('#example', 'histogram');
+    await afterEdit(page, () => page.fill('#window', '0+5'));
+    const shared = page.url();
+    const other = await browser.newPage();
+    await other.goto(shared);
+    await other.waitForSelector('#report #output');
+    expect(await other.locator('#example').inputValue()).toBe('histogram');
+    expect(await other.locator('#window').inputValue()).toBe('0+5');
+    expect(await other.locator('#report #output td').count()).toBe(5);
+    await other.goto(`${url}#v=not-a-view`);
+    await other.reload();
+    await other.waitForSelector('#report #programs');
+    expect(await other.locator('#notice').isVisible()).toBe(true);
+    expect(await other.locator('#example').inputValue()).toBe('sec22');
+    await other.close();
+  });
+
+  it('a program or schedule with an error shows its located message instead of a blank view', async () => {
+    await page.selectOption('#example', 'sec22');
+    await afterEdit(page, () => page.fill('#sched', 'split f.x by 3\ncompute-at g at f.nope\n'));
+    expect(await page.locator('#report #errors').textContent()).toMatch(/sec22\.sched:2:1: error: /);
+    expect(await page.locator('#report #programs h3').count()).toBe(2);
+    await afterEdit(page, () => page.fill('#alg', 'pipeline f() { func f(x) = ; }'));
+    expect(await page.locator('#report #errors').textContent()).toMatch(/sec22\.alg:1:\d+: error: /);
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-error.png') });
+  });
+});
+
+describe.runIf(hasChromium)('refsem html in Chromium', () => {
+  it('the report of §2.2 opens from a file and shows T0 … T3 and a working stepper', async () => {
+    const { runCli } = await import('../support/cli.js');
+    const dir = mkdtempSync(join(tmpdir(), 'refsem-html-'));
+    const file = join(dir, 'r.html');
+    expect((await runCli(['html', join(root, 'examples', 'sec22.alg'), '--schedule', join(root, 'examples', 'sec22.sched'), '-o', file])).code).toBe(0);
+    const b = await launchChromium();
+    try {
+      const p = await b.newPage();
+      const errors: string[] = [];
+      p.on('pageerror', (e) => errors.push(String(e)));
+      await p.goto(`file://${file}`);
+      expect(await p.locator('#programs h3').count()).toBe(4);
+      await p.locator('#machine input[type=range]').fill('5');
+      expect(await p.locator('#machine .stepno').textContent()).toMatch(/^step 6 of/);
+      expect(errors).toEqual([]);
+      await p.screenshot({ path: join(ARTIFACTS, 'html-report-sec22.png'), fullPage: true });
+    } finally {
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
