@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The playground end to end in Chromium: built with Vite as `npm run playground:build` builds it,
 // served as static files, driven like a user would — each example loads, a schedule edit changes
 // Tn and the output, the machine steps, a derivation opens, a shared link reproduces the view,
