@@ -3,6 +3,6 @@
 // must never keep a finished command alive. stdout/stderr writes are synchronous on Linux pipes
 // and files, so nothing printed is lost.
 import { main } from '../dist/cli/main.js';
-import { processIO } from '../dist/cli/io.js';
+import { processIO } from '../dist/node/io.js';
 
 process.exit(await main(process.argv.slice(2), processIO));

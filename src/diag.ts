@@ -39,3 +39,32 @@ export function attempt<T>(f: () => T): Result<T> {
     throw e;
   }
 }
+
+/** Where errors in command-line arguments are reported: there is no file to point into. */
+export const CLI_LOC: Loc = { file: '<command line>', line: 1, col: 1 };
+
+/** The place of a character offset in a text. */
+function locAt(text: string, offset: number, file: string): Loc {
+  const before = text.slice(0, offset);
+  const lastNl = before.lastIndexOf('\n');
+  return { file, line: before.split('\n').length, col: offset - lastNl };
+}
+
+/**
+ * Parses the text of a JSON file. A syntax error is reported at its line and column when
+ * JSON.parse gives its position (at the end of the text for a truncated file), else at 1:1.
+ */
+export function parseJson(text: string, file: string, hint: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    const msg = String((e as Error)?.message ?? e);
+    const lc = /\(line (\d+) column (\d+)\)/.exec(msg);
+    const at = /at position (\d+)/.exec(msg);
+    const offset = at ? Number(at[1]) : /end of JSON input/.test(msg) ? text.length : undefined;
+    const loc = lc ? { file, line: Number(lc[1]), col: Number(lc[2]) } : offset !== undefined ? locAt(text, offset, file) : { file, line: 1, col: 1 };
+    // The reason without V8's position and its quotation of the text.
+    const why = msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/(?: in JSON)? at position \d+/, '').replace(/, (?:"|\.\.\.")[\s\S]*$/, '');
+    throw new UserError(`not valid JSON: ${why}`, loc, hint);
+  }
+}

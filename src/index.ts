@@ -28,17 +28,14 @@ export { DEFAULT_MAX_STEPS as TGT_DEFAULT_MAX_STEPS, type MachineOptions, type R
 export { type CompiledTgt, type RunOptions, compileTgt, execTgt, exprSteps } from './target-semantics/exec.js';
 export { outcomeJson, showBuffer, showOutcome, showStuck } from './target-semantics/display.js';
 // Scheduling (§2.8): directives, schedule syntax, the driver and the directive plug-in API.
-export {
-  type ArgRecord, type ArgValue, type Args, type Directive, type DirectiveApi, type DirectiveCall, type DirectiveCtx,
-  type ParamSpec, type ParamType, type Phase, type Rng as DirectiveRng, type Schedule,
-  DirectiveRegistry, PHASES, Rejection, defineDirective, loadDirectiveModule,
-} from './schedule/plugin.js';
+export { type ArgRecord, type ArgValue, type Args, type Directive, type DirectiveApi, type DirectiveCall, type DirectiveCtx, type ParamSpec, type ParamType, type Phase, type Rng as DirectiveRng, type Schedule, DirectiveRegistry, PHASES, Rejection, defineDirective } from './schedule/plugin.js';
+export { loadDirectiveModule } from './node/plugins.js';
 export { BUILTINS as BUILTIN_DIRECTIVES, builtinRegistry } from './schedule/builtins.js';
 export { directiveApi } from './schedule/api.js';
 export { parseSchedule } from './schedule/parse.js';
 export { printCall, printSchedule } from './schedule/print.js';
-export { type ApplyOptions, applySchedule, directiveCtx, generateCall, invariantViolations, scheduleProgram } from './schedule/apply.js';
-export { loadSchedule, registryWith } from './schedule/schedule.js';
+export { type ApplyOptions, applySchedule, directiveCtx, generateCall, invariantViolations } from './schedule/apply.js';
+export { loadSchedule, registryWith } from './node/plugins.js';
 // C and SIMD code generation (ch. 5): emission, the batched toolchain, verdicts against the reference.
 export {
   type Backend, type BackendCheckOptions, type BatchItem, type BinaryResult, type CodegenFaults, type EmitOptions,
@@ -56,10 +53,8 @@ export { type HolePair, type QNode, type Query, extractQuery, pairKey, printQuer
 export { type Interval, type IntervalEnv, evalInterval, hull } from './bounds/interval.js';
 export { type CoverAssertion, type InferOptions, type InferResult, beta0, infer } from './bounds/beta0.js';
 export { beta1, funcValueRanges } from './bounds/beta1.js';
-export {
-  type BoundsEngine, type CompletedProgram, type EngineAnswer, type EngineResult,
-  BUILTIN_ENGINES, completeProgram, defineBoundsEngine, loadEngineModule, resolveEngine, runEngine,
-} from './bounds/engine.js';
+export { type BoundsEngine, type CompletedProgram, type EngineAnswer, type EngineResult, BUILTIN_ENGINES, completeProgram, defineBoundsEngine, runEngine } from './bounds/engine.js';
+export { loadEngineModule, resolveEngine } from './node/plugins.js';
 export { applyCompletion, failedProgram, withAssertions } from './bounds/completion.js';
 export { type ConcreteReport, type Violation as BoundsViolation, checkConcrete, showViolation } from './bounds/concrete-check.js';
 export { type VerifyOptions, type VerifyResult, shutdownZ3, verifyCompletion } from './bounds/verify-z3.js';

@@ -3,6 +3,8 @@
 // examples, with the solver's start-up reported separately.
 import fc from 'fast-check';
 import type { Input } from '../alg-semantics/ast.js';
+import { scheduled } from '../pipeline.js';
+import { parseSchedule } from '../schedule/parse.js';
 import { loadPipeline } from '../alg-semantics/load.js';
 import { arbInput, arbPipeline } from '../fuzz/arbitraries/alg.js';
 import { DEFAULT_CONFIG, type FuzzEnv, baseEnv } from '../fuzz/env.js';
@@ -10,7 +12,7 @@ import { scheduleDriver } from '../fuzz/gen/driver.js';
 import { arbChoices, decodeChoices } from '../fuzz/gen/schedule.js';
 import { lower } from '../lowering/lower.js';
 import { builtinRegistry } from '../schedule/builtins.js';
-import { scheduleFromText } from '../schedule/schedule.js';
+
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { beta0 } from '../bounds/beta0.js';
 import { beta1 } from '../bounds/beta1.js';
@@ -103,7 +105,7 @@ export async function run(): Promise<object> {
   let firstCallMs = 0;
   for (const ex of EXAMPLES) {
     const p = loadPipeline(ex.alg, `${ex.name}.alg`);
-    const t = ex.schedule ? await scheduleFromText(lower(p), ex.schedule, `${ex.name}.sched`, p) : lower(p);
+    const t = scheduled({ algorithm: p }, ex.schedule ? parseSchedule(ex.schedule, `${ex.name}.sched`) : undefined);
     const q = extractQuery(t);
     const input: Input = { window: [[0, ex.window]], params: new Map() };
     const r0 = beta0(t, q);

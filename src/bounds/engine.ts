@@ -11,7 +11,6 @@ import { type CoverAssertion, beta0 } from './beta0.js';
 import { beta1 } from './beta1.js';
 import { applyCompletion, failedProgram } from './completion.js';
 import { type Query, extractQuery } from './query.js';
-import { importUserModule } from '../user-module.js';
 
 export type EngineResult =
   | { readonly ok: true; readonly completion: Completion; readonly assertions?: readonly CoverAssertion[] }
@@ -143,6 +142,8 @@ export type CompletedProgram = TgtProgram & {
 
 /** The lifted engine of §2.7.2 ([ENGINE-LIFT]): [Γ]T, or `assert 0` with the explanation. */
 export function completeProgram(t: TgtProgram, engine: BoundsEngine): CompletedProgram {
+  // Without holes Γ is empty and [Γ]T is T: there is nothing to ask the engine.
+  if (holesOf(t).length === 0) return { ...t, completedBy: { rule: 'ENGINE-LIFT', engine: engine.name, completion: new Map() } };
   const r = runEngine(t, engine);
   if (!r.ok) {
     return { ...failedProgram(t), completedBy: { rule: 'ENGINE-LIFT', engine: engine.name, failure: r.explanation, ...(r.hole ? { hole: r.hole } : {}) } };
@@ -172,21 +173,3 @@ export function runEngine(t: TgtProgram, engine: BoundsEngine, q: Query = queryO
   }
 }
 
-/** Loads a plug-in: an ES module whose default export (or export `engine`) is an engine. */
-export async function loadEngineModule(path: string): Promise<BoundsEngine> {
-  const mod = await importUserModule(path, 'bounds engine', 'pass the path of an ES module (.mjs) whose default export is an engine made with defineBoundsEngine');
-  const cand = (mod.default ?? mod.engine) as { name?: unknown; complete?: unknown } | undefined;
-  if (!cand || typeof cand !== 'object' || typeof cand.name !== 'string' || typeof cand.complete !== 'function') {
-    throw new UserError(`module '${path}' does not export a bounds engine`, { file: path, line: 1, col: 1 }, 'export an engine made with defineBoundsEngine as the default export: export default defineBoundsEngine({ name, complete })');
-  }
-  // Re-wrap so that a module built without the helper is checked all the same.
-  return defineBoundsEngine({ name: cand.name, complete: (cand.complete as BoundsEngine['complete']).bind(cand) });
-}
-
-/** `--engine NAME|PATH`: a built-in engine or a plug-in module. */
-export async function resolveEngine(spec: string): Promise<BoundsEngine> {
-  const builtin = BUILTIN_ENGINES[spec];
-  if (builtin) return builtin;
-  if (/[\\/]|\.m?js$/.test(spec)) return loadEngineModule(spec);
-  throw new UserError(`unknown bounds engine '${spec}'`, { file: '<command line>', line: 1, col: 1 }, `use ${Object.keys(BUILTIN_ENGINES).join(' or ')}, or a path to an engine module (.mjs)`);
-}

@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../diag.js';
 import { loadCommands } from './commands/index.js';
-import { EXIT, type IO } from './io.js';
+import { EXIT, type IO } from '../node/io.js';
 
 /** Thrown by a command whose check found a counterexample: exit code 1, message already printed. */
 export class CheckFailed extends Error {}

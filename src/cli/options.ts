@@ -1,11 +1,9 @@
 // Parsing of the option values shared by several commands (--window, --param, --max-points).
-import { UserError } from '../diag.js';
+import { CLI_LOC, UserError } from '../diag.js';
 import { type Int, intFromString } from '../expr/value.js';
 
 const INT = /^-?\d+$/;
 
-/** Where errors in command-line arguments are reported. */
-export const CLI_LOC = { file: '<command line>', line: 1, col: 1 } as const;
 
 function argError(flag: string, value: string, want: string, hint?: string): UserError {
   return new UserError(`invalid ${flag} '${value}': ${want}`, CLI_LOC, hint);

@@ -5,13 +5,12 @@
 import type { Expr, OpName } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import { isError, toBig } from '../expr/value.js';
-import { showLoc } from '../diag.js';
+import { showLoc, UserError } from '../diag.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { checkTgt } from '../target-semantics/check.js';
 import { printHead } from '../target-semantics/print.js';
 import { someStmt } from '../target-semantics/walk.js';
 import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
-import { UserError } from '../diag.js';
 import { type Isa, ISA_TARGET, emitVectorLoop, vectorPlan } from './emit-simd.js';
 import { RUNTIME_SCALAR } from './runtime.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';

@@ -2,12 +2,10 @@
 // (program, schedule, inputs) → one verdict per input. Programs are lowered and scheduled (§2.8),
 // completed by a bounds engine (§2.7), compiled in one batch and judged against the reference.
 import type { Input, Pipeline } from '../alg-semantics/ast.js';
-import { type BoundsEngine, BUILTIN_ENGINES, completeProgram } from '../bounds/engine.js';
-import { lower } from '../lowering/lower.js';
-import { applySchedule } from '../schedule/apply.js';
+import { type BoundsEngine, BUILTIN_ENGINES } from '../bounds/engine.js';
+import { completed } from '../pipeline.js';
 import type { Schedule } from '../schedule/plugin.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
-import { holesOf } from '../target-semantics/holes.js';
 import { type BackendCheckOptions, type Verdict, showVerdict, validateBatch } from './validate.js';
 
 export interface BackendCase {
@@ -26,10 +24,7 @@ const isTgt = (p: Pipeline | TgtProgram): p is TgtProgram => 'body' in p;
 
 /** The completed target program of a case. */
 export function completedTarget(c: BackendCase, engine: BoundsEngine = BUILTIN_ENGINES.beta0!): TgtProgram {
-  const alg = isTgt(c.program) ? undefined : c.program;
-  let t = isTgt(c.program) ? c.program : lower(c.program);
-  if (c.schedule) t = applySchedule(t, c.schedule, alg ? { pipeline: alg } : {});
-  return holesOf(t).length === 0 ? t : completeProgram(t, engine);
+  return completed(isTgt(c.program) ? { target: c.program } : { algorithm: c.program }, c.schedule, engine);
 }
 
 /** Many cases in one compile: one row of verdicts per case, one verdict per input. */

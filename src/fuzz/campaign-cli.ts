@@ -3,7 +3,7 @@
 // as well so that `refsem merge` can combine shards.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IO } from '../cli/io.js';
+import type { IO } from '../node/io.js';
 import { humanSummary, jsonSummary, progressPrinter } from './report.js';
 import { type CampaignOptions, type CampaignResult, startCampaign } from './runner.js';
 

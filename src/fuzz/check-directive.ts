@@ -3,8 +3,8 @@
 // race freedom, lemmas 2.4/2.5); the answer is a minimized counterexample pinned on the directive,
 // or "no counterexample in N checks".
 import { directiveApi } from '../schedule/api.js';
-import { loadDirectiveModule } from '../schedule/plugin.js';
-import type { IO } from '../cli/io.js';
+import { loadDirectiveModule } from '../node/plugins.js';
+import type { IO } from '../node/io.js';
 import type { Found } from './check.js';
 import { DEFAULT_CONFIG } from './env.js';
 import { runWithProgress } from './campaign-cli.js';

@@ -1,9 +1,8 @@
 // Building a campaign's environment from its serializable configuration: loading user directive
 // modules and the bounds engine, and planting a zoo fault when one is named.
-import { resolveEngine } from '../bounds/engine.js';
+import { resolveEngine, registryWith } from '../node/plugins.js';
 import { detectToolchain } from '../codegen/toolchain.js';
 import { UserError } from '../diag.js';
-import { registryWith } from '../schedule/schedule.js';
 import { scheduleDriver } from './gen/driver.js';
 import { faultNamed } from './zoo/faults.js';
 import { type EnvConfig, type FuzzEnv, baseEnv } from './env.js';

@@ -3,9 +3,8 @@
 // one machine running all indices would have.
 import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { cannotRead, parseJson } from '../cli/io.js';
-import { CLI_LOC } from '../cli/options.js';
-import { UserError } from '../diag.js';
+import { cannotRead } from '../node/source.js';
+import { parseJson, CLI_LOC, UserError } from '../diag.js';
 import type { CampaignResult, FailureEntry } from './runner.js';
 import { emptyStats, mergeStats } from './stats.js';
 

@@ -1,8 +1,7 @@
 // Option values of the fuzzing commands: durations (`60s`, `2m`), shards (`i/N`), job counts.
 // Every bad value is reported at the command line with the values the option accepts.
 import { availableParallelism } from 'node:os';
-import { CLI_LOC } from '../cli/options.js';
-import { UserError } from '../diag.js';
+import { CLI_LOC, UserError } from '../diag.js';
 import type { Shard } from './seed.js';
 
 /** Each job is a worker thread of its own: more than this would exhaust memory, not speed up. */

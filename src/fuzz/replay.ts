@@ -1,6 +1,5 @@
 // Replaying a reproducer: rebuild its environment and case from the file alone and check again.
-import { CLI_LOC } from '../cli/options.js';
-import { UserError } from '../diag.js';
+import { CLI_LOC, UserError } from '../diag.js';
 import { evaluateAsync } from './check.js';
 import { DEFAULT_CONFIG } from './env.js';
 import { makeEnv } from './make-env.js';

@@ -1,6 +1,6 @@
 // What a campaign prints: the live progress line (a terminal), plain periodic lines (a pipe or a
 // log), the human summary, and the JSON summary of ARCHITECTURE.md.
-import type { IO } from '../cli/io.js';
+import type { IO } from '../node/io.js';
 import type { CampaignResult, Snapshot } from './runner.js';
 import { showStats } from './stats.js';
 

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cannotRead, parseJson } from '../cli/io.js';
-import { UserError } from '../diag.js';
+import { cannotRead } from '../node/source.js';
+import { parseJson, UserError } from '../diag.js';
 import type { Found } from './check.js';
 import type { EnvConfig } from './env.js';
 import type { CaseText } from './property.js';

@@ -6,18 +6,16 @@
 // so a half-written program in the playground still shows what can be shown.
 import type { Pipeline } from '../alg-semantics/ast.js';
 import { realize } from '../alg-semantics/fast-eval.js';
-import { loadPipeline } from '../alg-semantics/load.js';
 import { derivePoint, type Derivation } from '../alg-semantics/spec-eval.js';
-import { type BoundsEngine, BUILTIN_ENGINES, completeProgram } from '../bounds/engine.js';
-import { extractQuery, printQuery } from '../bounds/query.js';
+import { type BoundsEngine, BUILTIN_ENGINES } from '../bounds/engine.js';
+import { printQuery } from '../bounds/query.js';
+import { showVerdict } from '../lowering/equivalence.js';
+import { algorithm, compare, complete, lowerStep, query, run, schedule } from '../pipeline.js';
 import { showLoc, UserError } from '../diag.js';
 import { holeKey } from '../expr/ast.js';
 import { parseExprText } from '../expr/parse.js';
 import { printExpr } from '../expr/print.js';
 import { showValue, type Int } from '../expr/value.js';
-import { verdictFor, showVerdict } from '../lowering/equivalence.js';
-import { lower } from '../lowering/lower.js';
-import { applySchedule } from '../schedule/apply.js';
 import { builtinRegistry } from '../schedule/builtins.js';
 import { parseSchedule } from '../schedule/parse.js';
 import type { DirectiveRegistry } from '../schedule/plugin.js';
@@ -25,7 +23,6 @@ import { printCall } from '../schedule/print.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { showOutcome } from '../target-semantics/display.js';
 import { holesOf } from '../target-semantics/holes.js';
-import { runMachine } from '../target-semantics/machine.js';
 import { printTgt } from '../target-semantics/print.js';
 import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef } from './model.js';
 
@@ -66,24 +63,25 @@ export function buildReport(req: ReportRequest): ReportModel {
 
   let alg: Pipeline;
   try {
-    alg = loadPipeline(req.source.text, req.source.file);
+    alg = algorithm(req.source);
   } catch (e) {
     errors.push(message(e));
     return done();
   }
-  let t: TgtProgram = lower(alg);
+  let t: TgtProgram = lowerStep(alg);
   programs.push({ label: 'T0', text: printTgt(t) });
   if (req.schedule) {
     try {
       const s = parseSchedule(req.schedule.text, req.schedule.file, req.registry ?? builtinRegistry());
-      t = applySchedule(t, s, {
-        pipeline: alg,
-        onStep: (c, ti) => {
+      t = schedule(t, s, alg, {
+        onStep: (e) => {
+          if (e.step !== 'directive') return;
+          const c = e.call;
           programs.push({
             label: `T${programs.length}`,
             directive: `${printCall(c)}${c.loc ? `   (${showLoc(c.loc)})` : ''}`,
             ...(c.directive.rule ? { rule: rule(c.directive.rule) } : {}),
-            text: printTgt(ti),
+            text: printTgt(e.t),
           });
         },
       });
@@ -95,11 +93,11 @@ export function buildReport(req: ReportRequest): ReportModel {
 
   const engine = req.engine ?? BUILTIN_ENGINES.beta1!;
   const holes = holesOf(t);
-  const completed = completeProgram(t, engine);
+  const completed = complete(t, engine);
   const by = completed.completedBy;
   const bounds = {
     holes: holes.map(holeKey),
-    query: printQuery(extractQuery(t), { rules: true }),
+    query: printQuery(query(t), { rules: true }),
     engine: engine.name,
     completion: by.completion ? [...by.completion].map(([k, v]) => `${k} = ${printExpr(v, 'tgt')}`) : [],
     ...(by.failure !== undefined ? { failure: by.failure } : {}),
@@ -114,7 +112,7 @@ export function buildReport(req: ReportRequest): ReportModel {
   try {
     const ref = realize(alg, input);
     output = { func: alg.output, window, values: ref.values.map(showValue) };
-    notes.push(showVerdict(verdictFor(alg, completed, input)));
+    notes.push(showVerdict(compare(alg, completed, input)));
   } catch (e) {
     errors.push(message(e));
   }
@@ -127,7 +125,8 @@ export function buildReport(req: ReportRequest): ReportModel {
   } else {
     const steps: MachineStep[] = [];
     try {
-      const o = runMachine(completed, { window: stepWindow, params }, {
+      const o = run(completed, { window: stepWindow, params }, {
+        executor: 'machine',
         maxSteps: REPORT_LIMITS.machineSteps,
         onStep: (ev) => void steps.push({ rule: rule(ev.rule), text: `${ev.redex} ⟶ ${ev.result}` }),
       });

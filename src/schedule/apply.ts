@@ -1,11 +1,10 @@
 // The schedule driver (§2.3, fig. 2.4): T_{i+1} = 𝓢(s_i, T_i). Each directive is validated, then
 // applied; a rejection becomes a UserError naming the directive's file:line:col, its text, the rule
-// it breaks and what is involved. In tests and with REFSEM_CHECK_SCHEDULE=1 every T_i is checked
-// against lemmas 2.4 and 2.5.
+// it breaks and what is involved. With `check` (the tests, `refsem schedule --check`) every T_i is
+// checked against lemmas 2.4 and 2.5; a user directive's T_i always is.
 import { UserError } from '../diag.js';
 import type { Pipeline } from '../alg-semantics/ast.js';
 import { checkDominance, checkLoopNaming } from '../lowering/invariants.js';
-import { lower } from '../lowering/lower.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { parseTgt } from '../target-semantics/parse.js';
 import { printTgt } from '../target-semantics/print.js';
@@ -18,7 +17,7 @@ import { type Directive, type DirectiveCall, type DirectiveCtx, type DirectiveRe
 import { printCall } from './print.js';
 
 export interface ApplyOptions {
-  /** Check lemmas 2.4 and 2.5 after every directive (default: REFSEM_CHECK_SCHEDULE=1). */
+  /** Check lemmas 2.4 and 2.5 after every directive (the flow's `lemmaCheck` observer does the same). */
   readonly check?: boolean;
   /** The algorithm, when known: lemma 2.5 is then checked exactly as stated (on stores). */
   readonly pipeline?: Pipeline;
@@ -104,7 +103,8 @@ function wellFormed(t: TgtProgram, call: DirectiveCall): void {
   }
 }
 
-function checkInvariants(t: TgtProgram, call: DirectiveCall, pipeline: Pipeline | undefined): void {
+/** Lemmas 2.4 and 2.5 after `call` produced `t`: a user directive's breach is the user's, a built-in's is ours. */
+export function requireInvariants(t: TgtProgram, call: DirectiveCall, pipeline: Pipeline | undefined): void {
   const errs = invariantViolations(t, pipeline);
   if (errs.length === 0) return;
   const what = `${printCall(call)} broke ${errs.join('; ')}`;
@@ -115,7 +115,6 @@ function checkInvariants(t: TgtProgram, call: DirectiveCall, pipeline: Pipeline 
 
 export function applySchedule(t: TgtProgram, s: Schedule, opts: ApplyOptions = {}): TgtProgram {
   checkPhaseOrder(s.calls);
-  const check = opts.check ?? process.env.REFSEM_CHECK_SCHEDULE === '1';
   const history: DirectiveCall[] = [];
   let cur = t;
   for (const call of s.calls) {
@@ -130,7 +129,7 @@ export function applySchedule(t: TgtProgram, s: Schedule, opts: ApplyOptions = {
       return next;
     });
     // A user directive's output is always checked: its invariants are not ours to vouch for.
-    if (check || call.directive.source !== undefined) checkInvariants(cur, call, opts.pipeline);
+    if (opts.check || call.directive.source !== undefined) requireInvariants(cur, call, opts.pipeline);
     opts.onStep?.(call, cur);
     history.push(call);
   }
@@ -139,9 +138,4 @@ export function applySchedule(t: TgtProgram, s: Schedule, opts: ApplyOptions = {
     if (fc) reporting(call, () => fc(cur, call.args, directiveCtx(call, s.registry, history)));
   }
   return cur;
-}
-
-/** 𝓢(S, 𝓛(P)): lowers the algorithm and applies the schedule. */
-export function scheduleProgram(p: Pipeline, s: Schedule, opts: ApplyOptions = {}): TgtProgram {
-  return applySchedule(lower(p), s, { ...opts, pipeline: opts.pipeline ?? p });
 }

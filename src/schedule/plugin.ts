@@ -9,7 +9,6 @@ import type { Expr } from '../expr/ast.js';
 import type { Cursor } from '../expr/parse.js';
 import type { Int } from '../expr/value.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
-import { importUserModule, locInModule } from '../user-module.js';
 
 /** The phases of fig. 2.11, in the order a schedule must list them (spec/schedule.md, [SCHED-PHASE]). */
 export const PHASES = ['specialization', 'loops', 'compute', 'storage', 'bounds'] as const;
@@ -212,33 +211,3 @@ export class DirectiveRegistry {
   }
 }
 
-type ModuleExport = Directive | readonly Directive[] | ((api: DirectiveApi) => Directive | readonly Directive[]);
-
-/**
- * Loads user directives from a module (`--directive path/to/module.mjs`). The default export is
- * a directive, an array of directives, or a function of `api` returning either.
- */
-export async function loadDirectiveModule(path: string, api: DirectiveApi): Promise<Directive[]> {
-  const mod = await importUserModule(path, 'directive', 'pass the path of an ES module (.mjs) whose default export is a directive made with defineDirective');
-  const at = { file: path, line: 1, col: 1 };
-  const exportHint = 'export a directive made with defineDirective as the default export (or a list of them, or a function of the api returning either)';
-  let exp = mod.default as ModuleExport | undefined;
-  if (exp === undefined) {
-    throw new UserError(`directive module '${path}' has no default export`, at, `${exportHint}: export default defineDirective({ name, phase, params, validate, apply, generate })`);
-  }
-  if (typeof exp === 'function') {
-    try {
-      exp = exp(api);
-    } catch (e) {
-      // The module's own code failed: the user's fault, reported where it threw (exit 2).
-      throw new UserError(`directive module '${path}' failed while creating its directives: ${String((e as Error)?.message ?? e)}`, locInModule(e, path), 'fix the function the module exports by default');
-    }
-  }
-  const list: readonly unknown[] = Array.isArray(exp) ? exp : [exp];
-  return list.map((d) => {
-    if (typeof d !== 'object' || d === null) {
-      throw new UserError(`directive module '${path}' exports ${d === null ? 'null' : `a ${typeof d}`} where a directive is expected`, at, exportHint);
-    }
-    return defineDirective({ ...(d as Directive), source: path });
-  });
-}

@@ -5,19 +5,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { lower } from '../../src/lowering/lower.js';
-import { scheduleFromText } from '../../src/schedule/schedule.js';
+import { schedule } from '../../src/pipeline.js';
+import { parseSchedule } from '../../src/schedule/parse.js';
+
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
 import { printTgt } from '../../src/target-semantics/print.js';
 import { UserError } from '../../src/diag.js';
-import { BUILTIN_ENGINES, type BoundsEngine, completeProgram, defineBoundsEngine, loadEngineModule, runEngine } from '../../src/bounds/engine.js';
+import { BUILTIN_ENGINES, type BoundsEngine, completeProgram, defineBoundsEngine, runEngine } from '../../src/bounds/engine.js';
+import { loadEngineModule } from '../../src/node/plugins.js';
 import { checkConcrete } from '../../src/bounds/concrete-check.js';
 import { withAssertions } from '../../src/bounds/completion.js';
 import { extractQuery, printQuery } from '../../src/bounds/query.js';
 
 const SEC22 = 'pipeline f() { func g(x) = x * x; func f(x) = g(x) + g(x + 1); }';
 const alg = (src: string) => loadPipeline(src, 'test.alg');
-const scheduled = (src: string, sched: string): Promise<TgtProgram> => scheduleFromText(lower(alg(src)), sched, 'test.sched', alg(src));
+const scheduled = async (src: string, sched: string): Promise<TgtProgram> => schedule(lower(alg(src)), parseSchedule(sched, 'test.sched'), alg(src));
 
 /** The concrete (min, len) instances of every hole pair on window [min, min + len). */
 function windows(t: TgtProgram, engine: BoundsEngine, min: number, len: number): Record<string, string> {

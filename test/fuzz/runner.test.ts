@@ -1,6 +1,6 @@
 // Campaigns in-process (TypeScript sources): determinism over jobs and shards, de-duplication,
 // reproducers that replay without the campaign, merge of shard outputs.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/fuzz/env.js';
@@ -10,7 +10,6 @@ import { readReproducer } from '../../src/fuzz/reproducer.js';
 import { type CampaignOptions, startCampaign } from '../../src/fuzz/runner.js';
 import { NO_SHARD } from '../../src/fuzz/seed.js';
 import { jsonSummary } from '../../src/fuzz/report.js';
-import { writeFileSync } from 'node:fs';
 import { scratchDir } from '../support/files.js';
 
 const scratch = () => scratchDir('refsem-fuzz-test-');

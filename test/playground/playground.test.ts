@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
+import { build, createLogger } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, hasChromium, launchChromium, serveStatic } from '../support/browser.js';
 
@@ -20,6 +20,7 @@ let server: Server;
 let browser: Browser;
 let page: Page;
 const timings: Record<string, number> = {};
+const warnings: string[] = [];
 
 async function timing(p: Page): Promise<number> {
   return Number(await p.locator('#timing').getAttribute('data-ms'));
@@ -35,7 +36,10 @@ async function afterEdit(p: Page, edit: () => Promise<void>): Promise<void> {
 describe.runIf(hasChromium)('playground in Chromium', () => {
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'refsem-playground-'));
-    await build({ configFile: join(root, 'playground', 'vite.config.ts'), logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
+    const logger = createLogger('warn');
+    const warn = logger.warn.bind(logger);
+    logger.warn = (msg, o) => (warnings.push(msg), warn(msg, o));
+    await build({ configFile: join(root, 'playground', 'vite.config.ts'), customLogger: logger, build: { outDir: out, emptyOutDir: true } });
     ({ url, server } = await serveStatic(out));
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -49,6 +53,10 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     server?.close();
     if (out) rmSync(out, { recursive: true, force: true });
     writeFileSync(join(ARTIFACTS, 'playground-timings.json'), JSON.stringify(timings, null, 2));
+  });
+
+  it('bundles the core without shims for Node modules', () => {
+    expect(warnings.filter((w) => /externalized for browser compatibility|node:/.test(w))).toEqual([]);
   });
 
   it('opens on §2.2 with T0 … T3, the output and the verdict', async () => {

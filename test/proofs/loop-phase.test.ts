@@ -17,7 +17,7 @@ import { negativeRdom } from '../../src/lowering/equivalence.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { type ForStmt, loopsOf, replaceAt } from '../../src/target-semantics/walk.js';
 import { lower } from '../../src/lowering/lower.js';
-import { scheduleProgram } from '../../src/schedule/apply.js';
+import { scheduled } from '../../src/pipeline.js';
 import { parseSchedule } from '../../src/schedule/parse.js';
 import { fillByHand } from '../../src/lowering/handfill.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
@@ -129,7 +129,7 @@ describe('lemma 2.14: a loop-phase directive keeps the holes and, for one comple
     }));
     const z = { window: [[0, 0]] as const, params: new Map() };
     const before = execTgt(fillByHand(lower(p), bounds), z);
-    const after = execTgt(fillByHand(scheduleProgram(p, parseSchedule('swap f.s1.x', 'swap.sched')), bounds), z);
+    const after = execTgt(fillByHand(scheduled({ algorithm: p }, parseSchedule('swap f.s1.x', 'swap.sched')), bounds), z);
     expect(before.kind).toBe('done');
     expect(after.kind === 'stuck' && after.stuck.kind).toBe('rdom-failure');
     expect(negativeRdom(p, z.params)).toBe('f.s1.r');

@@ -9,7 +9,7 @@ import { checkDominance, checkLoopNaming } from '../../src/lowering/invariants.j
 import { loopsOf, replaceAt } from '../../src/target-semantics/walk.js';
 import { lower } from '../../src/lowering/lower.js';
 import type { Stmt, TgtProgram } from '../../src/target-semantics/ast.js';
-import { scheduleProgram } from '../../src/schedule/apply.js';
+import { scheduled } from '../../src/pipeline.js';
 import { parseSchedule } from '../../src/schedule/parse.js';
 import type { DirectiveCall } from '../../src/schedule/plugin.js';
 import { printCall } from '../../src/schedule/print.js';
@@ -90,7 +90,7 @@ describe('compute-at and the producers of the moved func', () => {
     const p = loadPipeline('pipeline f2() {\n  func f0(x) = x - 6;\n  func f1(x) = f0(-1);\n  func f2(x) = f0(5);\n}', 'c.alg');
     let t: TgtProgram;
     try {
-      t = scheduleProgram(p, parseSchedule('compute-at f1 at f2.s0.x\ncompute-at f0 at f2.s0.x\ncompute-at f1 at f2.s0.x', 'c.sched'), { check: false });
+      t = scheduled({ algorithm: p }, parseSchedule('compute-at f1 at f2.s0.x\ncompute-at f0 at f2.s0.x\ncompute-at f1 at f2.s0.x', 'c.sched'));
     } catch (e) {
       if (e instanceof UserError) return; // rejecting the last directive is a correct answer
       throw e;

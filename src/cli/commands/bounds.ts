@@ -3,14 +3,16 @@
 // the bounds oracle query 𝓑(T) (fig. 2.10a, def. 2.15), an engine's answer to it (§2.7.2), the
 // answer checked on one input, or proved for all parameters in ranges with Z3. Exit 1 when a
 // check finds a counterexample.
-import { UserError } from '../../diag.js';
+import { UserError, CLI_LOC } from '../../diag.js';
 import type { Input } from '../../alg-semantics/ast.js';
 import { checkInput } from '../../alg-semantics/input.js';
 import { holeKey } from '../../expr/ast.js';
 import { printExpr } from '../../expr/print.js';
 import { type Int, intFromString } from '../../expr/value.js';
-import { type EngineResult, completeProgram, resolveEngine, runEngine } from '../../bounds/engine.js';
-import { loadProgram } from '../../bounds/program.js';
+import { type EngineResult, runEngine } from '../../bounds/engine.js';
+import { complete, query } from '../../pipeline.js';
+import { resolveEngine } from '../../node/plugins.js';
+import { readScheduled } from '../../node/program.js';
 import { type Query, extractQuery, printQuery } from '../../bounds/query.js';
 import { infer } from '../../bounds/beta0.js';
 import { beta1 } from '../../bounds/beta1.js';
@@ -21,9 +23,9 @@ import { withAssertions } from '../../bounds/completion.js';
 import { checkQuality, showQuality } from '../../bounds/quality.js';
 import { holesOf } from '../../target-semantics/holes.js';
 import { printTgt } from '../../target-semantics/print.js';
-import { EXIT } from '../io.js';
+import { EXIT } from '../../node/io.js';
 import { engineOption, scheduleOf, scheduleOptions, windowOf } from '../common-options.js';
-import { CLI_LOC, collect, parseIntOption, parseParams } from '../options.js';
+import { collect, parseIntOption, parseParams } from '../options.js';
 import type { Register } from './index.js';
 
 interface Opts {
@@ -82,9 +84,9 @@ export const register: Register = (program, io, setExit) => {
     .option('--quality', 'with --window: check the bounds quality constraint (def. 2.5) for the engine on that input')
     .option('--timeout <MS>', 'solver timeout for --verify, in milliseconds', '10000')
     .action(async (prog: string, o: Opts) => {
-      const { t, alg } = await loadProgram(prog, scheduleOf(o));
+      const { t, alg } = await readScheduled({ prog, ...scheduleOf(o) });
       if (o.query) {
-        io.out(printQuery(extractQuery(t), { rules: o.rules ?? false }));
+        io.out(printQuery(query(t), { rules: o.rules ?? false }));
         return;
       }
       const engine = await resolveEngine(o.engine);
@@ -109,7 +111,7 @@ export const register: Register = (program, io, setExit) => {
         if (o.quality) quality();
         return;
       }
-      if (o.program) io.out(printTgt(completeProgram(t, engine)));
+      if (o.program) io.out(printTgt(complete(t, engine)));
       else {
         const order = holesOf(t).map(holeKey);
         for (const k of order) io.out(`${k} = ${printExpr(r.completion.get(k)!, 'tgt')}\n`);

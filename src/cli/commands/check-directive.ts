@@ -1,11 +1,10 @@
 // `refsem check-directive MODULE`: does a user directive preserve meaning? (docs/fuzzing.md)
 import type { Register } from './index.js';
-import { EXIT } from '../io.js';
+import { EXIT } from '../../node/io.js';
 import { checkDirective, showDirectiveVerdict } from '../../fuzz/check-directive.js';
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
-import { CLI_LOC } from '../options.js';
+import { CLI_LOC, UserError } from '../../diag.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
-import { UserError } from '../../diag.js';
 
 export const register: Register = (program, io, setExit) => {
   program

@@ -1,7 +1,8 @@
 // `refsem check PROG`: parse and check validity (defs. 2.7–2.10), reporting every violation.
 import { parsePipeline } from '../../alg-semantics/parse.js';
 import { checkPipeline } from '../../alg-semantics/validate.js';
-import { EXIT, parseAs, readSource } from '../io.js';
+import { EXIT, parseAs } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
 import type { Register } from './index.js';
 
 export const register: Register = (program, io, setExit) => {

@@ -1,11 +1,11 @@
 // `refsem codegen PROG [--schedule S] [--engine E] [-o out.c] [--simd auto|avx2|avx512|none] [--fault NAME …]`:
 // the C11 translation unit of the scheduled program, completed by a bounds engine (spec/codegen.md).
 import { writeFileSync } from 'node:fs';
-import { UserError } from '../../diag.js';
+import { UserError, CLI_LOC } from '../../diag.js';
 import { type CodegenFaults, type SimdMode, emitC } from '../../codegen/emit-c.js';
-import { loadCompleted } from '../../codegen/program.js';
+import { readCompleted } from '../../node/program.js';
 import { engineOption, scheduleOf, scheduleOptions } from '../common-options.js';
-import { CLI_LOC, collect } from '../options.js';
+import { collect } from '../options.js';
 import type { Register } from './index.js';
 
 const SIMD: readonly SimdMode[] = ['auto', 'avx2', 'avx512', 'generic', 'none'];
@@ -38,7 +38,7 @@ export const register: Register = (program, io) => {
     .option('--simd <mode>', 'vector code for vectorize loops: auto (chosen at run time), avx2, avx512, generic (portable), none', 'auto')
     .option('--fault <name>', 'switch on a planted fault (testing the tester; repeatable)', collect, [])
     .action(async (prog: string, o: { schedule?: string; directive: string[]; engine: string; output?: string; simd: string; fault: string[] }) => {
-      const { t, note } = await loadCompleted({ prog, ...scheduleOf(o), engine: o.engine });
+      const { t, note } = await readCompleted({ prog, ...scheduleOf(o), engine: o.engine });
       if (note !== undefined) io.err(`note: ${note}\n`);
       const text = emitC(t, { simd: parseSimd(o.simd), faults: parseFaults(o.fault) });
       if (o.output === undefined) io.out(text);

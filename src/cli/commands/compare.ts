@@ -4,7 +4,8 @@
 import { loadPipeline } from '../../alg-semantics/load.js';
 import { isConfluent, showVerdict, verdictFor } from '../../lowering/equivalence.js';
 import { parseTgt } from '../../target-semantics/parse.js';
-import { EXIT, parseAs, readSource } from '../io.js';
+import { EXIT, parseAs } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
 import { inputOptions, runLimits, targetRunOptions } from '../common-options.js';
 import { parseExecutor, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';

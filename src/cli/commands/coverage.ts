@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Register } from './index.js';
-import type { IO } from '../io.js';
-import { readSource } from '../io.js';
+import type { IO } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
 import { loadPipeline } from '../../alg-semantics/load.js';
 import { parseTgt } from '../../target-semantics/parse.js';
-import { UserError } from '../../diag.js';
-import { CLI_LOC } from '../options.js';
+import { UserError, CLI_LOC } from '../../diag.js';
 import { showCoverage, specRules, tallyRules } from '../../rules/coverage.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -5,14 +5,13 @@
 import { UserError } from '../../diag.js';
 import type { Input } from '../../alg-semantics/ast.js';
 import { checkInput } from '../../alg-semantics/input.js';
-import { completeProgram, resolveEngine } from '../../bounds/engine.js';
-import { loadProgram } from '../../bounds/program.js';
-import { isConfluent, showVerdict, verdictFor } from '../../lowering/equivalence.js';
+import { resolveEngine } from '../../node/plugins.js';
+import { readScheduled } from '../../node/program.js';
+import { compare, complete, run } from '../../pipeline.js';
+import { isConfluent, showVerdict } from '../../lowering/equivalence.js';
 import { outcomeJson, showOutcome } from '../../target-semantics/display.js';
-import { execTgt } from '../../target-semantics/exec.js';
-import { runMachine } from '../../target-semantics/machine.js';
 import { printTgt } from '../../target-semantics/print.js';
-import { EXIT } from '../io.js';
+import { EXIT } from '../../node/io.js';
 import { engineOption, inputOptions, runLimits, scheduleOf, scheduleOptions, targetRunOptions, windowOf } from '../common-options.js';
 import { parseExecutor, parseParams } from '../options.js';
 import type { Register } from './index.js';
@@ -45,24 +44,24 @@ export const register: Register = (program, io, setExit) => {
     .option('--print', 'print the completed program before running it');
   targetRunOptions(cmd)
     .action(async (prog: string, o: Opts) => {
-      const { t, alg } = await loadProgram(prog, { ...scheduleOf(o), ...(o.alg !== undefined ? { alg: o.alg } : {}) });
+      const { t, alg } = await readScheduled({ prog, ...scheduleOf(o), ...(o.alg !== undefined ? { alg: o.alg } : {}) });
       const engine = await resolveEngine(o.engine);
       const window = windowOf(o.window);
       const input: Input = { window, params: parseParams(o.param) };
       if (alg) checkInput(alg, input);
-      const done = completeProgram(t, engine);
+      const done = complete(t, engine);
       if (done.completedBy.failure) io.err(`note: bounds engine ${engine.name} failed, the program is \`assert 0\`: ${done.completedBy.failure}\n`);
       if (o.print) io.out(printTgt(done));
       const runOpts = runLimits(o);
       const executor = parseExecutor(o.executor);
       if (o.compare) {
         if (!alg) throw new UserError('--compare needs the algorithm', undefined, 'pass an algorithm file, or --alg FILE with a .tgt program');
-        const v = verdictFor(alg, done, input, { executor, ...runOpts });
+        const v = compare(alg, done, input, { executor, ...runOpts });
         io.out((o.json ? JSON.stringify({ verdict: v.kind, message: showVerdict(v) }) : showVerdict(v)) + '\n');
         if (isConfluent(v) === false) setExit(EXIT.checkFailed);
         return;
       }
-      const out = executor === 'machine' ? runMachine(done, input, runOpts) : execTgt(done, input, runOpts);
+      const out = run(done, input, { executor, ...runOpts });
       io.out((o.json ? JSON.stringify(outcomeJson(out, t.output, window)) : showOutcome(out)) + '\n');
     });
 };

@@ -1,12 +1,13 @@
 // `refsem explain PROG --point 'f(3,4)' [--param …] [--depth N] [--budget N]`: the derivation of
 // one point by the big-step rules of fig. 2.6, with rule IDs (spec-eval.ts).
-import { UserError } from '../../diag.js';
+import { UserError, CLI_LOC } from '../../diag.js';
 import { parseExprText } from '../../expr/parse.js';
 import { loadPipeline } from '../../alg-semantics/load.js';
 import { DEFAULT_BUDGET, derivePoint, showDerivation } from '../../alg-semantics/spec-eval.js';
 import type { Value } from '../../expr/value.js';
-import { parseAs, readSource } from '../io.js';
-import { CLI_LOC, atCommandLine, collect, parseIntOption, parseParams } from '../options.js';
+import { parseAs } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
+import { atCommandLine, collect, parseIntOption, parseParams } from '../options.js';
 import type { Register } from './index.js';
 
 

@@ -1,7 +1,8 @@
 // `refsem fmt PROG`: print an algorithm in canonical form (the printer of spec/syntax.md).
 import { parsePipeline } from '../../alg-semantics/parse.js';
 import { printPipeline } from '../../alg-semantics/print.js';
-import { parseAs, readSource } from '../io.js';
+import { parseAs } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
 import type { Register } from './index.js';
 
 export const register: Register = (program, io) => {

@@ -1,15 +1,15 @@
 // `refsem fuzz`: a fuzz campaign over the properties of docs/fuzzing.md.
 import type { Command } from 'commander';
 import type { Register } from './index.js';
-import { CLI_LOC, collect } from '../options.js';
-import { EXIT } from '../io.js';
+import { CLI_LOC, UserError } from '../../diag.js';
+import { collect } from '../options.js';
+import { EXIT } from '../../node/io.js';
 import { runCampaignCli } from '../../fuzz/campaign-cli.js';
 import type { CampaignOptions } from '../../fuzz/runner.js';
 import { DEFAULT_CONFIG } from '../../fuzz/env.js';
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
 import { EXTRA_PROPERTIES, PROPERTIES } from '../../fuzz/properties/index.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
-import { UserError } from '../../diag.js';
 
 export interface FuzzFlags {
   property: string[];

@@ -5,12 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Register } from './index.js';
-import { readSource } from '../io.js';
-import { CLI_LOC, collect, parseParams } from '../options.js';
+import { readSource } from '../../node/source.js';
+import { CLI_LOC, UserError } from '../../diag.js';
+import { collect, parseParams } from '../options.js';
 import { windowOf } from '../common-options.js';
-import { UserError } from '../../diag.js';
-import { resolveEngine } from '../../bounds/engine.js';
-import { registryWith } from '../../schedule/schedule.js';
+import { resolveEngine, registryWith } from '../../node/plugins.js';
 import { buildReport, REPORT_LIMITS } from '../../report/build.js';
 import { renderReport } from '../../report/html.js';
 import { ruleLinks } from '../../rules/rule-index.js';

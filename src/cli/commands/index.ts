@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { IO } from '../io.js';
+import type { IO } from '../../node/io.js';
 
 /** Adds one command to the program. `setExit` records a non-zero exit code without throwing. */
 export type Register = (program: Command, io: IO, setExit: (code: number) => void) => void;

@@ -11,7 +11,8 @@ import { DOMINANCE, LOOP_NAMING, checkDominance, checkLoopNaming } from '../../l
 import { holesOf } from '../../target-semantics/holes.js';
 import { printTgt } from '../../target-semantics/print.js';
 import { loopsOf } from '../../target-semantics/walk.js';
-import { EXIT, parseAs, readSource } from '../io.js';
+import { EXIT, parseAs } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
 import { runLimits } from '../common-options.js';
 import { collect, parseExecutor, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';

@@ -1,6 +1,6 @@
 // `refsem merge DIR…`: combines the outputs of a campaign's shards into one summary.
 import type { Register } from './index.js';
-import { EXIT } from '../io.js';
+import { EXIT } from '../../node/io.js';
 import { mergeSummaries } from '../../fuzz/merge.js';
 import { humanSummary, jsonSummary } from '../../fuzz/report.js';
 

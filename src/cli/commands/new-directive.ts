@@ -3,8 +3,7 @@
 // (spec/schedule.md, "Writing a directive").
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Register } from './index.js';
-import { UserError } from '../../diag.js';
-import { CLI_LOC } from '../options.js';
+import { UserError, CLI_LOC } from '../../diag.js';
 import { BUILTINS } from '../../schedule/builtins.js';
 
 /** The module text for a directive named `name`: split by a factor, then unroll the inner loop. */

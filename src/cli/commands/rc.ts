@@ -2,7 +2,7 @@
 // Inserts dup/drop (fig. 4.8) or the scoped baseline, applies the chosen optimizations, runs the
 // heap machine with the chosen theorem checks and prints the result (and, on request, the
 // annotated program, the derivation, the trace and the statistics).
-import { UserError, showLoc } from '../../diag.js';
+import { UserError, showLoc, CLI_LOC } from '../../diag.js';
 import { CHECKS, type CheckName, parseChecks } from '../../perceus/checks.js';
 import { checkDerivable } from '../../perceus/declarative.js';
 import type { Stop, TraceLine } from '../../perceus/heap.js';
@@ -14,8 +14,9 @@ import { type StdTraceLine, evalStandard, printValue } from '../../perceus/stand
 import { showStats } from '../../perceus/stats.js';
 import { eraseProgram } from '../../perceus/syntax.js';
 import { perceus, printDerivation } from '../../perceus/syntax-directed.js';
-import { parseAs, readSource } from '../io.js';
-import { CLI_LOC, parseIntOption } from '../options.js';
+import { parseAs } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
+import { parseIntOption } from '../options.js';
 import type { Register } from './index.js';
 
 interface Opts {

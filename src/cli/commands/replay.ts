@@ -1,6 +1,6 @@
 // `refsem replay FILE`: re-checks a reproducer written by a campaign (docs/fuzzing.md).
 import type { Register } from './index.js';
-import { EXIT } from '../io.js';
+import { EXIT } from '../../node/io.js';
 import { replay } from '../../fuzz/replay.js';
 
 export const register: Register = (program, io, setExit) => {

@@ -2,16 +2,11 @@
 // (or reads a .tgt program), applies the schedule (§2.8) and prints the final Tgt? program; with
 // --trace, every intermediate T0 … Tn, each headed by the directive that produced it.
 import { showLoc } from '../../diag.js';
-import type { Pipeline } from '../../alg-semantics/ast.js';
-import { loadPipeline } from '../../alg-semantics/load.js';
-import { lower } from '../../lowering/lower.js';
-import type { TgtProgram } from '../../target-semantics/ast.js';
-import { parseTgt } from '../../target-semantics/parse.js';
 import { printTgt } from '../../target-semantics/print.js';
-import { applySchedule } from '../../schedule/apply.js';
+import { type FlowObserver, lemmaCheck, lowerStep, observers, schedule } from '../../pipeline.js';
+import { readProgramInput } from '../../node/program.js';
 import { printCall, usage } from '../../schedule/print.js';
-import { loadSchedule, registryWith } from '../../schedule/schedule.js';
-import { readSource } from '../io.js';
+import { loadSchedule, registryWith } from '../../node/plugins.js';
 import { collect } from '../options.js';
 import type { Register } from './index.js';
 
@@ -42,24 +37,17 @@ export const register: Register = (program, io) => {
       if (prog === undefined || o.schedule === undefined) {
         program.error('error: schedule needs PROG and --schedule SCHED (or --list)', { exitCode: 2 });
       }
-      const { text, file } = readSource(prog!);
-      let t0: TgtProgram;
-      let alg: Pipeline | undefined;
-      if (/\.tgt$/.test(file)) t0 = parseTgt(text, file);
-      else {
-        alg = loadPipeline(text, file);
-        t0 = lower(alg);
-      }
+      const input = readProgramInput({ prog: prog! });
       const s = await loadSchedule(o.schedule!, o.directive);
-      if (o.trace) io.out(`// T0 = lowering of ${file}\n${printTgt(t0)}`);
+      const t0 = 'target' in input ? input.target : lowerStep(input.algorithm);
+      if (o.trace) io.out(`// T0 = lowering of ${prog === '-' ? '<stdin>' : prog}\n${printTgt(t0)}`);
       let i = 0;
-      const final = applySchedule(t0, s, {
-        ...(o.check ? { check: true } : {}),
-        ...(alg ? { pipeline: alg } : {}),
-        ...(o.trace
-          ? { onStep: (c, t) => io.out(`\n// T${++i} = ${c.directive.rule ? `[${c.directive.rule}] ` : ''}${printCall(c)}   (${showLoc(c.loc)})\n${printTgt(t)}`) }
-          : {}),
-      });
+      const trace: FlowObserver = {
+        onStep(e) {
+          if (e.step === 'directive') io.out(`\n// T${++i} = ${e.call.directive.rule ? `[${e.call.directive.rule}] ` : ''}${printCall(e.call)}   (${showLoc(e.call.loc)})\n${printTgt(e.t)}`);
+        },
+      };
+      const final = schedule(t0, s, input.algorithm, observers(o.check ? lemmaCheck : undefined, o.trace ? trace : undefined));
       if (!o.trace) io.out(printTgt(final));
     });
 };

@@ -1,7 +1,7 @@
 // `refsem start` (what `npm start` runs): the main job, a fuzz campaign over every property with
 // live progress and a summary; duration, properties and the rest are the flags of `refsem fuzz`.
 import type { Register } from './index.js';
-import { EXIT } from '../io.js';
+import { EXIT } from '../../node/io.js';
 import { runCampaignCli } from '../../fuzz/campaign-cli.js';
 import { PROPERTIES } from '../../fuzz/properties/index.js';
 import { type FuzzFlags, campaignFlags, campaignOptions } from './fuzz.js';

@@ -5,7 +5,8 @@ import { UserError } from '../../diag.js';
 import { showOutcome } from '../../target-semantics/display.js';
 import { DEFAULT_MAX_STEPS, runMachine, showStep } from '../../target-semantics/machine.js';
 import { parseTgt } from '../../target-semantics/parse.js';
-import { EXIT, parseAs, readSource } from '../io.js';
+import { EXIT, parseAs } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
 import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';
 

@@ -2,15 +2,15 @@
 // compiled program and the reference on the same inputs and prints a verdict per input
 // (spec/codegen.md, "Verdicts"). Exit 1 when any verdict is a failure.
 import { resolve } from 'node:path';
-import { UserError } from '../../diag.js';
+import { UserError, CLI_LOC } from '../../diag.js';
 import { generateInputs, showInput } from '../../codegen/inputs.js';
-import { loadCompleted } from '../../codegen/program.js';
+import { readCompleted } from '../../node/program.js';
 import { type Backend, showVerdict, validateBackend } from '../../codegen/validate.js';
 import { CheckFailed } from '../main.js';
 import { bindInput } from '../../target-semantics/check.js';
-import { readSource } from '../io.js';
+import { readSource } from '../../node/source.js';
 import { engineOption, scheduleOf, scheduleOptions } from '../common-options.js';
-import { CLI_LOC, collect, parseIntOption, parseParams, parseWindow } from '../options.js';
+import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
 import { COMPLETING, parseFaults, parseSimd } from './codegen.js';
 import type { Register } from './index.js';
 
@@ -53,7 +53,7 @@ export const register: Register = (program, io) => {
       if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, CLI_LOC, 'use c or simd');
       const simd = parseSimd(o.simd);
       if (simd === 'none') throw new UserError('--simd none is the c backend', CLI_LOC, 'use --backend c');
-      const { t, note } = await loadCompleted({ prog, ...scheduleOf(o), engine: o.engine });
+      const { t, note } = await readCompleted({ prog, ...scheduleOf(o), engine: o.engine });
       if (note !== undefined) io.err(`note: ${note}\n`);
       const n = Number(parseIntOption('--inputs', o.inputs, 1n, MAX_INPUTS));
       const seed = Number(parseIntOption('--seed', o.seed));

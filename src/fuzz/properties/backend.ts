@@ -10,7 +10,7 @@ import { type Isa, LANES, checkBackend, runnableIsa, verdictsToCheck } from '../
 import { constValue } from '../../schedule/loops.js';
 import { loopsOf } from '../../target-semantics/walk.js';
 import { bump } from '../stats.js';
-import { complete } from '../complete.js';
+import { complete } from '../../pipeline.js';
 import { type VectorB, applyVectorTemplate, arbVectorB } from '../gen/vector-template.js';
 import type { Property } from '../property.js';
 import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, observeSched, schedCase, schedShape } from './sched-case.js';

@@ -9,7 +9,7 @@ import { observePipeline } from '../gen/observe.js';
 import { runMachine } from '../../target-semantics/machine.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
 import { showOutcome } from '../../target-semantics/display.js';
-import { complete } from '../complete.js';
+import { complete } from '../../pipeline.js';
 import { canonical } from './roundtrip.js';
 import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, observeSched, schedCase, schedShape } from './sched-case.js';
 

@@ -14,7 +14,7 @@ import { compareOutputs, isConfluent, negativeRdom, showVerdict, type Verdict } 
 import { checkDominance, checkLoopNaming } from '../../lowering/invariants.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
-import { complete } from '../complete.js';
+import { complete } from '../../pipeline.js';
 import type { FuzzEnv } from '../env.js';
 import { PASS, type CheckResult, type Property } from '../property.js';
 import { realizeFast } from './alg-case.js';

@@ -6,8 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CLI_LOC } from './cli/options.js';
-import { type Loc, UserError } from './diag.js';
+import { CLI_LOC, type Loc, UserError } from '../diag.js';
 
 /** The file kinds Node loads as JavaScript modules. */
 const MODULE_FILE = /\.(mjs|js|cjs)$/;

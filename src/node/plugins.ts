@@ -1,0 +1,74 @@
+// Plug-ins and schedule files, read from disk at the edge (spec/schedule.md, "Writing a directive";
+// spec/bounds.md, "Engines and plug-ins"). The semantics take directive and engine objects; this
+// module makes them from the user's modules and files.
+import { type BoundsEngine, BUILTIN_ENGINES, defineBoundsEngine } from '../bounds/engine.js';
+import { UserError } from '../diag.js';
+import { directiveApi } from '../schedule/api.js';
+import { builtinRegistry } from '../schedule/builtins.js';
+import { parseSchedule } from '../schedule/parse.js';
+import { type Directive, type DirectiveApi, type DirectiveRegistry, type Schedule, defineDirective } from '../schedule/plugin.js';
+import { readSource } from './source.js';
+import { importUserModule, locInModule } from './user-module.js';
+
+type ModuleExport = Directive | readonly Directive[] | ((api: DirectiveApi) => Directive | readonly Directive[]);
+
+/**
+ * Loads user directives from a module (`--directive path/to/module.mjs`). The default export is
+ * a directive, an array of directives, or a function of `api` returning either.
+ */
+export async function loadDirectiveModule(path: string, api: DirectiveApi): Promise<Directive[]> {
+  const mod = await importUserModule(path, 'directive', 'pass the path of an ES module (.mjs) whose default export is a directive made with defineDirective');
+  const at = { file: path, line: 1, col: 1 };
+  const exportHint = 'export a directive made with defineDirective as the default export (or a list of them, or a function of the api returning either)';
+  let exp = mod.default as ModuleExport | undefined;
+  if (exp === undefined) {
+    throw new UserError(`directive module '${path}' has no default export`, at, `${exportHint}: export default defineDirective({ name, phase, params, validate, apply, generate })`);
+  }
+  if (typeof exp === 'function') {
+    try {
+      exp = exp(api);
+    } catch (e) {
+      // The module's own code failed: the user's fault, reported where it threw (exit 2).
+      throw new UserError(`directive module '${path}' failed while creating its directives: ${String((e as Error)?.message ?? e)}`, locInModule(e, path), 'fix the function the module exports by default');
+    }
+  }
+  const list: readonly unknown[] = Array.isArray(exp) ? exp : [exp];
+  return list.map((d) => {
+    if (typeof d !== 'object' || d === null) {
+      throw new UserError(`directive module '${path}' exports ${d === null ? 'null' : `a ${typeof d}`} where a directive is expected`, at, exportHint);
+    }
+    return defineDirective({ ...(d as Directive), source: path });
+  });
+}
+
+/** The built-ins plus the directives of the given modules (in order; a name clash is an error). */
+export async function registryWith(modules: readonly string[]): Promise<DirectiveRegistry> {
+  let reg = builtinRegistry();
+  for (const m of modules) reg = reg.with(await loadDirectiveModule(m, directiveApi));
+  return reg;
+}
+
+/** Reads and parses a schedule file (`-` is standard input) with the directives of `modules`. */
+export async function loadSchedule(path: string, modules: readonly string[] = []): Promise<Schedule> {
+  const { text, file } = readSource(path);
+  return parseSchedule(text, file, await registryWith(modules));
+}
+
+/** Loads a plug-in: an ES module whose default export (or export `engine`) is an engine. */
+export async function loadEngineModule(path: string): Promise<BoundsEngine> {
+  const mod = await importUserModule(path, 'bounds engine', 'pass the path of an ES module (.mjs) whose default export is an engine made with defineBoundsEngine');
+  const cand = (mod.default ?? mod.engine) as { name?: unknown; complete?: unknown } | undefined;
+  if (!cand || typeof cand !== 'object' || typeof cand.name !== 'string' || typeof cand.complete !== 'function') {
+    throw new UserError(`module '${path}' does not export a bounds engine`, { file: path, line: 1, col: 1 }, 'export an engine made with defineBoundsEngine as the default export: export default defineBoundsEngine({ name, complete })');
+  }
+  // Re-wrap so that a module built without the helper is checked all the same.
+  return defineBoundsEngine({ name: cand.name, complete: (cand.complete as BoundsEngine['complete']).bind(cand) });
+}
+
+/** `--engine NAME|PATH`: a built-in engine or a plug-in module. */
+export async function resolveEngine(spec: string): Promise<BoundsEngine> {
+  const builtin = BUILTIN_ENGINES[spec];
+  if (builtin) return builtin;
+  if (/[\\/]|\.m?js$/.test(spec)) return loadEngineModule(spec);
+  throw new UserError(`unknown bounds engine '${spec}'`, { file: '<command line>', line: 1, col: 1 }, `use ${Object.keys(BUILTIN_ENGINES).join(' or ')}, or a path to an engine module (.mjs)`);
+}
