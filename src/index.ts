@@ -24,11 +24,13 @@ export { type LoopName, loopVarName, parseLoopName, showLoopName, stageLabel } f
 export { type LoopInfo, type PathStep, type StmtPath, loopsOf, replaceAt, stmtAt } from './target-semantics/walk.js';
 export { printHead, printStmt, printTgt } from './target-semantics/print.js';
 export { type CheckedTgt, bindInput, checkTgt } from './target-semantics/check.js';
-export { DEFAULT_MAX_STEPS as TGT_DEFAULT_MAX_STEPS, type MachineOptions, type RuleId, type StepEvent, runMachine, showStep } from './target-semantics/machine.js';
+export { MACHINE_MAX_STEPS, type MachineOptions, type RuleId, type StepEvent, runMachine, showStep } from './target-semantics/machine.js';
 export { type CompiledTgt, type RunOptions, compileTgt, execTgt, exprSteps } from './target-semantics/exec.js';
 export { outcomeJson, showBuffer, showOutcome, showStuck } from './target-semantics/display.js';
+// Seeded random choices (parallel loop orders, generated directive arguments).
+export { type Rng, seededRng } from './rng.js';
 // Scheduling (§2.8): directives, schedule syntax, the driver and the directive plug-in API.
-export { type ArgRecord, type ArgValue, type Args, type Directive, type DirectiveApi, type DirectiveCall, type DirectiveCtx, type ParamSpec, type ParamType, type Phase, type Rng as DirectiveRng, type Schedule, DirectiveRegistry, PHASES, Rejection, defineDirective } from './schedule/plugin.js';
+export { type ArgRecord, type ArgValue, type Args, type Directive, type DirectiveApi, type DirectiveCall, type DirectiveCtx, type ParamSpec, type ParamType, type Phase, type Schedule, DirectiveRegistry, PHASES, Rejection, defineDirective } from './schedule/plugin.js';
 export { loadDirectiveModule } from './node/plugins.js';
 export { BUILTINS as BUILTIN_DIRECTIVES, builtinRegistry } from './schedule/builtins.js';
 export { directiveApi } from './schedule/api.js';
@@ -39,8 +41,8 @@ export { loadSchedule, registryWith } from './node/plugins.js';
 // C and SIMD code generation (ch. 5): emission, the batched toolchain, verdicts against the reference.
 export {
   type Backend, type BackendCheckOptions, type BatchItem, type BinaryResult, type CodegenFaults, type EmitOptions,
-  type SimdMode, type StatusName, type Verdict as BackendVerdict, STATUS, backendVerdict, compileAndRun, detectToolchain,
-  emitC, emitPipeline, judgeBatch, overflowConfirmed, showVerdict as showBackendVerdict, validateBackend, validateBatch,
+  type SimdMode, type StatusName, type BackendVerdict, STATUS, backendVerdict, compileAndRun, detectToolchain,
+  emitC, emitPipeline, judgeBatch, overflowConfirmed, showBackendVerdict, validateBackend, validateBatch,
 } from './codegen/index.js';
 export {
   type CheckName as PerceusCheckName, type Config as PerceusConfig, type Program as LambdaProgram, CONFIGS as PERCEUS_CONFIGS,

@@ -29,7 +29,7 @@ export interface FastOptions {
 }
 
 /** Default step limit: generous for any window that fits in memory, but never an endless run. */
-export const DEFAULT_MAX_STEPS = 200_000_000;
+export const FAST_EVAL_MAX_STEPS = 200_000_000;
 
 type Env = Value[];
 type Code = (env: Env) => Value;
@@ -397,7 +397,7 @@ interface Compiled {
 }
 
 function compilePipeline(p: Pipeline, params: ReadonlyMap<string, Int>, opts: FastOptions): Compiled {
-  const ctr: Counter = { steps: 0, max: opts.maxSteps ?? DEFAULT_MAX_STEPS };
+  const ctr: Counter = { steps: 0, max: opts.maxSteps ?? FAST_EVAL_MAX_STEPS };
   const funcs = new Map<string, FuncRt>();
   for (const f of p.funcs) {
     const scope: Scope = { slots: new Map(f.vars.map((x, i) => [x, i])), params, funcs: new Map(funcs) };

@@ -2,7 +2,7 @@
 // tiled schedule of §2.2 (parse + validate + rewrite, with and without the lemma 2.4 / 2.5
 // checks), and proposing-then-applying random directives with their `generate`.
 import { lower } from '../lowering/lower.js';
-import { Rng } from '../target-semantics/parallel.js';
+import { seededRng } from '../rng.js';
 import { applySchedule, generateCall } from '../schedule/apply.js';
 import { builtinRegistry } from '../schedule/builtins.js';
 import { parseSchedule } from '../schedule/parse.js';
@@ -34,7 +34,7 @@ export async function run(): Promise<object> {
     let t = t0;
     const calls: DirectiveCall[] = [];
     for (const d of registry.directives) {
-      const call = generateCall(d, t, new Rng(seed++), registry, calls);
+      const call = generateCall(d, t, seededRng(seed++), registry, calls);
       if (!call) continue;
       t = applySchedule(t, { file: 'g', calls: [call], registry });
       calls.push(call);

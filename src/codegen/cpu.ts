@@ -4,7 +4,7 @@
 // __builtin_cpu_supports; on Linux /proc/cpuinfo names the same features.
 import { readFileSync } from 'node:fs';
 import { arch } from 'node:process';
-import type { Isa } from './emit-simd.js';
+import type { Isa } from './c-syntax.js';
 
 let cached: ReadonlySet<Isa> | undefined;
 

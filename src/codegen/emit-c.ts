@@ -4,29 +4,19 @@
 // failure a run reports is the one the reference reaches first.
 import type { Expr, OpName } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
-import { isError, toBig } from '../expr/value.js';
+import { isError } from '../expr/value.js';
 import { showLoc, UserError } from '../diag.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { checkTgt } from '../target-semantics/check.js';
 import { printHead } from '../target-semantics/print.js';
 import { someStmt } from '../target-semantics/walk.js';
 import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
-import { type Isa, ISA_TARGET, emitVectorLoop, vectorPlan } from './emit-simd.js';
+import { ISA_TARGET, emitVectorLoop, vectorPlan } from './emit-simd.js';
+import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, cLiteral, cString } from './c-syntax.js';
 import { RUNTIME_SCALAR } from './runtime.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';
 import { type FuncRanges, funcRanges } from './ranges.js';
 
-/** Planted faults for the bug zoo: each switches one deliberate miscompilation on. */
-export interface CodegenFaults {
-  /** C's truncating `/` and `%` instead of Euclidean div and mod (§2.9). */
-  readonly truncatingDiv?: boolean;
-  /** Vectorized loops take 32-bit lanes without the range proof of [C-NARROW]. */
-  readonly unprovenNarrowing?: boolean;
-  /** Vectorized loops skip the iterations that do not fill a whole vector. */
-  readonly dropVectorTail?: boolean;
-  /** Vector stores write their lanes in reverse order. */
-  readonly laneOrder?: boolean;
-}
 
 /** `generic` forces the portable vector-extension code (what `auto` falls back to without AVX2). */
 export type SimdMode = 'auto' | 'avx2' | 'avx512' | 'generic' | 'none';
@@ -39,21 +29,6 @@ export interface EmitOptions {
   readonly faults?: CodegenFaults;
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** A C literal for an integer constant, or undefined when it does not fit in int64. */
-export function cLiteral(v: number | bigint): string | undefined {
-  const b = toBig(v);
-  if (b < INT64_MIN || b > INT64_MAX) return undefined;
-  if (b === INT64_MIN) return 'INT64_MIN';
-  return `INT64_C(${b})`;
-}
-
-/** A C string literal (the text is data, never a format string). */
-export function cString(s: string): string {
-  return JSON.stringify(s).replace(/\?/g, '\\?');
-}
 
 /** A C value with its tag: `tag` undefined means statically an integer (tag 0). */
 export interface CVal {
@@ -65,18 +40,12 @@ const BINARY_C: Partial<Record<OpName, string>> = {
   '+': 'rs_add', '-': 'rs_sub', '*': 'rs_mul', div: 'rs_div', mod: 'rs_mod', min: 'rs_min', max: 'rs_max',
 };
 
-/** What the emitter knows about one allocated func. */
-export interface FuncInfo {
-  readonly c: string; // mangled name
-  readonly slot: number;
-  readonly arity: number;
-}
 
 /**
  * Emits the body of one pipeline function for one instruction set (`isa` undefined: scalar C).
  * Lines are collected with indentation; temporaries are numbered per function.
  */
-export class FnEmitter {
+export class FnEmitter implements FunctionWriter {
   readonly lines: string[] = [];
   private depth = 1;
   private nextTemp = 0;

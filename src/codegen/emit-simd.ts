@@ -9,10 +9,8 @@ import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
 import { printExpr } from '../expr/print.js';
-import { type FnEmitter, cLiteral } from './emit-c.js';
+import { type FunctionWriter, type Isa, cLiteral } from './c-syntax.js';
 import { laneEnds } from './ranges.js';
-
-export type Isa = 'avx512' | 'avx2' | 'generic';
 
 /** The target attribute of each variant's function ('' = the compiler's baseline). */
 export const ISA_TARGET: Readonly<Record<Isa, string>> = { avx512: 'avx512f,avx512dq', avx2: 'avx2', generic: '' };
@@ -64,7 +62,7 @@ function shapeOf(e: Expr, x: string, lets: ReadonlyMap<string, Shape>): Shape {
  * stored point, and then the point moves with the lanes, so no lane reads what another writes.
  * Any other body keeps the scalar loop.
  */
-export function vectorPlan(s: Loop, em: FnEmitter): VectorPlan | undefined {
+export function vectorPlan(s: Loop, em: FunctionWriter): VectorPlan | undefined {
   const steps: Step[] = [];
   let b = s.body;
   for (;;) {
@@ -129,7 +127,7 @@ class VectorEmitter {
   readonly w: number;
   readonly shapes: Map<string, Shape>;
   constructor(
-    readonly em: FnEmitter,
+    readonly em: FunctionWriter,
     readonly isa: Isa,
     readonly loopVar: string,
     readonly lets: ReadonlyMap<string, Shape>,
@@ -247,7 +245,7 @@ class VectorEmitter {
  * `C-VECTOR`: the chunked loop for the emitter's ISA, then the scalar tail (the last len mod W
  * iterations, dropped only by the planted fault dropVectorTail).
  */
-export function emitVectorLoop(em: FnEmitter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean): void {
+export function emitVectorLoop(em: FunctionWriter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean): void {
   const vi = em.temp('vi');
   em.line(`int64_t ${vi} = 0;`);
   const lets = plan.steps.flatMap((st) => (st.k === 'let' ? [st] : []));
@@ -327,7 +325,7 @@ function qexpr(e: Expr, bad: string): string {
 }
 
 /** The chunked loop over whole vectors, with 64-bit or (proved) 32-bit lanes. */
-function chunks(em: FnEmitter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean, vi: string, narrow: boolean): void {
+function chunks(em: FunctionWriter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean, vi: string, narrow: boolean): void {
   const isa = em.isa!;
   const w = LANES[isa];
   const ve = new VectorEmitter(em, isa, s.var, letShapes(plan.steps, s.var), narrow);

@@ -6,7 +6,7 @@ import { type BoundsEngine, BUILTIN_ENGINES } from '../bounds/engine.js';
 import { completed } from '../pipeline.js';
 import type { Schedule } from '../schedule/plugin.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
-import { type BackendCheckOptions, type Verdict, showVerdict, validateBatch } from './validate.js';
+import { type BackendCheckOptions, type BackendVerdict, showBackendVerdict, validateBatch } from './validate.js';
 
 export interface BackendCase {
   /** an algorithm (lowered first) or a target program, with or without holes */
@@ -28,13 +28,13 @@ export function completedTarget(c: BackendCase, engine: BoundsEngine = BUILTIN_E
 }
 
 /** Many cases in one compile: one row of verdicts per case, one verdict per input. */
-export async function checkBackendBatch(cases: readonly BackendCase[], opts: HookOptions): Promise<Verdict[][]> {
+export async function checkBackendBatch(cases: readonly BackendCase[], opts: HookOptions): Promise<BackendVerdict[][]> {
   const items = cases.map((c) => ({ t: completedTarget(c, opts.engine), inputs: c.inputs }));
   return validateBatch(items, opts);
 }
 
 /** One case: `checkBackend(program, schedule, inputs, { backend: 'c' | 'simd' })`. */
-export async function checkBackend(program: Pipeline | TgtProgram, schedule: Schedule | undefined, inputs: readonly Input[], opts: HookOptions): Promise<Verdict[]> {
+export async function checkBackend(program: Pipeline | TgtProgram, schedule: Schedule | undefined, inputs: readonly Input[], opts: HookOptions): Promise<BackendVerdict[]> {
   return (await checkBackendBatch([{ program, ...(schedule ? { schedule } : {}), inputs }], opts))[0]!;
 }
 
@@ -42,9 +42,9 @@ export async function checkBackend(program: Pipeline | TgtProgram, schedule: Sch
  * A property's check result from a case's verdicts: the first failing input makes the case fail,
  * with the verdict kind (`differs`, `overflow`, `stuck`, `binary-failed`) as the failure class.
  */
-export function verdictsToCheck(vs: readonly Verdict[]): { status: 'pass' } | { status: 'fail'; verdict: string; expected: string; actual: string } {
+export function verdictsToCheck(vs: readonly BackendVerdict[]): { status: 'pass' } | { status: 'fail'; verdict: string; expected: string; actual: string } {
   const bad = vs.find((v) => !v.ok);
   if (!bad) return { status: 'pass' };
   const expected = bad.kind === 'differs' ? 'the reference values on the window' : bad.kind === 'stuck' ? String(bad.reference) : 'agreement with the reference';
-  return { status: 'fail', verdict: `backend-${bad.kind}`, expected, actual: showVerdict(bad) };
+  return { status: 'fail', verdict: `backend-${bad.kind}`, expected, actual: showBackendVerdict(bad) };
 }

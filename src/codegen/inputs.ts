@@ -3,7 +3,7 @@
 import type { Input } from '../alg-semantics/ast.js';
 import type { Int } from '../expr/value.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
-import { Rng } from '../target-semantics/parallel.js';
+import { seededRng } from '../rng.js';
 
 /**
  * `n` inputs for `t`: window mins in [-8, 8], extents in [0, 12] (small, so the reference stays fast
@@ -11,7 +11,7 @@ import { Rng } from '../target-semantics/parallel.js';
  * input) comes first when given.
  */
 export function generateInputs(t: TgtProgram, n: number, seed: number, first?: Input): Input[] {
-  const rng = new Rng(seed);
+  const rng = seededRng(seed);
   const out: Input[] = first ? [first] : [];
   while (out.length < n) {
     const window = t.window.map((): [Int, Int] => [rng.below(17) - 8, rng.below(13)]);

@@ -12,7 +12,8 @@ import { type Int, type Value, E_MEM, E_RDOM, intFromString, toBig } from '../ex
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { type StatusName, statusName } from './abi.js';
 import { precompiledHeader } from './pch.js';
-import { type EmitOptions, type EmittedPipeline, cString, emitPipeline, runtimeText } from './emit-c.js';
+import { type EmitOptions, type EmittedPipeline, emitPipeline, runtimeText } from './emit-c.js';
+import { cString } from './c-syntax.js';
 
 export interface Toolchain {
   readonly cc: readonly string[];

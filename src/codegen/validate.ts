@@ -10,15 +10,16 @@ import type { Outcome, Stuck } from '../target-semantics/outcome.js';
 import { someStmt } from '../target-semantics/walk.js';
 import { UserError } from '../diag.js';
 import type { StatusName } from './abi.js';
-import type { CodegenFaults, SimdMode } from './emit-c.js';
+import type { SimdMode } from './emit-c.js';
+import type { CodegenFaults } from './c-syntax.js';
 import { type BatchItem, type BinaryResult, type ToolchainOptions, compileAndRun } from './toolchain.js';
 
-export type Verdict = VerdictBody & {
+export type BackendVerdict = BackendVerdictBody & {
   /** The rule of spec/codegen.md that judged it. */
   readonly rule?: string;
 };
 
-type VerdictBody =
+type BackendVerdictBody =
   | { readonly kind: 'equal'; readonly ok: true }
   | {
       readonly kind: 'differs';
@@ -95,12 +96,12 @@ function referenceAt(out: Extract<Outcome, { kind: 'done' }>['output'], p: reado
  * the backend behaved correctly: equal values on the window, the same stuck state, or a confirmed
  * overflow. A reference that ran out of budget or raced gives no verdict.
  */
-export function backendVerdict(reference: Outcome, binary: BinaryResult, window: Input['window']): Verdict {
+export function backendVerdict(reference: Outcome, binary: BinaryResult, window: Input['window']): BackendVerdict {
   const v = judge(reference, binary, window);
   return { ...v, rule: v.kind === 'overflow' ? 'C-OVERFLOW-CONFIRM' : 'C-VERDICT' };
 }
 
-function judge(reference: Outcome, binary: BinaryResult, window: Input['window']): VerdictBody {
+function judge(reference: Outcome, binary: BinaryResult, window: Input['window']): BackendVerdictBody {
   if (reference.kind === 'stuck' && (reference.stuck.kind === 'budget-exceeded' || reference.stuck.kind === 'data-race')) {
     return { kind: 'inconclusive', ok: true, message: `the reference gave no result (${reference.stuck.kind})` };
   }
@@ -131,7 +132,7 @@ function judge(reference: Outcome, binary: BinaryResult, window: Input['window']
 }
 
 /** One line per verdict, as `refsem validate` prints it. */
-export function showVerdict(v: Verdict): string {
+export function showBackendVerdict(v: BackendVerdict): string {
   const show = (x: Value | undefined) => (x === undefined ? 'outside the allocation' : showValue(x));
   switch (v.kind) {
     case 'equal':
@@ -183,7 +184,7 @@ function reference(t: TgtProgram, inputs: readonly Input[], maxSteps: number | u
  * run on its inputs, and judged against the reference; one verdict per (program, input). An item's
  * own `emit` options (e.g. planted faults) override the backend's.
  */
-export async function validateBatch(items: readonly BatchItem[], opts: BackendCheckOptions): Promise<Verdict[][]> {
+export async function validateBatch(items: readonly BatchItem[], opts: BackendCheckOptions): Promise<BackendVerdict[][]> {
   const emit = { simd: opts.backend === 'c' ? ('none' as const) : (opts.simd ?? 'auto'), ...(opts.faults ? { faults: opts.faults } : {}) };
   const bin = await compileAndRun(
     items.map((it) => ({ t: it.t, inputs: it.inputs, emit: { ...emit, ...it.emit } })),
@@ -193,12 +194,12 @@ export async function validateBatch(items: readonly BatchItem[], opts: BackendCh
 }
 
 /** Verdicts for the results of `compileAndRun(items)`, computing the reference for each input. */
-export function judgeBatch(items: readonly BatchItem[], bin: readonly BinaryResult[], maxSteps?: number): Verdict[][] {
+export function judgeBatch(items: readonly BatchItem[], bin: readonly BinaryResult[], maxSteps?: number): BackendVerdict[][] {
   let k = 0;
   return items.map((it) => {
     const parallel = someStmt(it.t.body, (s) => s.k === 'for' && s.trav === 'parallel');
     const refs = reference(it.t, it.inputs, maxSteps);
-    return it.inputs.map((z, i): Verdict => {
+    return it.inputs.map((z, i): BackendVerdict => {
       const r = refs[i]!;
       const b = bin[k++]!;
       if (typeof r === 'string') return { kind: 'inconclusive', ok: true, message: `the reference refused the input: ${r}` };
@@ -206,7 +207,7 @@ export function judgeBatch(items: readonly BatchItem[], bin: readonly BinaryResu
       // Parallel iterations may run in any order; when two of them fail differently, the
       // reference's order and OpenMP's may meet different failures first. Both are outcomes.
       if (v.kind === 'stuck' && !v.ok && v.reference !== 'done' && v.binary !== 'none' && parallel) {
-        return { kind: 'inconclusive', ok: true, message: `another iteration order of a parallel loop: ${showVerdict(v)}` };
+        return { kind: 'inconclusive', ok: true, message: `another iteration order of a parallel loop: ${showBackendVerdict(v)}` };
       }
       return v;
     });
@@ -214,6 +215,6 @@ export function judgeBatch(items: readonly BatchItem[], bin: readonly BinaryResu
 }
 
 /** `validateBackend`: one completed program on several inputs. */
-export async function validateBackend(t: TgtProgram, inputs: readonly Input[], opts: BackendCheckOptions): Promise<Verdict[]> {
+export async function validateBackend(t: TgtProgram, inputs: readonly Input[], opts: BackendCheckOptions): Promise<BackendVerdict[]> {
   return (await validateBatch([{ t, inputs }], opts))[0]!;
 }

@@ -8,9 +8,9 @@ import type { TgtProgram } from '../target-semantics/ast.js';
 import { type RunOptions, execTgt } from '../target-semantics/exec.js';
 import type { Outcome } from '../target-semantics/outcome.js';
 import { DEFAULT_GEN, type GenOptions } from './gen/pipeline.js';
-import type { ScheduleDriver } from './gen/schedule.js';
+import type { ScheduleDriver } from './gen/driver.js';
 import { BUILTIN_ENGINES, type BoundsEngine } from '../bounds/engine.js';
-import type { CodegenFaults } from '../codegen/emit-c.js';
+import type { CodegenFaults } from '../codegen/c-syntax.js';
 
 export interface EnvConfig {
   /** bounds engine: a built-in name (beta0, beta1) or the path of an engine module */

@@ -120,7 +120,7 @@ export function showRV(v: RV, budget = 400): string {
   return out;
 }
 
-export type Verdict =
+export type RcVerdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly check: string; readonly message: string; readonly step?: number };
 
@@ -128,7 +128,7 @@ export interface ConfigRun {
   readonly config: Config;
   readonly program: Program;
   readonly result: RunResult;
-  readonly verdict: Verdict;
+  readonly verdict: RcVerdict;
   readonly value?: string;
 }
 
@@ -161,7 +161,7 @@ export function runAnnotated(program: Program, c: Config, s: RunSettings = {}): 
   return { config: c, program, result, verdict: verdictOf(result, checks, s.reference), ...(result.value !== undefined ? { value: showRV(result.value) } : {}) };
 }
 
-function verdictOf(r: RunResult, checks: ReadonlySet<CheckName>, ref: StdOutcome | undefined): Verdict {
+function verdictOf(r: RunResult, checks: ReadonlySet<CheckName>, ref: StdOutcome | undefined): RcVerdict {
   if (r.stop?.kind === 'violation') return { ok: false, check: r.stop.check, message: r.stop.message, step: r.stop.step };
   if (r.stop) return { ok: true };
   if (checks.has('soundness') && ref) {

@@ -13,7 +13,8 @@ import { builtinRegistry } from './builtins.js';
 import { dominanceViolations } from './dominance.js';
 import { funcsOf } from './loops.js';
 import { checkPhaseOrder } from './phases.js';
-import { type Directive, type DirectiveCall, type DirectiveCtx, type DirectiveRegistry, Rejection, type Rng, type Schedule, accepts } from './plugin.js';
+import { type Directive, type DirectiveCall, type DirectiveCtx, type DirectiveRegistry, Rejection, type Schedule, accepts } from './plugin.js';
+import type { Rng } from '../rng.js';
 import { printCall } from './print.js';
 
 export interface ApplyOptions {

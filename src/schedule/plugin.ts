@@ -9,6 +9,7 @@ import type { Expr } from '../expr/ast.js';
 import type { Cursor } from '../expr/parse.js';
 import type { Int } from '../expr/value.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
+import type { Rng } from '../rng.js';
 
 /** The phases of fig. 2.11, in the order a schedule must list them (spec/schedule.md, [SCHED-PHASE]). */
 export const PHASES = ['specialization', 'loops', 'compute', 'storage', 'bounds'] as const;
@@ -40,11 +41,6 @@ export type ArgValue = string | Int | Expr | readonly string[] | readonly Expr[]
 export type Args = object;
 /** Arguments seen through their param names (printing, parsing). */
 export type ArgRecord = Readonly<Record<string, ArgValue | undefined>>;
-
-/** A source of randomness for `generate`: a uniform integer in [0, n). */
-export interface Rng {
-  below(n: number): number;
-}
 
 /**
  * What a directive's functions get besides the program and the arguments. `reject` throws a

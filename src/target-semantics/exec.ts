@@ -13,7 +13,8 @@ import { type Int, type Value, isError } from '../expr/value.js';
 import type { Stmt, TgtProgram } from './ast.js';
 import { bindInput, checkTgt } from './check.js';
 import type { Outcome, Site, Stuck } from './outcome.js';
-import { RaceDetector, Rng, permutation } from './parallel.js';
+import { RaceDetector, permutation } from './parallel.js';
+import { type Rng, seededRng } from '../rng.js';
 import { Buf, StuckSignal, allocate, checkedOffset, programSite, siteOf } from './store.js';
 
 export interface RunOptions {
@@ -407,7 +408,7 @@ export function compileTgt(p: TgtProgram): CompiledTgt {
         bufs: new Array<Buf | undefined>(nBufs).fill(undefined),
         steps: 1, // [TGT-REALIZE]
         max,
-        rng: new Rng(opts.seed ?? 0),
+        rng: seededRng(opts.seed ?? 0),
         races: new RaceDetector(),
       };
       const budget: Outcome = { kind: 'stuck', stuck: { kind: 'budget-exceeded', steps: max }, steps: max };

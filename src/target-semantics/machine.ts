@@ -11,7 +11,8 @@ import { type Int, type Value, isError, showValue } from '../expr/value.js';
 import type { Stmt, TgtProgram } from './ast.js';
 import { bindInput, checkTgt } from './check.js';
 import type { Outcome, Stuck } from './outcome.js';
-import { RaceDetector, Rng, permutation } from './parallel.js';
+import { RaceDetector, permutation } from './parallel.js';
+import { type Rng, seededRng } from '../rng.js';
 import { Buf, allocate, checkedOffset, programSite, siteOf } from './store.js';
 
 export type RuleId =
@@ -36,7 +37,7 @@ export interface MachineOptions {
 }
 
 /** The machine's default step budget. */
-export const DEFAULT_MAX_STEPS = 10_000_000;
+export const MACHINE_MAX_STEPS = 10_000_000;
 
 /**
  * Statement terms. Expression positions hold partly evaluated expressions (constants are values);
@@ -206,7 +207,7 @@ export class Machine {
   private result = '';
 
   constructor(seed: number) {
-    this.rng = new Rng(seed);
+    this.rng = seededRng(seed);
   }
 
   private fire(rule: RuleId, redex: string, result: string): void {
@@ -351,7 +352,7 @@ export class Machine {
 
   /** Runs the pipeline: [TGT-REALIZE], steps until nop, then [END]. */
   run(p: TgtProgram, bound: ReadonlyMap<string, Value>, opts: MachineOptions): Outcome {
-    const max = opts.maxSteps ?? DEFAULT_MAX_STEPS;
+    const max = opts.maxSteps ?? MACHINE_MAX_STEPS;
     let steps = 0;
     let t: Term | 'realize' = 'realize';
     for (;;) {

@@ -4,25 +4,9 @@
 import { UserError } from '../diag.js';
 import { add } from '../expr/ops.js';
 import type { Int } from '../expr/value.js';
+import type { Rng } from '../rng.js';
 import type { Site, Stuck } from './outcome.js';
-import { type Buf, MAX_POINTS } from './store.js';
-
-/** mulberry32: a small PRNG whose stream depends only on the seed. */
-export class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  /** A uniform integer in [0, n). */
-  below(n: number): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const u = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    return Math.floor(u * n);
-  }
-}
+import { type Buf, MAX_POINTS, type RaceCheck } from './store.js';
 
 /** The iterations min … min+len−1 in a Fisher–Yates order drawn from `rng`. */
 export function permutation(rng: Rng, min: Int, len: Int, site: Site): Int[] {
@@ -43,18 +27,6 @@ export function permutation(rng: Rng, min: Int, len: Int, site: Site): Int[] {
 
 type Kind = 'read' | 'write';
 
-/**
- * What one running parallel loop knows about one buffer: per point, the iteration (as a position
- * in the loop's order) that wrote it and up to two distinct iterations that read it (enough to
- * find one that differs from any other). Entries are valid only when stamped with the frame's id,
- * so a new loop at the same depth reuses the arrays without clearing them.
- */
-export interface Shadow {
-  readonly stamp: Int32Array;
-  readonly writer: Int32Array;
-  readonly r1: Int32Array;
-  readonly r2: Int32Array;
-}
 
 /** One running parallel loop. */
 interface Frame {
@@ -65,7 +37,7 @@ interface Frame {
 }
 
 /** Tracks the parallel loops that are running, innermost last. */
-export class RaceDetector {
+export class RaceDetector implements RaceCheck {
   private readonly frames: Frame[] = [];
   private nextId = 1;
 

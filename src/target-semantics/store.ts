@@ -6,11 +6,29 @@ import { sub } from '../expr/ops.js';
 import { E_MEM, type Int, type Value, isError } from '../expr/value.js';
 import type { Stmt } from './ast.js';
 import type { Buffer, Site, Stuck } from './outcome.js';
-import type { RaceDetector, Shadow } from './parallel.js';
 import { printHead } from './print.js';
 
 /** Largest buffer either executor materializes; beyond it the host would run out of memory. */
 export const MAX_POINTS = 1 << 24;
+
+/**
+ * What one running parallel loop knows about one buffer: per point, the iteration (as a position
+ * in the loop's order) that wrote it and up to two distinct iterations that read it (enough to
+ * find one that differs from any other). Entries are valid only when stamped with the frame's id,
+ * so a new loop at the same depth reuses the arrays without clearing them.
+ */
+export interface Shadow {
+  readonly stamp: Int32Array;
+  readonly writer: Int32Array;
+  readonly r1: Int32Array;
+  readonly r2: Int32Array;
+}
+
+/** What buffer accesses report to while parallel loops run (the race detector of parallel.ts). */
+export interface RaceCheck {
+  readonly active: boolean;
+  access(buf: Buf, off: number, point: readonly Int[], kind: 'read' | 'write', site: Site): Stuck | undefined;
+}
 
 const sites = new WeakMap<Stmt, Site>();
 
@@ -148,7 +166,7 @@ export function oob(kind: 'oob-read' | 'oob-write', buf: Buf, point: readonly Va
  * and [ASSN]: the buffer is allocated, the point is InBounds (def. 2.13), and no other iteration
  * of a running parallel loop conflicts. Otherwise the stuck state (both executors use this).
  */
-export function checkedOffset(buf: Buf | undefined, func: string, point: readonly Value[], kind: 'read' | 'write', site: Site, races: RaceDetector): number | Stuck {
+export function checkedOffset(buf: Buf | undefined, func: string, point: readonly Value[], kind: 'read' | 'write', site: Site, races: RaceCheck): number | Stuck {
   if (buf === undefined) return { kind: 'unallocated', func, site };
   const off = buf.offset(point);
   if (off < 0) return oob(kind === 'read' ? 'oob-read' : 'oob-write', buf, point, site);

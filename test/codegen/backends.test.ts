@@ -11,7 +11,7 @@ import { arbTgtInput, arbTgtProgram } from '../../src/fuzz/arbitraries/tgt.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { emitC } from '../../src/codegen/emit-c.js';
 import { compileAndRun, type BinaryResult } from '../../src/codegen/toolchain.js';
-import { type Verdict, judgeBatch, validateBatch } from '../../src/codegen/validate.js';
+import { type BackendVerdict, judgeBatch, validateBatch } from '../../src/codegen/validate.js';
 import { HOST_ISA, input, tgt } from './support.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { completedTarget } from '../../src/codegen/hook.js';
@@ -22,7 +22,7 @@ const blur = tgt(blurText, 'blur.tgt');
 const blurVec = tgt(blurText.replace(/for (\w+)\.s0\.x/g, 'for vectorize $1.s0.x'), 'blurv.tgt');
 const windows = [input([[0, 5], [0, 3]]), input([[-3, 17], [2, 4]]), input([[5, 1], [0, 1]]), input([[0, 64], [0, 8]]), input([[7, 0], [0, 3]])];
 
-const allOk = (vs: Verdict[][]) => vs.flat().filter((v) => !v.ok);
+const allOk = (vs: BackendVerdict[][]) => vs.flat().filter((v) => !v.ok);
 
 /**
  * Vector-friendly programs: an intermediate g computed from x and n, and an output f whose

@@ -1,6 +1,6 @@
 // Shared helpers for the codegen tests: parsing target programs from text and building inputs.
 import { hostIsas } from '../../src/codegen/cpu.js';
-import type { Isa } from '../../src/codegen/emit-simd.js';
+import type { Isa } from '../../src/codegen/c-syntax.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { tgt } from '../support/tgt.js';
 

@@ -14,7 +14,7 @@ import { lower } from '../../src/lowering/lower.js';
 import { loopsOf } from '../../src/target-semantics/walk.js';
 import { constValue } from '../../src/schedule/loops.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
-import type { AppliedCall } from '../../src/fuzz/gen/schedule.js';
+import type { AppliedCall } from '../../src/fuzz/gen/driver.js';
 import { completedTarget } from '../../src/codegen/hook.js';
 import { validateBatch } from '../../src/codegen/validate.js';
 import { parseSchedule } from '../../src/schedule/parse.js';

@@ -8,7 +8,7 @@ import { type Expr, walkExpr } from '../../src/expr/ast.js';
 import { isInt } from '../../src/expr/value.js';
 import { type AlgGenOptions, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
-import { Rng } from '../../src/target-semantics/parallel.js';
+import { seededRng } from '../../src/rng.js';
 import { applySchedule, generateCall } from '../../src/schedule/apply.js';
 import { builtinRegistry } from '../../src/schedule/builtins.js';
 import { PHASES, type Directive, type DirectiveCall } from '../../src/schedule/plugin.js';
@@ -17,7 +17,7 @@ export const registry = builtinRegistry();
 
 /** One directive proposed by `generate` and applied alone, unchecked; undefined if it applies nowhere. */
 export function step(t: TgtProgram, d: Directive, seed: number, history: readonly DirectiveCall[]): { t: TgtProgram; call: DirectiveCall } | undefined {
-  const call = generateCall(d, t, new Rng(seed), registry, history);
+  const call = generateCall(d, t, seededRng(seed), registry, history);
   if (!call) return undefined;
   try {
     return { t: applySchedule(t, { file: 'gen.sched', calls: [call], registry }, { check: false }), call };

@@ -10,7 +10,7 @@ import { BUILTIN_ENGINES, completeProgram } from '../../src/bounds/engine.js';
 import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { type Verdict, isConfluent, showVerdict, verdictFor } from '../../src/lowering/equivalence.js';
 import { lower } from '../../src/lowering/lower.js';
-import { Rng } from '../../src/target-semantics/parallel.js';
+import { seededRng } from '../../src/rng.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { printTgt } from '../../src/target-semantics/print.js';
 import { applySchedule, generateCall } from '../../src/schedule/apply.js';
@@ -67,7 +67,7 @@ export function scheduleOf(c: Case, registry: DirectiveRegistry): DirectiveCall[
   const calls: DirectiveCall[] = [];
   let t = t0;
   for (const { d, seed } of picked) {
-    const call = generateCall(d as Directive, t, new Rng(seed), registry, calls);
+    const call = generateCall(d as Directive, t, seededRng(seed), registry, calls);
     if (!call) continue;
     t = applySchedule(t, { file: 'gen.sched', calls: [call], registry }, { check: true, pipeline: c.p });
     calls.push(call);

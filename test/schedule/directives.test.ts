@@ -9,7 +9,7 @@ import { isPure, pureVars } from '../../src/schedule/loops.js';
 import { generateCall } from '../../src/schedule/apply.js';
 import { builtinRegistry } from '../../src/schedule/builtins.js';
 import { traverse } from '../../src/schedule/traverse.js';
-import { Rng } from '../../src/target-semantics/parallel.js';
+import { seededRng } from '../../src/rng.js';
 import { CHAIN, GRID, REDUCE, SEC22, THREE, body, expectRejection, scheduled } from './helpers.js';
 
 const loopVars = (t: ReturnType<typeof scheduled>) => loopsOf(t).map((l) => l.stmt.var);
@@ -211,7 +211,7 @@ describe('traverse, vectorize, unroll', () => {
     const registry = builtinRegistry();
     const proposals = new Set<string>();
     for (let seed = 0; seed < 200; seed++) {
-      const args = generateCall(traverse, t, new Rng(seed), registry)?.args as { loop: string; order: string } | undefined;
+      const args = generateCall(traverse, t, seededRng(seed), registry)?.args as { loop: string; order: string } | undefined;
       if (args?.order === 'parallel') proposals.add(args.loop);
     }
     expect(proposals).toContain('f.s0.xi');

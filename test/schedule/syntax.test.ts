@@ -8,7 +8,7 @@ import { stripExprLocs } from '../../src/expr/ast.js';
 import type { Expr } from '../../src/expr/ast.js';
 import { arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { lower } from '../../src/lowering/lower.js';
-import { Rng } from '../../src/target-semantics/parallel.js';
+import { seededRng } from '../../src/rng.js';
 import { applySchedule, generateCall } from '../../src/schedule/apply.js';
 import { builtinRegistry } from '../../src/schedule/builtins.js';
 import { parseSchedule } from '../../src/schedule/parse.js';
@@ -32,7 +32,7 @@ describe('schedule syntax', () => {
         let t = lower(p);
         const calls: DirectiveCall[] = [];
         for (const [d, seed] of picks) {
-          const call = generateCall(registry.directives[d]!, t, new Rng(seed), registry, calls);
+          const call = generateCall(registry.directives[d]!, t, seededRng(seed), registry, calls);
           if (!call) continue;
           calls.push(call);
           // keep the program in step when the call fits the phase order, so later calls see it

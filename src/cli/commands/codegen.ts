@@ -2,7 +2,8 @@
 // the C11 translation unit of the scheduled program, completed by a bounds engine (spec/codegen.md).
 import { writeFileSync } from 'node:fs';
 import { UserError, CLI_LOC } from '../../diag.js';
-import { type CodegenFaults, type SimdMode, emitC } from '../../codegen/emit-c.js';
+import { type SimdMode, emitC } from '../../codegen/emit-c.js';
+import { type CodegenFaults } from '../../codegen/c-syntax.js';
 import { readCompleted } from '../../node/program.js';
 import { engineOption, scheduleOf, scheduleOptions } from '../common-options.js';
 import { collect } from '../options.js';

@@ -34,7 +34,7 @@ interface Opts {
   maxSteps?: string;
 }
 
-const DEFAULT_MAX_STEPS = 100_000_000;
+const RC_MAX_STEPS = 100_000_000;
 
 function parseOpts(text: string | undefined): Set<OptName> {
   const out = new Set<OptName>();
@@ -70,10 +70,10 @@ export const register: Register = (program, io, setExit) => {
     .option('--derivation', 'print the Perceus derivation (fig. 4.8) of every function')
     .option('--standard', 'run the standard semantics (fig. 4.6) instead of the heap machine')
     .option('--json', 'print one JSON object')
-    .option('--max-steps <N>', `give up after this many steps (default ${DEFAULT_MAX_STEPS})`)
+    .option('--max-steps <N>', `give up after this many steps (default ${RC_MAX_STEPS})`)
     .action((prog: string, o: Opts) => {
       const src = readSource(prog);
-      const maxSteps = o.maxSteps === undefined ? DEFAULT_MAX_STEPS : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
+      const maxSteps = o.maxSteps === undefined ? RC_MAX_STEPS : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
       const opts = parseOpts(o.opt);
       const checks: Set<CheckName> = new Set();
       if (o.check !== undefined) {

@@ -2,7 +2,7 @@
 // algorithm ([REALIZE], fig. 2.6) computed by the fast evaluator.
 import { loadPipeline } from '../../alg-semantics/load.js';
 import { DEFAULT_MAX_POINTS, outputFunc } from '../../alg-semantics/input.js';
-import { DEFAULT_MAX_STEPS, realize, realizationJson } from '../../alg-semantics/fast-eval.js';
+import { FAST_EVAL_MAX_STEPS, realize, realizationJson } from '../../alg-semantics/fast-eval.js';
 import { showRealization } from '../../alg-semantics/display.js';
 import { parseAs } from '../../node/io.js';
 import { readSource } from '../../node/source.js';
@@ -19,7 +19,7 @@ export const register: Register = (program, io) => {
     .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
     .option('--json', 'print {"func","window","values"} (values flattened, first dimension fastest)')
     .option('--max-points <N>', `refuse windows with more points (default ${DEFAULT_MAX_POINTS})`)
-    .option('--max-steps <N>', `give up after this many evaluation steps (default ${DEFAULT_MAX_STEPS})`)
+    .option('--max-steps <N>', `give up after this many evaluation steps (default ${FAST_EVAL_MAX_STEPS})`)
     .action((prog: string, o: { window: string; param: string[]; json?: boolean; maxPoints?: string; maxSteps?: string }) => {
       const p = parseAs('alg', readSource(prog), loadPipeline);
       const window = windowOf(o.window);

@@ -3,7 +3,7 @@
 // rule ID, then the outcome.
 import { UserError } from '../../diag.js';
 import { showOutcome } from '../../target-semantics/display.js';
-import { DEFAULT_MAX_STEPS, runMachine, showStep } from '../../target-semantics/machine.js';
+import { MACHINE_MAX_STEPS, runMachine, showStep } from '../../target-semantics/machine.js';
 import { parseTgt } from '../../target-semantics/parse.js';
 import { EXIT, parseAs } from '../../node/io.js';
 import { readSource } from '../../node/source.js';
@@ -25,14 +25,14 @@ export const register: Register = (program, io, setExit) => {
     .argument('<prog>', 'target program (.tgt) without holes (- for standard input)')
     .option('--window <MIN+LEN,...>', 'output window, one MIN+LEN per dimension, e.g. 0+4,-3+5')
     .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
-    .option('--max-steps <N>', `stop after this many steps (default ${DEFAULT_MAX_STEPS})`)
+    .option('--max-steps <N>', `stop after this many steps (default ${MACHINE_MAX_STEPS})`)
     .option('--every <N>', 'print only every N-th step (the outcome is always printed)', '1')
     .option('--seed <N>', 'seed for the order of parallel loop iterations', '0')
     .action((prog: string, o: Opts) => {
       const p = parseAs('tgt', readSource(prog), parseTgt);
       const window = o.window === undefined ? [] : parseWindow(o.window);
       const params = parseParams(o.param);
-      const maxSteps = o.maxSteps === undefined ? DEFAULT_MAX_STEPS : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
+      const maxSteps = o.maxSteps === undefined ? MACHINE_MAX_STEPS : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
       const every = Number(parseIntOption('--every', o.every ?? '1', 1n));
       const seed = Number(parseIntOption('--seed', o.seed ?? '0', -(2n ** 31n)));
       const out = runMachine(p, { window, params }, {

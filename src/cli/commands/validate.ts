@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { UserError, CLI_LOC } from '../../diag.js';
 import { generateInputs, showInput } from '../../codegen/inputs.js';
 import { readCompleted } from '../../node/program.js';
-import { type Backend, showVerdict, validateBackend } from '../../codegen/validate.js';
+import { type Backend, showBackendVerdict, validateBackend } from '../../codegen/validate.js';
 import { CheckFailed } from '../main.js';
 import { bindInput } from '../../target-semantics/check.js';
 import { readSource } from '../../node/source.js';
@@ -72,7 +72,7 @@ export const register: Register = (program, io) => {
       if (o.json) {
         io.out(JSON.stringify({ backend: o.backend, verdicts: verdicts.map((v, i) => ({ input: showInput(inputs[i]!), ...v })) }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
       } else {
-        verdicts.forEach((v, i) => io.out(`input ${i + 1} (${showInput(inputs[i]!)}): ${showVerdict(v)}\n`));
+        verdicts.forEach((v, i) => io.out(`input ${i + 1} (${showInput(inputs[i]!)}): ${showBackendVerdict(v)}\n`));
       }
       const bad = verdicts.filter((v) => !v.ok).length;
       if (!o.json) io.out(bad === 0 ? `ok: ${verdicts.length} inputs\n` : `FAILED: ${bad} of ${verdicts.length} inputs\n`);

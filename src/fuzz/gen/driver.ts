@@ -5,22 +5,34 @@ import { UserError } from '../../diag.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
 import { applySchedule, directiveCtx, generateCall } from '../../schedule/apply.js';
 import { parseSchedule } from '../../schedule/parse.js';
-import { type DirectiveCall, type DirectiveRegistry, Rejection, type Rng } from '../../schedule/plugin.js';
+import { type Args, type Directive, type DirectiveCall, type DirectiveRegistry, Rejection } from '../../schedule/plugin.js';
+import { seededRng } from '../../rng.js';
 import { printCall, printSchedule } from '../../schedule/print.js';
-import { type AppliedCall, ScheduleRejection, type ScheduleDriver } from './schedule.js';
 
-/** A small seeded generator (mulberry32) behind the plug-in API's `Rng`. */
-export function seededRng(seed: number): Rng {
-  let a = seed | 0;
-  return {
-    below(n: number): number {
-      a = (a + 0x6d2b79f5) | 0;
-      let t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return n <= 0 ? 0 : (((t ^ (t >>> 14)) >>> 0) % n);
-    },
-  };
+/** One applied directive, as the schedule driver records it. */
+export interface AppliedCall {
+  readonly name: string;
+  readonly args: Args;
 }
+
+/**
+ * What the fuzzers need from the scheduling component: the directives, proposing arguments, one
+ * checked step, and the schedule's concrete syntax both ways.
+ */
+export interface ScheduleDriver {
+  readonly directives: readonly Directive[];
+  generate(t: TgtProgram, d: Directive, seed: number, history: readonly AppliedCall[]): Args | undefined;
+  /** validates and applies; throws ScheduleRejection when the call is invalid */
+  step(t: TgtProgram, call: AppliedCall, history: readonly AppliedCall[]): TgtProgram;
+  /** the first call whose whole-schedule check (vectorize, unroll) rejects final program t, or -1 */
+  finalRejection(t: TgtProgram, calls: readonly AppliedCall[]): number;
+  print(calls: readonly AppliedCall[]): string;
+  /** parses a schedule and applies it to T0, returning each call and each program */
+  parseAndApply(text: string, t0: TgtProgram): { calls: AppliedCall[]; steps: TgtProgram[] };
+}
+
+/** A directive refused its arguments: the proposal is dropped, it is no soundness failure. */
+export class ScheduleRejection extends Error {}
 
 export function scheduleDriver(registry: DirectiveRegistry): ScheduleDriver {
   const callOf = (c: AppliedCall): DirectiveCall => {

@@ -10,6 +10,7 @@ import type { TgtProgram } from '../../target-semantics/ast.js';
 import type { Args, Directive } from '../../schedule/plugin.js';
 import { PHASES } from '../../schedule/plugin.js';
 import type { FuzzEnv } from '../env.js';
+import { type AppliedCall, ScheduleRejection } from './driver.js';
 
 export interface ChoiceB {
   readonly d: number;
@@ -27,30 +28,6 @@ export interface Scheduled {
   readonly trouble?: { readonly directive: string; readonly message: string };
 }
 
-/** One applied directive, as the schedule driver records it. */
-export interface AppliedCall {
-  readonly name: string;
-  readonly args: Args;
-}
-
-/**
- * What the fuzzers need from the scheduling component: the directives, proposing arguments, one
- * checked step, and the schedule's concrete syntax both ways.
- */
-export interface ScheduleDriver {
-  readonly directives: readonly Directive[];
-  generate(t: TgtProgram, d: Directive, seed: number, history: readonly AppliedCall[]): Args | undefined;
-  /** validates and applies; throws ScheduleRejection when the call is invalid */
-  step(t: TgtProgram, call: AppliedCall, history: readonly AppliedCall[]): TgtProgram;
-  /** the first call whose whole-schedule check (vectorize, unroll) rejects final program t, or -1 */
-  finalRejection(t: TgtProgram, calls: readonly AppliedCall[]): number;
-  print(calls: readonly AppliedCall[]): string;
-  /** parses a schedule and applies it to T0, returning each call and each program */
-  parseAndApply(text: string, t0: TgtProgram): { calls: AppliedCall[]; steps: TgtProgram[] };
-}
-
-/** A directive refused its arguments: the proposal is dropped, it is no soundness failure. */
-export class ScheduleRejection extends Error {}
 
 export const MAX_DIRECTIVES = 4;
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { cst } from '../../expr/ast.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
 import { loopsOf, someStmt } from '../../target-semantics/walk.js';
-import type { AppliedCall } from './schedule.js';
+import type { AppliedCall } from './driver.js';
 
 /** Which innermost loop, which factor, which tail strategy (each resolved modulo the choices). */
 export interface VectorB {

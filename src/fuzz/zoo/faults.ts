@@ -4,7 +4,7 @@
 // long the default fuzzers take to find each one.
 import { checkPipeline } from '../../alg-semantics/validate.js';
 import type { Pipeline } from '../../alg-semantics/ast.js';
-import type { CodegenFaults } from '../../codegen/emit-c.js';
+import type { CodegenFaults } from '../../codegen/c-syntax.js';
 import { UserError } from '../../diag.js';
 import type { Directive } from '../../schedule/plugin.js';
 import type { FuzzEnv } from '../env.js';

@@ -1,0 +1,60 @@
+// What the scalar and the vector emitters share: C literals, the planted faults, the facts about
+// each func, and the part of a function's emitter that vector loops write through. Kept apart so
+// that the vector emitter depends on this interface, not on the scalar emitter that calls it.
+import type { Stmt } from '../target-semantics/ast.js';
+import { toBig } from '../expr/value.js';
+import type { FuncRanges } from './ranges.js';
+
+/** The vector instruction sets the emitter targets; `generic` is the portable vector extension. */
+export type Isa = 'avx512' | 'avx2' | 'generic';
+
+/** Planted faults for the bug zoo: each switches one deliberate miscompilation on. */
+export interface CodegenFaults {
+  /** C's truncating `/` and `%` instead of Euclidean div and mod (§2.9). */
+  readonly truncatingDiv?: boolean;
+  /** Vectorized loops take 32-bit lanes without the range proof of [C-NARROW]. */
+  readonly unprovenNarrowing?: boolean;
+  /** Vectorized loops skip the iterations that do not fill a whole vector. */
+  readonly dropVectorTail?: boolean;
+  /** Vector stores write their lanes in reverse order. */
+  readonly laneOrder?: boolean;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A C literal for an integer constant, or undefined when it does not fit in int64. */
+export function cLiteral(v: number | bigint): string | undefined {
+  const b = toBig(v);
+  if (b < INT64_MIN || b > INT64_MAX) return undefined;
+  if (b === INT64_MIN) return 'INT64_MIN';
+  return `INT64_C(${b})`;
+}
+
+/** A C string literal (the text is data, never a format string). */
+export function cString(s: string): string {
+  return JSON.stringify(s).replace(/\?/g, '\\?');
+}
+
+/** What the emitter knows about one allocated func. */
+export interface FuncInfo {
+  readonly c: string; // mangled name
+  readonly slot: number;
+  readonly arity: number;
+}
+
+/** What the vector emitter needs from the function being emitted (the scalar emitter provides it). */
+export interface FunctionWriter {
+  readonly funcs: ReadonlyMap<string, FuncInfo>;
+  readonly faults: CodegenFaults;
+  readonly isa: Isa | undefined;
+  readonly ranges: FuncRanges;
+  line(text: string): void;
+  open(text: string): void;
+  close(text?: string): void;
+  temp(prefix?: string): string;
+  varTag(name: string): string | undefined;
+  func(name: string): FuncInfo;
+  offset(f: FuncInfo, idx: readonly string[]): string;
+  scalarIterations(s: Extract<Stmt, { k: 'for' }>, from: string, count: string, inParallel: boolean): void;
+}
