@@ -1,7 +1,8 @@
 // `npm run bench:perceus`: scaled-down ports of the §4.4 benchmarks (plus map and the FBIP
 // traversal of fig. 4.3) under every configuration, checks off (the fast path). Reports the RC
 // operations, allocations, reuses and peak live cells of each run, and heap-machine steps per second.
-import { compile, run as runMachine } from '../perceus/heap.js';
+import { compile } from '../perceus/heap-compile.js';
+import { run as runMachine } from '../perceus/heap-machine.js';
 import { CONFIGS, annotate } from '../perceus/pipeline.js';
 import { loadProgram } from '../perceus/scope.js';
 import { readExample } from './examples.js';

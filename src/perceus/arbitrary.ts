@@ -3,6 +3,7 @@
 // only applied, never self-applied. Programs are built from a list of choices, so shrinking
 // the choices shrinks the program.
 import fc from 'fast-check';
+import { NameSupply } from './names.js';
 
 type Kind = 'int' | 'list' | 'fn' | 'pair';
 
@@ -33,14 +34,14 @@ fun map(xs, f) {
 
 class Gen {
   private i = 0;
-  private n = 0;
+  private readonly names = new NameSupply();
   constructor(private readonly choices: readonly number[]) {}
   pick(k: number): number {
     const c = this.choices[this.i++ % Math.max(1, this.choices.length)] ?? 0;
     return this.i > this.choices.length ? 0 : c % k;
   }
   fresh(stem: string): string {
-    return `${stem}${++this.n}`;
+    return this.names.numbered(stem);
   }
 }
 

@@ -5,7 +5,8 @@
 // and the two end-of-run checks, soundness (theorem 4.1) and an empty heap, done by pipeline.ts.
 // The "expression" of a state is the current code, the pending `val x = □; e` frames and the
 // queued drops of a cascade, each read through its environment.
-import { Cell, type Code, Op, RESERVED, type RV, type StateView, type StepCheck, FREED, showCell } from './heap.js';
+import { Cell, type Code, Op, RESERVED, type RV, FREED, showCell } from './heap-code.js';
+import { type StateView, type StepCheck } from './heap-machine.js';
 
 export const CHECKS = ['soundness', 'garbage', 'precision', 'counts', 'empty'] as const;
 export type CheckName = (typeof CHECKS)[number];

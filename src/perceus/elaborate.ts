@@ -4,7 +4,7 @@
 // branch a token), then the drops [SMATCH] emitted for the other owned names. A field the branch
 // does not use is neither duplicated nor dropped: that is (match_r) followed by cancelling
 // `dup y; … drop y` for it (rule 'ELAB-MATCH'). Drop specialization, fusion and reuse work on this form.
-import { type Expr, type Program, mapBodies, wrapRc } from './syntax.js';
+import { type Expr, type Program, mapBodies, wrapRc, mapChildren } from './syntax.js';
 
 function peelDrops(e: Expr): [string[], Expr] {
   const names: string[] = [];
@@ -18,24 +18,6 @@ function peelDrops(e: Expr): [string[], Expr] {
 
 function elab(e: Expr): Expr {
   switch (e.k) {
-    case 'var':
-    case 'lit':
-    case 'con':
-    case 'call':
-    case 'prim':
-    case 'app':
-      return e;
-    case 'lam':
-      return { ...e, body: elab(e.body) };
-    case 'val':
-      return { ...e, bound: elab(e.bound), body: elab(e.body) };
-    case 'if':
-      return { ...e, then: elab(e.then), else: elab(e.else) };
-    case 'dup':
-    case 'drop':
-    case 'dropreuse':
-    case 'dropspec':
-      return { ...e, body: elab(e.body) };
     case 'match': {
       const x = (e.scrut as { name: string }).name;
       return {
@@ -51,6 +33,8 @@ function elab(e: Expr): Expr {
         }),
       };
     }
+    default:
+      return mapChildren(e, elab);
   }
 }
 

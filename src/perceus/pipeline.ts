@@ -3,7 +3,9 @@
 import { type CheckName, stepChecker } from './checks.js';
 import { checkDerivable } from './declarative.js';
 import { elaborate } from './elaborate.js';
-import { Cell, type RV, type RunResult, type TraceLine, compile, run } from './heap.js';
+import { Cell, type RV } from './heap-code.js';
+import { type RunResult, type TraceLine, run } from './heap-machine.js';
+import { compile } from './heap-compile.js';
 import { dropSpecialization } from './opt/dropspec.js';
 import { dupDropFusion } from './opt/fusion.js';
 import { reuseAnalysis } from './opt/reuse.js';

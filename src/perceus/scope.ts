@@ -9,6 +9,7 @@
 import { type Loc, UserError } from '../diag.js';
 import { type RawProgram, parseProgram } from './parse.js';
 import { type Branch, type ConInfo, ENTRY, type Expr, type FunDecl, type Program, type TypeDecl, freeVars, isAtom } from './syntax.js';
+import { NameSupply } from './names.js';
 
 interface Ctx {
   readonly cons: ReadonlyMap<string, ConInfo>;
@@ -160,27 +161,11 @@ function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ct
   return { ...e, scrut: res(e.scrut, env, ctx), branches };
 }
 
-/** Fresh names within one function: a binder keeps its name unless it is taken. */
-class Namer {
-  private readonly used = new Set<string>();
-  private n = 0;
-  constructor(taken: Iterable<string>) {
-    for (const t of taken) this.used.add(t);
-  }
-  fresh(base: string): string {
-    const stem = base.replace(/'.*$/, '') || 't';
-    let name = base.startsWith('_') || this.used.has(base) || base.includes("'") ? `${stem}'${++this.n}` : base;
-    while (this.used.has(name)) name = `${stem}'${++this.n}`;
-    this.used.add(name);
-    return name;
-  }
-}
-
 export function normalize(p: Program): Program {
   return {
     ...p,
     funs: p.funs.map((f) => {
-      const namer = new Namer(f.params);
+      const namer = new NameSupply(f.params);
       const ren = new Map(f.params.map((x) => [x, x]));
       return { ...f, body: rebindScrutinees(anf(f.body, ren, namer), new Set(), namer) };
     }),
@@ -196,7 +181,7 @@ function extend(ren: Ren, from: string, to: string): Ren {
 }
 
 /** A-normal form; nested bindings are floated out of binding positions. */
-function anf(e: Expr, ren: Ren, namer: Namer): Expr {
+function anf(e: Expr, ren: Ren, namer: NameSupply): Expr {
   const rn = (x: string) => ren.get(x) ?? x;
   switch (e.k) {
     case 'var':
@@ -247,7 +232,7 @@ function anf(e: Expr, ren: Ren, namer: Namer): Expr {
 }
 
 /** Binds every non-atomic argument (or, with `vars`, every non-variable) to a fresh name. */
-function atoms(args: readonly Expr[], ren: Ren, namer: Namer, build: (atoms: Expr[]) => Expr, vars = false): Expr {
+function atoms(args: readonly Expr[], ren: Ren, namer: NameSupply, build: (atoms: Expr[]) => Expr, vars = false): Expr {
   const binds: [string, Expr][] = [];
   const out = args.map((a) => {
     const n = anf(a, ren, namer);
@@ -269,7 +254,7 @@ function float(bound: Expr, x: string, body: Expr, loc: Loc | undefined): Expr {
 }
 
 /** [SMATCH] consumes its scrutinee: one still needed afterwards or in a branch is copied first. */
-function rebindScrutinees(e: Expr, liveAfter: ReadonlySet<string>, namer: Namer): Expr {
+function rebindScrutinees(e: Expr, liveAfter: ReadonlySet<string>, namer: NameSupply): Expr {
   const go = (x: Expr, live: ReadonlySet<string> = liveAfter) => rebindScrutinees(x, live, namer);
   switch (e.k) {
     case 'var':

@@ -180,25 +180,60 @@ export function freeVars(e: Expr, erased = false): ReadonlySet<string> {
 const FV = new WeakMap<Expr, ReadonlySet<string>>();
 const FV_ERASED = new WeakMap<Expr, ReadonlySet<string>>();
 
-/** [e]: the expression with every reference-counting instruction removed (§4.3.2). */
-export function erase(e: Expr): Expr {
+// A generic walk over λ1 expressions. Every pass of ch. 4 (elaboration, drop specialization,
+// fusion, reuse specialization, erasure, …) rewrites a few node kinds and leaves the rest alone;
+// `mapChildren` rebuilds a node from its rewritten children, so a pass spells out only the kinds
+// it changes, as Halide's IRMutator does for its IR.
+
+/** The node with `f` applied to each direct sub-expression (and nothing else changed). */
+export function mapChildren(e: Expr, f: (child: Expr) => Expr): Expr {
   switch (e.k) {
     case 'var':
     case 'lit':
       return e;
     case 'lam':
-      return { ...e, body: erase(e.body) };
+      return { ...e, body: f(e.body) };
     case 'app':
-      return { ...e, fn: erase(e.fn), arg: erase(e.arg) };
+      return { ...e, fn: f(e.fn), arg: f(e.arg) };
     case 'call':
     case 'prim':
-      return { ...e, args: e.args.map(erase) };
+    case 'con':
+      return { ...e, args: e.args.map(f) } as Expr;
+    case 'val':
+      return { ...e, bound: f(e.bound), body: f(e.body) };
+    case 'match':
+      return { ...e, scrut: f(e.scrut), branches: e.branches.map((b) => ({ ...b, body: f(b.body) })) };
+    case 'if':
+      return { ...e, cond: f(e.cond), then: f(e.then), else: f(e.else) };
+    case 'dup':
+    case 'drop':
+    case 'dropreuse':
+    case 'dropspec':
+      return { ...e, body: f(e.body) };
+  }
+}
+
+/** The direct sub-expressions of a node, in evaluation order. */
+export function children(e: Expr): readonly Expr[] {
+  const out: Expr[] = [];
+  mapChildren(e, (c) => (out.push(c), c));
+  return out;
+}
+
+/** Folds `f` over every node of `e`, parents before children. */
+export function foldExpr<A>(e: Expr, acc: A, f: (acc: A, node: Expr) => A): A {
+  let a = f(acc, e);
+  for (const c of children(e)) a = foldExpr(c, a, f);
+  return a;
+}
+
+/** [e]: the expression with every reference-counting instruction removed (§4.3.2). */
+export function erase(e: Expr): Expr {
+  switch (e.k) {
     case 'con': {
       const { reuse: _r, keep: _k, ...rest } = e;
       return { ...rest, args: e.args.map(erase) };
     }
-    case 'val':
-      return { ...e, bound: erase(e.bound), body: erase(e.body) };
     case 'match': {
       const { elab: _e, ...rest } = e;
       return {
@@ -207,13 +242,13 @@ export function erase(e: Expr): Expr {
         branches: e.branches.map(({ token: _t, ...b }) => ({ ...b, body: erase(b.body) })),
       };
     }
-    case 'if':
-      return { ...e, cond: erase(e.cond), then: erase(e.then), else: erase(e.else) };
     case 'dup':
     case 'drop':
     case 'dropreuse':
     case 'dropspec':
       return erase(e.body);
+    default:
+      return mapChildren(e, erase);
   }
 }
 

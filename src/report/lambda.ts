@@ -5,7 +5,7 @@ import { UserError } from '../diag.js';
 import { CONFIGS, annotate, runAnnotated } from '../perceus/pipeline.js';
 import { printProgram } from '../perceus/print.js';
 import { loadProgram } from '../perceus/scope.js';
-import type { TraceLine } from '../perceus/heap.js';
+import type { TraceLine } from '../perceus/heap-machine.js';
 import type { MachineStep, ReportModel, RuleRef } from './model.js';
 import { REPORT_LIMITS } from './build.js';
 

@@ -2,7 +2,8 @@
 // derivation, the declarative checker, the standard semantics, and the heap machine's rules.
 import { describe, expect, it } from 'vitest';
 import { checkDerivable } from '../../src/perceus/declarative.js';
-import { type TraceLine, compile, run } from '../../src/perceus/heap.js';
+import { type TraceLine, run } from '../../src/perceus/heap-machine.js';
+import { compile } from '../../src/perceus/heap-compile.js';
 import { CONFIGS, annotate, applicableChecks, runAnnotated, runConfig } from '../../src/perceus/pipeline.js';
 import { printExpr } from '../../src/perceus/print.js';
 import { loadProgram, normalize, resolve } from '../../src/perceus/scope.js';

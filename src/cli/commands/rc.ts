@@ -5,7 +5,7 @@
 import { UserError, showLoc, CLI_LOC } from '../../diag.js';
 import { CHECKS, type CheckName, parseChecks } from '../../perceus/checks.js';
 import { checkDerivable } from '../../perceus/declarative.js';
-import type { Stop, TraceLine } from '../../perceus/heap.js';
+import type { Stop, TraceLine } from '../../perceus/heap-machine.js';
 import { type Config, OPTS, type OptName, annotate, runAnnotated } from '../../perceus/pipeline.js';
 import { printProgram } from '../../perceus/print.js';
 import { loadProgram, normalize, resolve } from '../../perceus/scope.js';

@@ -3,7 +3,7 @@
 // `if is-unique(x) then { drop ys; free(x) } else { decref(x) }`. As the thesis does, this is only
 // done when the branch uses some field (ys′ non-empty). A `val ru = drop-reuse x` is specialized the
 // same way (fig. 4.1f): `&x` on the unique path, `decref(x); NULL` otherwise.
-import { type Expr, type Program, mapBodies } from '../syntax.js';
+import { type Expr, type Program, mapBodies, mapChildren } from '../syntax.js';
 
 function specializeBranch(body: Expr, x: string, binders: readonly string[]): Expr {
   // Walk the leading dups of used fields to the instruction consuming the scrutinee.
@@ -27,24 +27,13 @@ function specializeBranch(body: Expr, x: string, binders: readonly string[]): Ex
 
 function spec(e: Expr): Expr {
   switch (e.k) {
-    case 'lam':
-      return { ...e, body: spec(e.body) };
-    case 'val':
-      return { ...e, bound: spec(e.bound), body: spec(e.body) };
-    case 'if':
-      return { ...e, then: spec(e.then), else: spec(e.else) };
-    case 'dup':
-    case 'drop':
-    case 'dropreuse':
-    case 'dropspec':
-      return { ...e, body: spec(e.body) };
     case 'match': {
       if (!e.elab) return e;
       const x = (e.scrut as { name: string }).name;
       return { ...e, branches: e.branches.map((b) => ({ ...b, body: specializeBranch(b.body, x, b.binders) })) };
     }
     default:
-      return e;
+      return mapChildren(e, spec);
   }
 }
 

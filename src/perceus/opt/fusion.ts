@@ -3,22 +3,10 @@
 // same field and the pair cancels (fig. 4.1d), on the shared path it stays. A `dup x` directly
 // followed by `drop x` also cancels. The node records the pushed names, so it still means
 // `dup pushed; drop x` for the checks (its consumption is unchanged).
-import { type Expr, type Program, type RcOp, mapBodies, wrapRc } from '../syntax.js';
+import { type Expr, type Program, type RcOp, mapBodies, wrapRc, mapChildren } from '../syntax.js';
 
 function fuse(e: Expr): Expr {
   switch (e.k) {
-    case 'lam':
-      return { ...e, body: fuse(e.body) };
-    case 'val':
-      return { ...e, bound: fuse(e.bound), body: fuse(e.body) };
-    case 'if':
-      return { ...e, then: fuse(e.then), else: fuse(e.else) };
-    case 'match':
-      return { ...e, branches: e.branches.map((b) => ({ ...b, body: fuse(b.body) })) };
-    case 'drop':
-    case 'dropreuse':
-    case 'dropspec':
-      return { ...e, body: fuse(e.body) };
     case 'dup': {
       const dups: string[] = [];
       let cur: Expr = e;
@@ -50,7 +38,7 @@ function fuse(e: Expr): Expr {
       return wrapRc('dup', outside, { ...rest, unique, shared, pushed });
     }
     default:
-      return e;
+      return mapChildren(e, fuse);
   }
 }
 

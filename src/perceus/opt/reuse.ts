@@ -5,6 +5,7 @@
 // use it the token is dropped (freeing the reserved cell) by the ordinary [SMATCH]/[SIF] drops.
 // A token is used at most once on every path, so it is never duplicated.
 import { type Branch, type Expr, type Program, freeVars, mapBodies } from '../syntax.js';
+import { NameSupply } from '../names.js';
 
 function names(e: Expr, out: Set<string>): void {
   for (const n of freeVars(e)) out.add(n);
@@ -108,13 +109,7 @@ function analyseProgram(p: Program): Program {
   return mapBodies(p, (body, f) => {
     const taken = new Set<string>(f.params);
     names(body, taken);
-    let n = 0;
-    const fresh = () => {
-      let r: string;
-      do r = `ru${++n}`;
-      while (taken.has(r));
-      return r;
-    };
-    return analyse(body, fresh);
+    const supply = new NameSupply(taken);
+    return analyse(body, () => supply.numbered('ru'));
   });
 }

@@ -2,7 +2,7 @@
 // reuses, with some field equal to the pattern variable bound at the same position, keeps that
 // field in place instead of writing it. Only constructors where at least one field stays the
 // same are specialized. Runs after reuse analysis and before reference-count insertion.
-import { type Expr, type Program, mapBodies } from '../syntax.js';
+import { type Expr, type Program, mapBodies, mapChildren } from '../syntax.js';
 
 interface Origin {
   readonly con: string;
@@ -18,12 +18,6 @@ function spec(e: Expr, tokens: ReadonlyMap<string, Origin>): Expr {
       const keep = e.args.map((a, i) => a.k === 'var' && a.name === o.binders[i]);
       return keep.some(Boolean) ? { ...e, keep } : e;
     }
-    case 'lam':
-      return { ...e, body: go(e.body) };
-    case 'val':
-      return { ...e, bound: go(e.bound), body: go(e.body) };
-    case 'if':
-      return { ...e, then: go(e.then), else: go(e.else) };
     case 'match':
       return {
         ...e,
@@ -35,7 +29,7 @@ function spec(e: Expr, tokens: ReadonlyMap<string, Origin>): Expr {
         }),
       };
     default:
-      return e;
+      return mapChildren(e, go);
   }
 }
 
