@@ -10,6 +10,7 @@ import { E_RDOM, type Int, type Value, isError, showValue } from '../expr/value.
 import type { Input, Pipeline, RVar } from './ast.js';
 import { type InputLike, checkInput, inputOf, outputFunc } from './input.js';
 import { forEachPoint } from '../expr/window.js';
+import { makePointEvaluator } from './fast-eval.js';
 
 export interface Derivation {
   readonly rule: string;
@@ -38,6 +39,8 @@ interface DFunc {
   readonly name: string;
   readonly vars: readonly string[];
   readonly stages: readonly DStage[];
+  /** the func's own definition, not yet cut short or unrolled: its values are the algorithm's */
+  readonly whole?: boolean;
 }
 type Defs = readonly DFunc[];
 
@@ -54,28 +57,44 @@ function substStage(s: DStage, m: ReadonlyMap<string, Expr>, tag = s.tag): DStag
   };
 }
 
+/**
+ * Where a derivation stops being built: below `depth` levels, a func access is not derived but
+ * its value is taken from `value` (the fast evaluator, which agrees with these rules on every
+ * valid program), so `refsem explain --depth N` costs work in proportion to what it shows.
+ */
+export interface DerivationCut {
+  readonly depth: number;
+  readonly value: (func: string, point: readonly Value[]) => Value;
+}
+
+/** The rule name of a func access whose derivation was cut (not a rule of fig. 2.6). */
+export const NOT_EXPANDED = 'not expanded';
+
 class Deriver {
   steps = 0;
-  constructor(private readonly budget: number) {}
+  constructor(
+    private readonly budget: number,
+    private readonly cut?: DerivationCut,
+  ) {}
 
   private node(rule: string, text: string, value: Value, children: Derivation[]): Derivation {
     if (++this.steps > this.budget) throw new BudgetExceeded();
     return { rule, text: `${text} ⇓ ${showValue(value)}`, value, children };
   }
 
-  /** D; e ⇓ c */
-  eval(d: Defs, e: Expr): Derivation {
+  /** D; e ⇓ c, as a node at `level` of the tree */
+  eval(d: Defs, e: Expr, level: number): Derivation {
     switch (e.k) {
       case 'const':
         return this.node('CONST-EVAL', printExpr(e, 'alg'), e.value, []);
       case 'op': {
-        const args = e.args.map((a) => this.eval(d, a));
+        const args = e.args.map((a) => this.eval(d, a, level + 1));
         return this.node('OP-EVAL', printExpr(e, 'alg'), applyOp(e.op, args.map((a) => a.value)), args);
       }
       case 'access': {
-        if (e.args.every((a) => a.k === 'const')) return this.lookup(d, e.func, e.args.map((a) => (a as { value: Value }).value));
-        const args = e.args.map((a) => this.eval(d, a));
-        const look = this.lookup(d, e.func, args.map((a) => a.value));
+        if (e.args.every((a) => a.k === 'const')) return this.lookup(d, e.func, e.args.map((a) => (a as { value: Value }).value), level);
+        const args = e.args.map((a) => this.eval(d, a, level + 1));
+        const look = this.lookup(d, e.func, args.map((a) => a.value), level + 1);
         return this.node('FUNC-ARG-EVAL', printExpr(e, 'alg'), look.value, [...args, look]);
       }
       default:
@@ -84,33 +103,36 @@ class Deriver {
     }
   }
 
-  /** D; f[c̄] ⇓ c' */
-  lookup(d: Defs, f: string, c: readonly Value[]): Derivation {
+  /** D; f[c̄] ⇓ c', as a node at `level` of the tree */
+  lookup(d: Defs, f: string, c: readonly Value[], level: number): Derivation {
     const last = d[d.length - 1];
     if (!last) throw new Error(`spec evaluator: no func '${f}' in D (is the program valid?)`);
     const point = `${f}(${c.map(showValue).join(', ')})`;
+    // Only a whole definition has the values the fast evaluator computes; an update stage reads
+    // its func as the earlier stages left it, so that lookup is derived whatever the level.
+    if (this.cut && level >= this.cut.depth && [...d].reverse().find((x) => x.name === f)?.whole) return this.node(NOT_EXPANDED, point, this.cut.value(f, c), []);
     const rest = d.slice(0, -1);
     if (last.name !== f) {
-      const r = this.lookup(rest, f, c);
+      const r = this.lookup(rest, f, c, level + 1);
       return this.node('FUNC-SKIP', `${point} past ${last.name}`, r.value, [r]);
     }
     const stages = last.stages;
     const u = stages[stages.length - 1]!;
     const xs = consts(last.vars, c);
     if (stages.length === 1) {
-      const r = this.eval(rest, sub(u.rhs, xs));
+      const r = this.eval(rest, sub(u.rhs, xs), level + 1);
       return this.node('FUNC-EVAL', point, r.value, [r]);
     }
-    const before: Defs = [...rest, { ...last, stages: stages.slice(0, -1) }];
+    const before: Defs = [...rest, { ...last, stages: stages.slice(0, -1), whole: false }];
     if (u.rdom.length === 0) {
       // select(ē = x̄ ∧ e_p, e_b, f[x̄]) with [c/x]: all three arguments are evaluated.
       const conj = [...u.lhs.map((e, i) => op('=', e, vr(last.vars[i]!))), u.pred].reduce((a, b) => op('and', a, b));
       const sel = sub(op('select', conj, u.rhs, { k: 'access', func: f, args: last.vars.map(vr) }), xs);
-      const r = this.eval(before, sel);
+      const r = this.eval(before, sel, level + 1);
       return this.node('UPDATE-EVAL', `${point} at ${u.tag}`, r.value, [r]);
     }
-    const mins = u.rdom.map((r) => this.eval(d, r.min));
-    const lens = u.rdom.map((r) => this.eval(d, r.len));
+    const mins = u.rdom.map((r) => this.eval(d, r.min, level + 1));
+    const lens = u.rdom.map((r) => this.eval(d, r.len, level + 1));
     const bounds = [...mins, ...lens];
     if (bounds.some((b) => isError(b.value))) throw new Error('spec evaluator: rdom bound is an error value (is the program valid?)');
     if (lens.some((l) => (l.value as Int) < 0)) return this.node('RDOM-ERR', `${point} at ${u.tag}`, E_RDOM, bounds);
@@ -123,7 +145,7 @@ class Deriver {
       const v = applyOp('+', [mins[k]!.value, i <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(i) : i]);
       unrolled.push(substStage(inner, consts([rk.name], [v]), `${u.tag}, ${rk.name} = ${showValue(v)}`));
     }
-    const r = this.lookup([...rest, { ...last, stages: [...stages.slice(0, -1), ...unrolled] }], f, c);
+    const r = this.lookup([...rest, { ...last, stages: [...stages.slice(0, -1), ...unrolled], whole: false }], f, c, level + 1);
     return this.node('RDOM-EVAL', `${point} at ${u.tag}`, r.value, [...bounds, r]);
   }
 }
@@ -132,13 +154,13 @@ class Deriver {
 function defsOf(p: Pipeline, params: ReadonlyMap<string, Int>): Defs {
   const m = consts([...params.keys()], [...params.values()]);
   return p.funcs.map((f) => ({
-    name: f.name, vars: f.vars,
+    name: f.name, vars: f.vars, whole: true,
     stages: f.stages.map((s, j) => substStage({ ...s, tag: j === 0 ? 'stage 0' : `stage ${j}` }, m)),
   }));
 }
 
-function run(budget: number, f: (dv: Deriver) => Derivation): SpecResult {
-  const dv = new Deriver(budget);
+function run(budget: number, f: (dv: Deriver) => Derivation, cut?: DerivationCut): SpecResult {
+  const dv = new Deriver(budget, cut);
   try {
     const tree = f(dv);
     return { kind: 'value', value: tree.value, tree, steps: dv.steps };
@@ -150,19 +172,22 @@ function run(budget: number, f: (dv: Deriver) => Derivation): SpecResult {
 }
 
 /** The derivation of one point of any func, for the given parameters. */
-export function derivePoint(p: Pipeline, params: ReadonlyMap<string, Int>, func: string, point: readonly Value[], budget = DEFAULT_BUDGET): SpecResult {
+export function derivePoint(p: Pipeline, params: ReadonlyMap<string, Int>, func: string, point: readonly Value[], budget = DEFAULT_BUDGET, depth = Infinity): SpecResult {
   const g = p.funcs.find((h) => h.name === func);
   if (!g) throw new UserError(`unknown func '${func}'`, undefined, `the funcs are: ${p.funcs.map((h) => h.name).join(', ')}`);
   if (g.vars.length !== point.length) throw new UserError(`'${func}' has ${g.vars.length} dimensions, not ${point.length}`);
   for (const q of p.params) if (!params.has(q)) throw new UserError(`parameter '${q}' is not given`, undefined, `pass --param ${q}=INT`);
   const d = defsOf(p, params);
   const shown = [...params].map(([k, v]) => `${k} = ${showValue(v)}`).join(', ');
+  const realized = func === p.output;
+  // The REALIZE node is level 0 when there is one; the cut counts levels as the printing does.
+  const cut: DerivationCut | undefined = depth === Infinity ? undefined : { depth, value: makePointEvaluator(p, params) };
   return run(budget, (dv) => {
-    const r = dv.lookup(d, func, point);
-    if (func !== p.output) return r;
+    const r = dv.lookup(d, func, point, realized ? 1 : 0);
+    if (!realized) return r;
     const text = `realize ${p.output}(${shown}) at ${func}(${point.map(showValue).join(', ')}) ⇓ ${showValue(r.value)}`;
     return { rule: 'REALIZE', text, value: r.value, children: [r] };
-  });
+  }, cut);
 }
 
 /** [REALIZE] over a window: each point's value, or `budget` if the budget (shared) runs out. */
@@ -176,7 +201,7 @@ export function realizeSpec(p: Pipeline, given: Input | InputLike, budget = DEFA
   let out = true;
   forEachPoint(input.window, (c) => {
     if (!out) return;
-    const r = run(left, (dv) => dv.lookup(d, f.name, c));
+    const r = run(left, (dv) => dv.lookup(d, f.name, c, 0));
     if (r.kind === 'budget') out = false;
     else {
       left -= r.steps;
@@ -186,21 +211,72 @@ export function realizeSpec(p: Pipeline, given: Input | InputLike, budget = DEFA
   return out ? { kind: 'value', values } : { kind: 'budget' };
 }
 
-/** Prints a derivation, one judgment per line, children indented; deeper than `depth` is elided. */
+/** A derivation tree with repeated sub-derivations folded (see `foldRepeats`). */
+export interface Folded<T> {
+  readonly node: T;
+  /** numbered in printing order, from 1 */
+  readonly id: number;
+  /** on a repeat: the id of the first occurrence, whose children are not repeated here */
+  readonly sameAs?: number;
+  readonly children: readonly Folded<T>[];
+}
+
+/**
+ * Folds repeated sub-derivations: the first occurrence of a subtree is kept, a later identical one
+ * (same rule, judgment and children) refers to it. Derivations of pipelines that read a producer
+ * at the same point many times (stencils, histograms) shrink from exponential to linear size.
+ * Identity is structural and computed once per node, so the fold is linear in the tree.
+ */
+export function foldRepeats<T extends { readonly text: string; readonly children: readonly T[] }>(root: T, ruleOf: (n: T) => string): Folded<T> {
+  const intern = new Map<string, number>();
+  const keyOf = new Map<T, number>();
+  const key = (n: T): number => {
+    const known = keyOf.get(n);
+    if (known !== undefined) return known;
+    const k = `${ruleOf(n)}\u0000${n.text}\u0000${n.children.map(key).join(',')}`;
+    let id = intern.get(k);
+    if (id === undefined) intern.set(k, (id = intern.size));
+    keyOf.set(n, id);
+    return id;
+  };
+  const firstSeen = new Map<number, number>();
+  let counter = 0;
+  const go = (n: T): Folded<T> => {
+    const k = key(n);
+    const id = ++counter;
+    const first = firstSeen.get(k);
+    if (first !== undefined && n.children.length > 0) return { node: n, id, sameAs: first, children: [] };
+    firstSeen.set(k, id);
+    return { node: n, id, children: n.children.map(go) };
+  };
+  return go(root);
+}
+
+/**
+ * Prints a derivation, one judgment per line, children indented. A repeated sub-derivation is
+ * printed once and referred to after (`same as line N`); below `depth` levels nothing is printed.
+ */
 export function showDerivation(t: Derivation, depth = Infinity): string {
   const lines: string[] = [];
-  const count = (n: Derivation): number => 1 + n.children.reduce((a, ch) => a + count(ch), 0);
-  const go = (n: Derivation, level: number) => {
+  const lineOf = new Map<number, number>();
+  const count = (n: Folded<Derivation>): number => 1 + n.children.reduce((a, ch) => a + count(ch), 0);
+  const go = (n: Folded<Derivation>, level: number) => {
     const pad = '  '.repeat(level);
-    lines.push(`${pad}[${n.rule}] ${n.text}`);
+    lineOf.set(n.id, lines.length + 1);
+    const head = `${pad}[${n.node.rule}] ${n.node.text}`;
+    if (n.sameAs !== undefined) {
+      lines.push(`${head}   (same as line ${lineOf.get(n.sameAs)})`);
+      return;
+    }
+    lines.push(head);
     if (n.children.length === 0) return;
     if (level + 1 >= depth) {
       const k = n.children.reduce((a, ch) => a + count(ch), 0);
-      lines.push(`${pad}  … ${k} more step${k === 1 ? '' : 's'}`);
+      lines.push(`${pad}  … ${k} more step${k === 1 ? '' : 's'} below, not shown`);
       return;
     }
     for (const ch of n.children) go(ch, level + 1);
   };
-  go(t, 0);
+  go(foldRepeats(t, (n) => n.rule), 0);
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
 // bounds, the output window, the machine step by step, a derivation), so reading the page top to
 // bottom is reading the semantics in order. The few scripts inline here only move sliders and
 // fold trees; everything shown is in the HTML itself.
+import { type Folded, foldRepeats } from '../alg-semantics/spec-eval.js';
 import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef } from './model.js';
 
 export interface RenderOptions {
@@ -45,47 +46,13 @@ export function lineDiff(a: readonly string[], b: readonly string[], limit = 4_0
   return out;
 }
 
-/**
- * A derivation with repeated sub-derivations folded: the first occurrence of a subtree gets a
- * number, later identical ones refer to it. Identity is structural (rule, judgment, children), so
- * the work is linear in the size of the tree.
- */
-export interface FoldedNode {
-  readonly rule: RuleRef;
-  readonly text: string;
-  readonly id: number;
-  /** set on a repeat: the id of the first occurrence, whose children are not repeated */
-  readonly sameAs?: number;
-  readonly children: readonly FoldedNode[];
+/** A derivation with repeated sub-derivations folded, as `refsem explain` prints it. */
+export function foldDerivation(root: DerivationNode): Folded<DerivationNode> {
+  return foldRepeats(root, (n) => n.rule.id);
 }
 
-export function foldDerivation(root: DerivationNode): FoldedNode {
-  const intern = new Map<string, number>();
-  const keyOf = new Map<DerivationNode, number>();
-  const key = (n: DerivationNode): number => {
-    const known = keyOf.get(n);
-    if (known !== undefined) return known;
-    const k = `${n.rule.id}\u0000${n.text}\u0000${n.children.map(key).join(',')}`;
-    let id = intern.get(k);
-    if (id === undefined) intern.set(k, (id = intern.size));
-    keyOf.set(n, id);
-    return id;
-  };
-  const firstSeen = new Map<number, number>();
-  let counter = 0;
-  const go = (n: DerivationNode): FoldedNode => {
-    const k = key(n);
-    const id = ++counter;
-    const first = firstSeen.get(k);
-    if (first !== undefined && n.children.length > 0) return { rule: n.rule, text: n.text, id, sameAs: first, children: [] };
-    firstSeen.set(k, id);
-    return { rule: n.rule, text: n.text, id, children: n.children.map(go) };
-  };
-  return go(root);
-}
-
-function derivationHtml(n: FoldedNode, o: RenderOptions, open: number): string {
-  const head = `<span class="dnum" id="d${n.id}">${n.id}</span> ${ruleLink(n.rule, o)} <code>${escapeHtml(n.text)}</code>`;
+function derivationHtml(n: Folded<DerivationNode>, o: RenderOptions, open: number): string {
+  const head = `<span class="dnum" id="d${n.id}">${n.id}</span> ${ruleLink(n.node.rule, o)} <code>${escapeHtml(n.node.text)}</code>`;
   if (n.sameAs !== undefined) return `<div class="dleaf">${head} <a class="same" href="#d${n.sameAs}">same as ${n.sameAs}</a></div>`;
   if (n.children.length === 0) return `<div class="dleaf">${head}</div>`;
   return `<details${open > 0 ? ' open' : ''}><summary>${head}</summary>${n.children.map((c) => derivationHtml(c, o, open - 1)).join('')}</details>`;

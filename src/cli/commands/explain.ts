@@ -32,7 +32,7 @@ export const register: Register = (program, io) => {
     .argument('<prog>', 'algorithm source file (- for standard input)')
     .requiredOption('--point <f(c,...)>', "the point to derive, e.g. 'f(3,4)'")
     .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
-    .option('--depth <N>', 'print the derivation only to this depth')
+    .option('--depth <N>', 'derive and print only this many levels (deeper func values come from the fast evaluator)')
     .option('--budget <N>', `give up after this many derivation steps (default ${DEFAULT_BUDGET})`)
     .action((prog: string, o: { point: string; param: string[]; depth?: string; budget?: string }) => {
       const p = parseAs('alg', readSource(prog), loadPipeline);
@@ -45,7 +45,7 @@ export const register: Register = (program, io) => {
       const budget = o.budget === undefined ? DEFAULT_BUDGET : Number(parseIntOption('--budget', o.budget, 1n));
       let r;
       try {
-        r = derivePoint(p, params, func, point, budget);
+        r = derivePoint(p, params, func, point, budget, depth);
       } catch (e) {
         throw atCommandLine(e); // an unknown func or a wrong arity is a fault of --point
       }
