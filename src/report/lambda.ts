@@ -1,8 +1,11 @@
 // The report of a λ1 program (thesis ch. 4): its Perceus translation with every optimization
 // (fig. 4.8, §4.2.3–4.2.5) and the heap machine running it step by step, with the live heap after
-// each step. Bad input becomes a located message in the report.
+// each step (cells reserved as reuse tokens shown as such). Bad input becomes a located message.
 import { UserError } from '../diag.js';
-import { CONFIGS, annotate, runAnnotated } from '../perceus/pipeline.js';
+import { CONFIGS, annotate, showRV } from '../perceus/pipeline.js';
+import { type Cell, RESERVED, type RV, STATIC } from '../perceus/heap-code.js';
+import { compile } from '../perceus/heap-compile.js';
+import { run } from '../perceus/heap-machine.js';
 import { printProgram } from '../perceus/print.js';
 import { loadProgram } from '../perceus/scope.js';
 import type { TraceLine } from '../perceus/heap-machine.js';
@@ -12,6 +15,17 @@ import { REPORT_LIMITS } from './build.js';
 export interface LambdaReportRequest {
   readonly source: { readonly file: string; readonly text: string };
   readonly ruleHref?: (id: string) => string | undefined;
+}
+
+/** One value as the heap shows it: an integer, a static constructor, or a cell's id. */
+const showField = (v: RV): string => (typeof v !== 'object' ? String(v) : v.rc === STATIC ? (v.con?.name ?? 'NULL') : `#${v.id}`);
+
+/** The live cells, one per line: id, constructor or closure with its fields, reference count. */
+function showHeap(live: ReadonlySet<Cell>): string {
+  const cells = [...live].sort((a, b) => a.id - b.id);
+  if (cells.length === 0) return '(empty heap)';
+  const state = (c: Cell) => (c.rc === RESERVED ? 'reserved for reuse' : `rc=${c.rc}`);
+  return cells.map((c) => `#${c.id} ${c.con ? c.con.name : 'closure'}(${c.fields.map(showField).join(', ')}) ${state(c)}`).join('\n');
 }
 
 export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
@@ -25,14 +39,22 @@ export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
     const config = CONFIGS.find((c) => c.name === '+reusespec')!;
     const annotated = annotate(core, config);
     const trace: TraceLine[] = [];
-    const run = runAnnotated(annotated, config, { trace, maxSteps: REPORT_LIMITS.machineSteps });
-    const steps: MachineStep[] = trace.map((t) => ({ rule: rule(t.rule), text: t.text }));
-    const stopped = run.result.stop?.kind === 'budget';
+    const heaps: { step: number; heap: string }[] = [];
+    // The heap after each step, read through the per-step hook (which also makes the machine
+    // track its live cells); it never reports a violation. A binding of a computed value takes two
+    // steps but one call of the hook, so a step shows the heap of the first hook at or after it.
+    const result = run(compile(annotated, false), { trace, maxSteps: REPORT_LIMITS.machineSteps, check: (state, step) => void heaps.push({ step, heap: showHeap(state.live) }) });
+    let h = 0;
+    const steps: MachineStep[] = trace.map((t) => {
+      while (h < heaps.length - 1 && heaps[h]!.step < t.step) h++;
+      return { rule: rule(t.rule), text: t.text, state: heaps[h]?.heap ?? '' };
+    });
+    const stopped = result.stop?.kind === 'budget';
     return {
       ...base,
       errors: [],
       notes: [`Perceus with drop specialization, fusion, reuse and reuse specialization (${config.name})`],
-      perceus: { translated: printProgram(annotated), steps, result: run.value ?? (stopped ? `not finished after ${REPORT_LIMITS.machineSteps} steps` : 'no value'), truncated: stopped },
+      perceus: { translated: printProgram(annotated), steps, result: result.value !== undefined ? showRV(result.value) : stopped ? `not finished after ${REPORT_LIMITS.machineSteps} steps` : 'no value', truncated: stopped },
     };
   } catch (e) {
     return { ...base, errors: [e instanceof UserError ? e.render() : `internal error: ${(e as Error)?.message ?? String(e)}`], notes: [] };

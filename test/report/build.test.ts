@@ -81,3 +81,37 @@ describe('refsem html', () => {
     expect(r.stderr).toContain('the window has 4096 points; a report steps through at most 64');
   });
 });
+
+describe('buildLambdaReport', () => {
+  it('shows the Perceus translation and the heap after each step of map', async () => {
+    const { buildLambdaReport } = await import('../../src/report/lambda.js');
+    const m = buildLambdaReport({ source: { file: 'map.lam', text: example('perceus/map.lam') } });
+    expect(m.errors).toEqual([]);
+    expect(m.perceus!.translated).toContain('Cons@ru1(t, t\'1)');
+    expect(m.perceus!.result).toBe('65');
+    const heaps = m.perceus!.steps.map((s) => s.state!);
+    // the list 1 … 10 is built, reused in place by map (its cells reserved as tokens), then freed
+    expect(heaps.some((h) => h.split('\n').length >= 10 && h.includes('Cons(10, Nil)'))).toBe(true);
+    expect(heaps.some((h) => h.includes('reserved for reuse'))).toBe(true);
+    expect(heaps.at(-1)).toBe('(empty heap)');
+  });
+
+  it('a λ1 program with an error gives its located message', async () => {
+    const { buildLambdaReport } = await import('../../src/report/lambda.js');
+    const m = buildLambdaReport({ source: { file: 'bad.lam', text: 'fun main() = ' } });
+    expect(m.errors[0]).toMatch(/^bad\.lam:1:\d+: error: /);
+  });
+});
+
+describe('refsem html of a λ1 program', () => {
+  it('writes the translation and the heap machine with the heap per step', async () => {
+    const { dir } = scratch('refsem-html-lam-');
+    const out = join(dir, 'map.html');
+    const r = await runCli(['html', `${examplesDir}/perceus/map.lam`, '-o', out]);
+    expect(r.code).toBe(0);
+    const page = readFileSync(out, 'utf8');
+    expect(page).toContain('<section id="perceus">');
+    expect(page).toContain('Cons@ru1');
+    expect(page).toContain('reserved for reuse');
+  });
+});

@@ -12,6 +12,7 @@ import { windowOf } from '../common-options.js';
 import { resolveEngine, registryWith } from '../../node/plugins.js';
 import { buildReport, REPORT_LIMITS } from '../../report/build.js';
 import { renderReport } from '../../report/html.js';
+import { buildLambdaReport } from '../../report/lambda.js';
 import { ruleLinks } from '../../rules/rule-index.js';
 
 const specDir = fileURLToPath(new URL('../../../spec/', import.meta.url));
@@ -30,7 +31,7 @@ export const register: Register = (program, io) => {
   program
     .command('html')
     .description('write the report of a program as one self-contained HTML page')
-    .argument('<prog>', 'algorithm source file')
+    .argument('<prog>', 'algorithm (.alg) or λ1 program (.lam)')
     .option('--schedule <file>', 'schedule to apply after lowering')
     .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
     .option('--window <MIN+LEN,...>', `output window, stepped through on the machine too (at most ${REPORT_LIMITS.stepPoints} points; default 0+4 per dimension)`)
@@ -40,13 +41,20 @@ export const register: Register = (program, io) => {
     .requiredOption('-o, --out <file>', 'the HTML file to write')
     .action(async (prog: string, o: Opts) => {
       const source = readSource(prog);
-      if (/\.(tgt|lam|sched)$/.test(source.file)) throw new UserError(`'${source.file}' is not an algorithm`, CLI_LOC, 'refsem html takes an algorithm (.alg), with --schedule for its schedule');
+      if (/\.(tgt|sched)$/.test(source.file)) throw new UserError(`'${source.file}' is not an algorithm or a λ1 program`, CLI_LOC, 'refsem html takes an algorithm (.alg), with --schedule for its schedule, or a λ1 program (.lam)');
+      const links = ruleLinks(specDir);
+      const specBase = pathToFileURL(specDir).href;
+      if (source.file.endsWith('.lam')) {
+        const model = buildLambdaReport({ source, ruleHref: (id) => links.get(id) });
+        writeFileSync(o.out, renderReport(model, { specBase }));
+        io.out(`wrote ${o.out}: the Perceus translation and ${model.perceus?.steps.length ?? 0} heap-machine steps${model.errors.length ? ', with the error shown in the page' : ''}\n`);
+        return;
+      }
       const window = o.window === undefined ? undefined : windowOf(o.window).map(([m, l]) => [Number(m), Number(l)] as const);
       const points = window?.reduce((n, [, l]) => n * l, 1) ?? 0;
       if (points > REPORT_LIMITS.stepPoints) {
         throw new UserError(`the window has ${points} points; a report steps through at most ${REPORT_LIMITS.stepPoints}`, CLI_LOC, 'give a smaller --window (refsem exec runs large windows)');
       }
-      const links = ruleLinks(specDir);
       const model = buildReport({
         source,
         ...(o.schedule !== undefined ? { schedule: readSource(o.schedule) } : {}),
@@ -57,7 +65,7 @@ export const register: Register = (program, io) => {
         registry: await registryWith(o.directive),
         ruleHref: (id) => links.get(id),
       });
-      writeFileSync(o.out, renderReport(model, { specBase: pathToFileURL(specDir).href }));
+      writeFileSync(o.out, renderReport(model, { specBase }));
       io.out(`wrote ${o.out}: ${model.programs.length} programs${model.errors.length ? `, ${model.errors.length} error${model.errors.length === 1 ? '' : 's'} shown in the page` : ''}\n`);
     });
 };
