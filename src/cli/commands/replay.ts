@@ -2,6 +2,7 @@
 import type { Register } from './index.js';
 import { EXIT } from '../../node/io.js';
 import { replay } from '../../fuzz/replay.js';
+import { writeCaseReport } from '../case-report.js';
 
 export const register: Register = (program, io, setExit) => {
   program
@@ -9,9 +10,15 @@ export const register: Register = (program, io, setExit) => {
     .description('re-run the check of a reproducer written by refsem fuzz; exit 1 while it still fails')
     .argument('<file>', 'a reproducer (.json) from a campaign\'s --out directory')
     .option('--json', 'print the outcome as one JSON object')
-    .action(async (file: string, o: { json?: boolean }) => {
+    .option('--html <file>', 'also write the case as a report page (as refsem html does)')
+    .action(async (file: string, o: { json?: boolean; html?: string }) => {
       const { reproducer: r, result, reproduced } = await replay(file);
       const verdict = result.status === 'fail' ? result.verdict : result.status;
+      if (o.html !== undefined) {
+        const outcome = `replayed verdict: ${verdict} (recorded: ${r.verdict}, property ${r.property})${result.status === 'fail' ? `; expected ${result.expected}, actual ${result.actual}` : ''}`;
+        await writeCaseReport(o.html, file, r, outcome);
+        io.err(`wrote ${o.html}\n`);
+      }
       if (o.json) {
         io.out(`${JSON.stringify({ property: r.property, recorded: r.verdict, verdict, reproduced, ...(result.status === 'fail' ? { expected: result.expected, actual: result.actual } : {}) })}\n`);
       } else {
