@@ -10,6 +10,13 @@ import { DEFAULT_CONFIG } from '../../fuzz/env.js';
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
 import { EXTRA_PROPERTIES, PROPERTIES } from '../../fuzz/properties/index.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
+import { sampleCases } from '../../fuzz/sample.js';
+import { showCoverage, specRules, tallyRules } from '../../rules/coverage.js';
+import { caseItems, tourTraces } from '../rule-tour.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface FuzzFlags {
   property: string[];
@@ -69,15 +76,39 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
   };
 }
 
+/** How many of a campaign's cases `--coverage` runs through the traced evaluators. */
+const COVERAGE_SAMPLE = 200;
+
+/** The rules the first `count` cases of the campaign fire, as a report. */
+async function campaignCoverage(o: CampaignOptions, count: number): Promise<string> {
+  const cases = await sampleCases(o, count);
+  const dir = mkdtempSync(join(tmpdir(), 'refsem-fuzz-coverage-'));
+  try {
+    const { main } = await import('../main.js');
+    const texts = await tourTraces(caseItems(cases.map((c) => c.text), dir), main);
+    const rep = tallyRules(specRules(fileURLToPath(new URL('../../../spec/', import.meta.url))), texts);
+    return `rule coverage of the campaign's first ${cases.length} cases:\n${showCoverage(rep)}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const register: Register = (program, io, setExit) => {
   campaignFlags(program.command('fuzz').description('run a fuzz campaign over the soundness properties (docs/fuzzing.md)'))
     .option('--list', 'list the properties and exit')
-    .action(async (o: FuzzFlags) => {
+    .option('--coverage', `after the campaign, run its first ${COVERAGE_SAMPLE} cases through the traced evaluators and report which spec rules fired`)
+    .action(async (o: FuzzFlags & { coverage?: boolean }) => {
       if (o.list) {
         for (const p of [...PROPERTIES, ...EXTRA_PROPERTIES]) io.out(`${p.name.padEnd(18)} ${p.summary}\n`);
         return;
       }
-      const r = await runCampaignCli(campaignOptions(o, '60s'), io, { json: Boolean(o.json), stats: Boolean(o.stats) });
+      const opts = campaignOptions(o, '60s');
+      const r = await runCampaignCli(opts, io, { json: Boolean(o.json), stats: Boolean(o.stats) });
+      if (o.coverage) {
+        const rep = await campaignCoverage(opts, Math.min(r.runs, COVERAGE_SAMPLE));
+        // The JSON summary is read by other tools; the coverage report goes beside it.
+        (o.json ? io.err : io.out)(rep);
+      }
       if (r.failures.length > 0) setExit(EXIT.checkFailed);
     });
 };
