@@ -12,7 +12,6 @@ import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { parsePipeline } from '../../src/alg-semantics/parse.js';
 import { realizeSpec } from '../../src/alg-semantics/spec-eval.js';
 import { checkPipeline } from '../../src/alg-semantics/validate.js';
-import { castDraft, produce } from 'immer';
 import { type Expr, vr, walkExpr } from '../../src/expr/ast.js';
 import { E_MEM, E_RDOM, type Int, type Value, isError } from '../../src/expr/value.js';
 import { type AlgGenOptions, arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
@@ -71,12 +70,19 @@ describe('realize on hostile programs', () => {
   it('programs that break def. 2.9 or the arity rule end in values or a UserError too', () => {
     // realize does not validate (the fuzz zoo runs it on deliberately invalid programs), so what it
     // relies on, it checks: an unfilled variable slot would otherwise reach ops.ts as undefined.
-    const broken = fc.tuple(arbPipeline(HOSTILE), fc.nat(), fc.boolean()).map(([p, pick, inBound]) => produce(p, (d) => {
+    // Each case is a generated pipeline with one defect planted into a deep copy of it.
+    type Mutable<T> = { -readonly [K in keyof T]: Mutable<T[K]> };
+    const planted = (p: Pipeline, plant: (d: Mutable<Pipeline>) => void): Pipeline => {
+      const d = structuredClone(p) as Mutable<Pipeline>;
+      plant(d);
+      return d as Pipeline;
+    };
+    const broken = fc.tuple(arbPipeline(HOSTILE), fc.nat(), fc.boolean()).map(([p, pick, inBound]) => planted(p, (d) => {
       const stages = d.funcs.flatMap((f) => f.stages.map((st) => ({ f, st })));
       if (inBound) {
         const withRdom = stages.filter(({ st }) => st.rdom.length > 0);
         const hit = withRdom[pick % Math.max(1, withRdom.length)];
-        if (hit) hit.st.rdom[0]!.len = castDraft(vr(pick % 2 ? hit.st.rdom[0]!.name : hit.f.vars[0]!));
+        if (hit) hit.st.rdom[0]!.len = vr(pick % 2 ? hit.st.rdom[0]!.name : hit.f.vars[0]!) as Mutable<Expr>;
         return;
       }
       const accesses: { args: Expr[] }[] = [];
