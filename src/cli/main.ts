@@ -1,8 +1,9 @@
-// The `refsem` command: dispatch, error rendering and exit codes (ARCHITECTURE.md).
+// The `refsem` command: dispatch, error rendering and exit codes (docs/architecture.md, "Contracts").
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../diag.js';
 import { loadCommands } from './commands/index.js';
 import { EXIT, type IO } from '../node/io.js';
+import { REFSEM_VERSION } from '../node/version.js';
 
 /** Thrown by a command whose check found a counterexample: exit code 1, message already printed. */
 export class CheckFailed extends Error {}
@@ -11,6 +12,7 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
   let code: number = EXIT.ok;
   const program = new Command('refsem')
     .description('executable reference semantics and differential tester for Halide-style scheduling and Perceus')
+    .version(REFSEM_VERSION, '-V, --version', 'print the version of refsem')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run with --help for usage)');

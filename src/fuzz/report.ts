@@ -3,6 +3,7 @@
 import type { IO } from '../node/io.js';
 import type { CampaignResult, Snapshot } from './runner.js';
 import { showStats } from './stats.js';
+import { REFSEM_VERSION } from '../node/version.js';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
 
@@ -54,5 +55,6 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
 /** The JSON summary (ARCHITECTURE.md: seed, runs, elapsed_s, checks_per_s, failures, per-directive counts). */
 export function jsonSummary(r: CampaignResult, withStats: boolean): string {
   const { constructs, ...rest } = r;
-  return JSON.stringify(withStats ? { ...rest, constructs } : rest) + '\n';
+  const summary = { refsem_version: REFSEM_VERSION, ...rest };
+  return JSON.stringify(withStats ? { ...summary, constructs } : summary) + '\n';
 }

@@ -10,6 +10,7 @@ import { parseJson, UserError } from '../diag.js';
 import type { Found } from './check.js';
 import type { EnvConfig } from './env.js';
 import type { CaseText } from './property.js';
+import { REFSEM_VERSION } from '../node/version.js';
 
 export const REPRO_FORMAT = 'refsem-reproducer/1';
 
@@ -31,11 +32,14 @@ export interface Reproducer {
   readonly expected: string;
   readonly actual: string;
   readonly shrinks: number;
+  /** the refsem that wrote the reproducer (absent in reproducers of older versions) */
+  readonly refsem_version?: string;
 }
 
 export function reproducerOf(f: Found, seed: number, cfg: EnvConfig): Reproducer {
   return {
     format: REPRO_FORMAT,
+    refsem_version: REFSEM_VERSION,
     property: f.property,
     verdict: f.failure.verdict,
     seed,
@@ -90,7 +94,7 @@ export function readReproducer(path: string): Reproducer {
     throw new UserError(`not a refsem reproducer (format ${JSON.stringify(r!.format) ?? 'missing'})`, at, `reproducers have "format": "${REPRO_FORMAT}"; ${REPLAY_HINT}`);
   }
   for (const k of ['property', 'verdict', 'engine'] as const) if (typeof r![k] !== 'string') lacks(`"${k}" must be a string`);
-  for (const k of ['focus', 'fault'] as const) if (r![k] !== undefined && typeof r![k] !== 'string') lacks(`"${k}" must be a string`);
+  for (const k of ['focus', 'fault', 'refsem_version'] as const) if (r![k] !== undefined && typeof r![k] !== 'string') lacks(`"${k}" must be a string`);
   if (r!.backend !== undefined && r!.backend !== 'c' && r!.backend !== 'simd') lacks('"backend" must be "c" or "simd"');
   const dirs = r!.directives ?? [];
   if (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string')) lacks('"directives" must be a list of module paths');
