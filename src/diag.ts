@@ -1,5 +1,5 @@
 // Diagnostics shared by every front end: a source location and a user-facing error that the CLI
-// renders as `file:line:col: message` with exit code 2 (ARCHITECTURE.md, "Invariants").
+// renders as `file:line:col: message` with exit code 2 (docs/architecture.md, "Contracts").
 
 export interface Loc {
   readonly file: string;

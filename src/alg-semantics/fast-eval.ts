@@ -475,7 +475,7 @@ export function realize(p: Pipeline, given: Input | InputLike, opts: FastOptions
   return { func: f.name, window, values };
 }
 
-/** The JSON shape of ARCHITECTURE.md: {"func","window","values"}. */
+/** The JSON shape of docs/architecture.md: {"func","window","values"}. */
 export function realizationJson(r: Realization): { func: string; window: (number | string)[][]; values: (number | string)[] } {
   return { func: r.func, window: r.window.map((iv) => iv.map(valueToJson)), values: r.values.map(valueToJson) };
 }

@@ -53,7 +53,7 @@ export function showValue(v: Value): string {
   return v.toString();
 }
 
-/** The JSON encoding fixed by ARCHITECTURE.md: numbers when |v| ≤ 2^53−1, else decimal strings. */
+/** The JSON encoding fixed by docs/architecture.md: numbers when |v| ≤ 2^53−1, else decimal strings. */
 export function valueToJson(v: Value): number | string {
   if (isError(v)) return `err:${v.err}`;
   return typeof v === 'number' ? v : v.toString();

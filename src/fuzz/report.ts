@@ -1,5 +1,5 @@
 // What a campaign prints: the live progress line (a terminal), plain periodic lines (a pipe or a
-// log), the human summary, and the JSON summary of ARCHITECTURE.md.
+// log), the human summary, and the JSON summary of docs/architecture.md.
 import type { IO } from '../node/io.js';
 import type { CampaignResult, Snapshot } from './runner.js';
 import { showStats } from './stats.js';
@@ -52,7 +52,7 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
   return withStats ? body + showStats({ constructs: r.constructs, directives: r.directives, properties: r.properties }) : body;
 }
 
-/** The JSON summary (ARCHITECTURE.md: seed, runs, elapsed_s, checks_per_s, failures, per-directive counts). */
+/** The JSON summary (docs/architecture.md: seed, runs, elapsed_s, checks_per_s, failures, per-directive counts). */
 export function jsonSummary(r: CampaignResult, withStats: boolean): string {
   const { constructs, ...rest } = r;
   const summary = { refsem_version: REFSEM_VERSION, ...rest };

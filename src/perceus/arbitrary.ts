@@ -1,4 +1,4 @@
-// Generated λ1 programs for property tests and fuzz campaigns (issue item 8): well scoped and
+// Generated λ1 programs for property tests and fuzz campaigns: well scoped and
 // terminating by construction — recursion is structural (on a list argument) and lambdas are
 // only applied, never self-applied. Programs are built from a list of choices, so shrinking
 // the choices shrinks the program.

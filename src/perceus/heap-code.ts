@@ -1,6 +1,6 @@
 // A λ1 program compiled for the heap machine (heap-machine.ts): heap cells and their states, and
 // the nodes of compiled code, whose slots index an activation's environment. Substitution
-// e[x := z] of the heap semantics (fig. 4.7, as reconstructed in docs/perceus-heap.md) becomes
+// e[x := z] of the heap semantics (fig. 4.7, as reconstructed in spec/perceus.md, "The heap machine") becomes
 // writing a slot.
 import type { Loc } from '../diag.js';
 import type { Int } from '../expr/value.js';

@@ -1,5 +1,5 @@
 // The reference-counted heap semantics ⟼r of λ1 (fig. 4.7, as reconstructed in
-// docs/perceus-heap.md), run as an abstract machine on compiled code (heap-compile.ts). Each rule
+// spec/perceus.md, "The heap machine"), run as an abstract machine on compiled code (heap-compile.ts). Each rule
 // of the semantics is one method of the machine, named in its comment; `run` is the loop that
 // picks the rule for the current redex. Per-step checks (checks.ts) are a hook the fast path never
 // calls.

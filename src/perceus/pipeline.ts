@@ -1,4 +1,4 @@
-// Configurations (issue item 7): which translation produces the annotated program, which passes
+// Configurations: which translation produces the annotated program, which passes
 // run, which checks apply; and one run of a configuration with its checks and statistics.
 import { type CheckName, stepChecker } from './checks.js';
 import { checkDerivable } from './declarative.js';
@@ -187,7 +187,7 @@ export interface PropertyVerdict {
 }
 
 /**
- * The fuzz property (issue item 8): one program, every configuration (the cumulative ones and
+ * The fuzz property : one program, every configuration (the cumulative ones and
  * each pass alone), every applicable check;
  * theorem 4.3 (Perceus output derivable in fig. 4.5); and the peak-memory comparison with the
  * scoped baseline. Programs the standard semantics cannot finish within the budget are vacuous.

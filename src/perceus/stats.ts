@@ -1,4 +1,4 @@
-// Per-run statistics of the heap machine (issue item 6). Reference-counting operations are
+// Per-run statistics of the heap machine. Reference-counting operations are
 // counted only when they touch a heap cell: on unboxed integers and nullary constructors they are
 // no-ops (spec/perceus.md, "Unboxed values").
 export interface Stats {

@@ -1,5 +1,5 @@
 // fuse(ℓ, x) (§2.8.2): two immediately nested loops of the same kind become one loop over the
-// product of their extents (rewrite in schedule-directives.md, "Loops phase").
+// product of their extents (rewrite in spec/schedule.md, [FUSE]).
 import { cst, op, vr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';

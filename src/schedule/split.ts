@@ -1,4 +1,4 @@
-// split(ℓ, xo, xi, e, φ) (§2.8.2; rewrite reconstructed in schedule-directives.md, "Loops phase").
+// split(ℓ, xo, xi, e, φ) (§2.8.2; rewrite in spec/schedule.md, [SPLIT]).
 import { type Expr, cst, op, vr } from '../expr/ast.js';
 import { sub } from '../expr/ops.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';

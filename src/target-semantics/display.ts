@@ -1,5 +1,5 @@
 // Rendering outcomes of target programs for people (the CLI) and as the JSON shape of
-// ARCHITECTURE.md ("Contracts": `{"func", "window", "values"}`, plus `"outcome"` when stuck).
+// docs/architecture.md ("Contracts": `{"func", "window", "values"}`, plus `"outcome"` when stuck).
 import { showLoc } from '../diag.js';
 import { printExpr } from '../expr/print.js';
 import { type Int, type Value, showValue, valueToJson } from '../expr/value.js';
@@ -46,9 +46,9 @@ export function showOutcome(o: Outcome): string {
   return o.kind === 'done' ? `done ${after}: ${showBuffer(o.output)}` : `stuck ${after}: ${showStuck(o.stuck)}`;
 }
 
-/** The JSON contract of ARCHITECTURE.md; a stuck run has no values but its outcome. */
+/** The JSON contract of docs/architecture.md; a stuck run has no values but its outcome. */
 /**
- * ARCHITECTURE.md's JSON shape for a run: the output func's values on the requested window (not the
+ * the JSON shape of docs/architecture.md for a run: the output func's values on the requested window (not the
  * whole, possibly larger, allocation), so that it compares directly with `refsem run`. A stuck
  * run, or an output allocation that does not cover the window, adds "outcome" instead of values.
  */

@@ -324,7 +324,7 @@ export class Machine {
       return NOP;
     }
     if (t.o.trav === 'parallel') {
-      // The iterations of a parallel loop run in a seeded order (schedule-directives.md).
+      // The iterations of a parallel loop run in a seeded order (spec/target.md, "Parallel loops").
       const order = permutation(this.rng, min, len, site);
       this.races.enter(x, order);
       return this.parIter({ k: 'par', order, pos: 0, o: t.o });

@@ -1,5 +1,5 @@
 // Results of running a target program (fig. 2.8 and the named stuck states of
-// ../design/schedule-directives.md, "Stuck states"). Both executors return exactly these shapes,
+// spec/target.md, "Stuck states"). Both executors return exactly these shapes,
 // so their results can be compared with deep equality.
 import type { Loc } from '../diag.js';
 import type { Expr } from '../expr/ast.js';

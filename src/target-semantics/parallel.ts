@@ -1,4 +1,4 @@
-// Parallel loops (schedule-directives.md, "Parallel loops"): iterations run in a seeded order and
+// Parallel loops (spec/target.md, "Parallel loops"): iterations run in a seeded order and
 // conflicting accesses from distinct iterations are a data race. Shared by both executors so that
 // they draw the same permutations and report the same race.
 import { UserError } from '../diag.js';

@@ -8,7 +8,7 @@ const ex = (f: string) => join(examplesDir, f);
 const { dir, file } = scratch('refsem-alg-');
 
 describe('refsem run', () => {
-  it('prints the JSON shape of ARCHITECTURE.md', async () => {
+  it('prints the JSON shape of docs/architecture.md', async () => {
     const r = await runCli(['run', ex('sec22.alg'), '--window', '0+4', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ func: 'f', window: [[0, 4]], values: [1, 5, 13, 25] });

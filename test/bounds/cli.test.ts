@@ -15,7 +15,7 @@ const lookup = file('lookup.alg', 'pipeline o() { func l(x) = x % 5; func o(x) =
 const tiles = file('tiles.sched', 'split f.x into xo, xi by 3\ncompute-at g at f.xo\nstore-at g at f.xo\n');
 
 describe('refsem exec', () => {
-  it('prints the output of the completed program in the JSON shape of ARCHITECTURE.md', async () => {
+  it('prints the output of the completed program in the JSON shape of docs/architecture.md', async () => {
     const r = await runCli(['exec', sec22, '--schedule', tiles, '--window=-2+5', '--json']);
     expect(r.code).toBe(0);
     // f is allocated on whole tiles (6 points), but the JSON reports the requested window only.

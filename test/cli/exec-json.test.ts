@@ -1,4 +1,4 @@
-// `refsem exec --json` prints ARCHITECTURE.md's shape on the requested window, even when the
+// `refsem exec --json` prints the shape of docs/architecture.md on the requested window, even when the
 // schedule over-computes, so its output compares directly with `refsem run --json`.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';

@@ -1,4 +1,4 @@
-// The whole CLI against bad input (ARCHITECTURE.md, exit codes): whatever the arguments and file
+// The whole CLI against bad input (docs/architecture.md, exit codes): whatever the arguments and file
 // contents, a command ends with 0 (ok), 1 (a check failed) or 2 (bad input, with an error message),
 // never with an internal error or a JavaScript stack trace. Random argument vectors and mutated
 // copies of the examples drive every command in-process; hand-written cases pin each category of

@@ -13,7 +13,7 @@ const UNSOUND = join(__dirname, '..', '..', 'examples', 'directives', 'unsound-p
 const TILE = join(__dirname, '..', '..', 'examples', 'directives', 'tile.mjs');
 
 describe('refsem fuzz', () => {
-  it('ends with the JSON summary of ARCHITECTURE.md', async () => {
+  it('ends with the JSON summary of docs/architecture.md', async () => {
     const out = scratch();
     const r = await runCli(['fuzz', '--runs', '30', '--seed', '3', '--jobs', '1', '--property', 'roundtrip', '--out', out, '--json']);
     expect(r.code).toBe(0);

@@ -1,4 +1,4 @@
-// Rendering outcomes: the JSON contract of ARCHITECTURE.md and the one-line stuck messages.
+// Rendering outcomes: the JSON contract of docs/architecture.md and the one-line stuck messages.
 import { describe, expect, it } from 'vitest';
 import { E_MEM } from '../../src/expr/value.js';
 import { outcomeJson, showOutcome } from '../../src/target-semantics/display.js';

@@ -1,4 +1,4 @@
-// The seeded iteration order and the race detector of parallel loops (schedule-directives.md).
+// The seeded iteration order and the race detector of parallel loops (spec/target.md, "Parallel loops").
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { int } from '../../src/expr/value.js';

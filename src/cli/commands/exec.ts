@@ -1,6 +1,6 @@
 // `refsem exec PROG [--schedule S] --window … [--param …] [--engine E] [--json] [--compare]`: lowers
 // and schedules PROG, completes it with a bounds engine (§2.7.2, lifted as in def. 2.4), runs the
-// hole-free program and prints its output (ARCHITECTURE.md's JSON shape, plus "outcome" when it got
+// hole-free program and prints its output (the JSON shape of docs/architecture.md, plus "outcome" when it got
 // stuck). With --compare, prints instead the verdict of defs. 2.2–2.3 against the algorithm.
 import { UserError } from '../../diag.js';
 import type { Input } from '../../alg-semantics/ast.js';

@@ -1,4 +1,4 @@
-// The two evaluators of each language agree (ARCHITECTURE.md, "two evaluators per language"):
+// The two evaluators of each language agree (docs/architecture.md, "Contracts"):
 // the spec evaluator follows the rules one by one, the fast one is what campaigns run on; a
 // difference means one of them departs from fig. 2.6 / fig. 2.8.
 import { realizeSpec } from '../../alg-semantics/spec-eval.js';

@@ -3,7 +3,7 @@
 //   confluence     thm. 2.2 / def. 2.3
 //   memory-safety  thm. 2.1, for β0 and β1 completions
 //   bounds-quality def. 2.5, an engine (β1 by default) against β0
-//   race-free      no data race under parallel traversal (schedule-directives.md, "Parallel loops")
+//   race-free      no data race under parallel traversal (spec/target.md, "Parallel loops")
 //   lemmas         lemmas 2.4 and 2.5 after every directive
 import { walkExpr } from '../../expr/ast.js';
 import { type ErrorValue, type Value, isError } from '../../expr/value.js';
