@@ -500,7 +500,10 @@ export function emitPipeline(t: TgtProgram, opts: EmitOptions = {}): EmittedPipe
 
 /** The runtime header: scalar helpers, plus the vector helper sets when any pipeline needs them. */
 export function runtimeText(simd: boolean): string {
-  return simd ? RUNTIME_SCALAR + RUNTIME_SIMD : RUNTIME_SCALAR;
+  // Guarded, so that a file holding `refsem codegen`'s output (runtime included) can be compiled
+  // after the batch's own runtime: `validate --impl` takes the emitted code, edited or not.
+  const scalar = `#ifndef REFSEM_RUNTIME\n#define REFSEM_RUNTIME\n${RUNTIME_SCALAR}\n#endif /* REFSEM_RUNTIME */\n`;
+  return simd ? `${scalar}#ifndef REFSEM_RUNTIME_SIMD\n#define REFSEM_RUNTIME_SIMD\n${RUNTIME_SIMD}\n#endif /* REFSEM_RUNTIME_SIMD */\n` : scalar;
 }
 
 /** `emitC`: a complete translation unit for one pipeline (runtime + function; no main). */

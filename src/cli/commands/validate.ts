@@ -69,6 +69,16 @@ export const register: Register = (program, io) => {
         ...(o.checked ? { checked: true } : {}),
         ...(o.impl !== undefined ? { impl: resolve(o.impl) } : {}),
       });
+      // A program that does not compile fails every input the same way: one message, and bad
+      // input (the user's file, or the toolchain's settings), not a counterexample.
+      const compileError = verdicts.every((v) => v.kind === 'binary-failed' && v.binary === 'compile-error') ? verdicts[0] : undefined;
+      if (compileError && compileError.kind === 'binary-failed') {
+        throw new UserError(
+          `${o.impl !== undefined ? `the implementation '${o.impl}'` : 'the generated code'} does not compile: ${compileError.message.replace(/^\[C-TOOLCHAIN\] /, '')}`,
+          o.impl !== undefined ? { file: o.impl, line: 1, col: 1 } : CLI_LOC,
+          o.impl !== undefined ? 'fix the file; it is compiled after refsem\'s runtime, which it may include again (its definitions are guarded)' : 'check $CC and $CFLAGS: refsem adds no warning flags of its own',
+        );
+      }
       if (o.json) {
         io.out(JSON.stringify({ backend: o.backend, verdicts: verdicts.map((v, i) => ({ input: showInput(inputs[i]!), ...v })) }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
       } else {
