@@ -41,6 +41,7 @@ interface Opts {
   verify?: boolean;
   range: string[];
   timeout?: string;
+  strict?: boolean;
   quality?: boolean;
 }
 
@@ -83,6 +84,7 @@ export const register: Register = (program, io, setExit) => {
     .option('--range <NAME=LO..HI>', 'range of a parameter for --verify (repeatable; default lengths 0..64, others -64..64)', collect, [])
     .option('--quality', 'with --window: check the bounds quality constraint (def. 2.5) for the engine on that input')
     .option('--timeout <MS>', 'solver timeout for --verify, in milliseconds', '10000')
+    .option('--strict', 'with --verify or --window: exit 1 when the engine gives up (nothing was checked)')
     .action(async (prog: string, o: Opts) => {
       const { t, alg } = await readScheduled({ prog, ...scheduleOf(o) });
       if (o.query) {
@@ -108,7 +110,10 @@ export const register: Register = (program, io, setExit) => {
       };
       if (!r.ok) {
         io.out(`engine ${engine.name} fails: ${r.explanation}\n`);
+        if (engine.name === 'beta0') io.err('note: β0 ignores conditions and gives up on holes it cannot bound; try --engine beta1\n');
         if (o.quality) quality();
+        // Nothing was verified or checked: with --verify or --window that is a check not done.
+        if (o.strict && (o.verify || input !== undefined)) setExit(EXIT.checkFailed);
         return;
       }
       if (o.program) io.out(printTgt(complete(t, engine)));

@@ -25,6 +25,7 @@ interface Opts {
   engine: string;
   json?: boolean;
   compare?: boolean;
+  strict?: boolean;
   print?: boolean;
   executor: string;
   seed?: string;
@@ -41,6 +42,7 @@ export const register: Register = (program, io, setExit) => {
   engineOption(cmd)
     .option('--json', 'print {"func","window","values"} (plus "outcome" when the run got stuck)')
     .option('--compare', 'print the verdict of def. 2.3 against the algorithm instead of the output')
+    .option('--strict', 'with --compare: exit 1 also on a vacuous verdict (one that compared no value)')
     .option('--print', 'print the completed program before running it');
   targetRunOptions(cmd)
     .action(async (prog: string, o: Opts) => {
@@ -59,6 +61,12 @@ export const register: Register = (program, io, setExit) => {
         const v = compare(alg, done, input, { executor, ...runOpts });
         io.out((o.json ? JSON.stringify({ verdict: v.kind, message: showVerdict(v) }) : showVerdict(v)) + '\n');
         if (isConfluent(v) === false) setExit(EXIT.checkFailed);
+        else if (v.kind.startsWith('vacuous')) {
+          // Def. 2.3 counts these as agreement, but no value was compared: say so, and what to try.
+          const why = done.completedBy.failure !== undefined ? `the bounds engine ${engine.name} gave up, so the program is \`assert 0\`; try --engine beta1` : 'the window holds no value both sides computed; try another window or parameters';
+          io.err(`note: vacuous: nothing was compared (${why})\n`);
+          if (o.strict) setExit(EXIT.checkFailed);
+        }
         return;
       }
       const out = run(done, input, { executor, ...runOpts });

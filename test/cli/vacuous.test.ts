@@ -1,0 +1,36 @@
+// Regression: `exec --compare` and `bounds --verify` ended with exit 0 and no word of advice when
+// nothing was compared (β0 gave up, the program became `assert 0`). Def. 2.3 counts a vacuous
+// verdict as agreement, so exit 0 stays the default; the output says plainly that nothing was
+// compared and what to try, and `--strict` makes it exit 1.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { scratch } from '../support/files.js';
+
+const { file } = scratch('refsem-vacuous-');
+// g is read at the value of h: interval arithmetic cannot bound it, so β0 gives up.
+const alg = file('dd.alg', 'pipeline f() {\n  func h(x) = x;\n  func g(x) = x;\n  func f(x) = g(h(x));\n}\n');
+
+describe('vacuous checks', () => {
+  it('exec --compare says nothing was compared and suggests β1; --strict exits 1', async () => {
+    const r = await runCli(['exec', alg, '--window', '0+4', '--compare']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[VERDICT-ASSERTION] vacuous');
+    expect(r.stderr).toContain('note: vacuous: nothing was compared (the bounds engine beta0 gave up, so the program is `assert 0`; try --engine beta1)');
+    expect((await runCli(['exec', alg, '--window', '0+4', '--compare', '--strict'])).code).toBe(1);
+  });
+
+  it('with β1 the same comparison is real', async () => {
+    const r = await runCli(['exec', alg, '--window', '0+4', '--compare', '--engine', 'beta1', '--strict']);
+    expect(r.stdout).toContain('[VERDICT-EQUAL]');
+    expect(r.stderr).not.toContain('vacuous');
+    expect(r.code).toBe(0);
+  });
+
+  it('bounds --verify says the engine gave up and suggests β1; --strict exits 1', async () => {
+    const r = await runCli(['bounds', alg, '--verify']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^engine beta0 fails: hole \?mem g\.x is unbounded/);
+    expect(r.stderr).toContain('try --engine beta1');
+    expect((await runCli(['bounds', alg, '--verify', '--strict'])).code).toBe(1);
+  });
+});
