@@ -64,7 +64,11 @@ export const register: Register = (program, io, setExit) => {
         else if (v.kind.startsWith('vacuous')) {
           // Def. 2.3 counts these as agreement, but no value was compared: say so, and what to try.
           const next = engine.name === 'beta1' ? 'give the func a `bound` in the schedule' : 'try --engine beta1';
-          const why = done.completedBy.failure !== undefined ? `the bounds engine ${engine.name} gave up, so the program is \`assert 0\`; ${next}` : 'the window holds no value both sides computed; try another window or parameters';
+          const why = done.completedBy.failure !== undefined
+            ? `the bounds engine ${engine.name} gave up, so the program is \`assert 0\`; ${next}`
+            : v.kind === 'vacuous-assertion'
+              ? 'an assertion of the program failed before any value was compared; the bounds directives of the schedule may not cover this window'
+              : "the algorithm's values here are error values; try another window or parameters";
           io.err(`note: vacuous: nothing was compared (${why})\n`);
           if (o.strict) setExit(EXIT.checkFailed);
         }
