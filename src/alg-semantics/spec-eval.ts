@@ -67,6 +67,18 @@ export interface DerivationCut {
   readonly value: (func: string, point: readonly Value[]) => Value;
 }
 
+/** A value oracle whose step limit counts as the derivation's budget running out. */
+function withinBudget(value: DerivationCut['value']): DerivationCut['value'] {
+  return (f, c) => {
+    try {
+      return value(f, c);
+    } catch (e) {
+      if (e instanceof UserError && /^evaluation needs more than \d+ steps/.test(e.message)) throw new BudgetExceeded();
+      throw e;
+    }
+  };
+}
+
 /** The rule name of a func access whose derivation was cut (not a rule of fig. 2.6). */
 export const NOT_EXPANDED = 'not expanded';
 
@@ -181,7 +193,9 @@ export function derivePoint(p: Pipeline, params: ReadonlyMap<string, Int>, func:
   const shown = [...params].map(([k, v]) => `${k} = ${showValue(v)}`).join(', ');
   const realized = func === p.output;
   // The REALIZE node is level 0 when there is one; the cut counts levels as the printing does.
-  const cut: DerivationCut | undefined = depth === Infinity ? undefined : { depth, value: makePointEvaluator(p, params) };
+  // The fast evaluator shares the budget: values below the depth may not cost more than the
+  // derivation would have been allowed to.
+  const cut: DerivationCut | undefined = depth === Infinity ? undefined : { depth, value: withinBudget(makePointEvaluator(p, params, { maxSteps: budget })) };
   return run(budget, (dv) => {
     const r = dv.lookup(d, func, point, realized ? 1 : 0);
     if (!realized) return r;

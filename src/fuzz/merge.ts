@@ -42,6 +42,9 @@ export function readSummary(dir: string): CampaignResult {
  * exactly once: a shard given twice would count its checks twice, and a missing one would make a
  * partial campaign look whole. With `partial`, missing shards are allowed and listed instead.
  */
+/** How many missing shards a message names. */
+const MAX_NAMED = 10;
+
 function checkShards(parts: readonly { dir: string; s: CampaignResult }[], partial: boolean): string[] {
   const seen = new Map<number, string>();
   const counts = new Set<number>();
@@ -56,11 +59,15 @@ function checkShards(parts: readonly { dir: string; s: CampaignResult }[], parti
   }
   if (counts.size > 1) throw new UserError(`the summaries split the campaign differently (${[...counts].map((n) => `/${n}`).join(', ')})`, CLI_LOC, 'merge the shards of one campaign: the same N in every --shard i/N');
   const n = [...counts][0]!;
-  const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !seen.has(i)).map((i) => `${i}/${n}`);
-  if (missing.length > 0 && !partial) {
-    throw new UserError(`shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of the campaign ${missing.length === 1 ? 'is' : 'are'} missing`, CLI_LOC, 'pass the output directory of every shard, or --partial to merge the shards at hand');
+  // N comes from a file: name at most a few missing shards, without counting to N one by one.
+  const count = n - seen.size;
+  const named: string[] = [];
+  for (let i = 0; named.length < Math.min(count, MAX_NAMED); i++) if (!seen.has(i)) named.push(`${i}/${n}`);
+  const list = count > named.length ? `${named.join(', ')} and ${count - named.length} more` : named.join(', ');
+  if (count > 0 && !partial) {
+    throw new UserError(`shard${count === 1 ? '' : 's'} ${list} of the campaign ${count === 1 ? 'is' : 'are'} missing`, CLI_LOC, 'pass the output directory of every shard, or --partial to merge the shards at hand');
   }
-  return missing;
+  return count > named.length ? [...named, `… ${count - named.length} more`] : named;
 }
 
 export function mergeSummaries(dirs: readonly string[], opts: { partial?: boolean } = {}): CampaignResult & { readonly shards: number; readonly missing_shards: readonly string[] } {

@@ -41,6 +41,13 @@ describe('refsem merge checks the shards form one campaign', () => {
     expect(JSON.parse(p.stdout).runs).toBe(20);
   });
 
+  it('a summary claiming a huge number of shards is answered at once (regression: the check counted to N)', async () => {
+    const r = await runCli(['merge', shardDir('0/99999999999')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('shards 1/99999999999, 2/99999999999');
+    expect(r.stderr).toContain('and 99999999988 more of the campaign are missing');
+  });
+
   it('refuses shards that split the campaign differently', async () => {
     const r = await runCli(['merge', shardDir('0/2'), shardDir('1/3')]);
     expect(r.code).toBe(2);
