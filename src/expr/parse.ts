@@ -226,7 +226,8 @@ function parseArgs(c: Cursor, mode: ExprMode, open: string, close: string): Expr
       args.push(parseExpr(c, mode));
       c.close();
     } while (c.accept(','));
-    c.expect(close, `close the argument list with '${close}'`);
+    // A lone `=` after an argument is almost always a comparison written as in mathematics.
+    c.expect(close, c.is('=') ? "equality is written '==' (a single '=' is not an operator of expressions)" : `close the argument list with '${close}'`);
   }
   return args;
 }

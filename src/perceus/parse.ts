@@ -18,7 +18,7 @@ export interface RawFun {
 }
 export interface RawType {
   readonly name: string;
-  readonly cons: readonly { name: string; arity: number; loc: Loc }[];
+  readonly cons: readonly { name: string; arity: number; fields: readonly string[]; loc: Loc }[];
   readonly loc: Loc;
 }
 export interface RawProgram {
@@ -53,11 +53,11 @@ export function parseProgram(src: string, file: string): RawProgram {
     if (c.accept('type')) {
       const n = name(c, 'a type name');
       c.expect('{', "a type lists its constructors in braces, e.g. type list { Nil; Cons(head, tail) }");
-      const cons: { name: string; arity: number; loc: Loc }[] = [];
+      const cons: { name: string; arity: number; fields: readonly string[]; loc: Loc }[] = [];
       while (!c.accept('}')) {
         const k = name(c, 'a constructor name');
         const fields = c.is('(') ? list(c, () => name(c, 'a field name').text) : [];
-        cons.push({ name: k.text, arity: fields.length, loc: k.loc });
+        cons.push({ name: k.text, arity: fields.length, fields, loc: k.loc });
         while (c.accept(';') || c.accept('|') || c.accept(','));
       }
       types.push({ name: n.text, cons, loc });

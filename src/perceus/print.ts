@@ -75,7 +75,7 @@ export function printExpr(e: Expr, ind = ''): string {
 
 export function printProgram(p: Program): string {
   const types = p.types.map(
-    (t) => `type ${t.name} { ${t.cons.map((k) => (k.arity ? `${k.name}(${Array.from({ length: k.arity }, (_, i) => `f${i + 1}`).join(', ')})` : k.name)).join('; ')} }`,
+    (t) => `type ${t.name} { ${t.cons.map((k) => (k.arity ? `${k.name}(${(k.fields ?? Array.from({ length: k.arity }, (_, i) => `f${i + 1}`)).join(', ')})` : k.name)).join('; ')} }`,
   );
   const funs = p.funs.map((f) => `fun ${f.name}(${f.params.join(', ')}) {\n  ${printExpr(f.body, '  ')}\n}`);
   return [...types, ...funs].join('\n') + '\n';

@@ -33,7 +33,7 @@ export function resolve(raw: RawProgram): Program {
     if (t.cons.length === 0) throw new UserError(`type '${t.name}' has no constructors`, t.loc, 'list at least one constructor');
     const infos = t.cons.map((k, index): ConInfo => {
       if (cons.has(k.name)) throw new UserError(`constructor '${k.name}' is declared twice`, k.loc, 'constructor names are global');
-      const info = { name: k.name, type: t.name, arity: k.arity, index, loc: k.loc };
+      const info = { name: k.name, type: t.name, arity: k.arity, fields: k.fields, index, loc: k.loc };
       cons.set(k.name, info);
       return info;
     });

@@ -73,6 +73,8 @@ export interface ConInfo {
   readonly name: string;
   readonly type: string;
   readonly arity: number;
+  /** the field names the declaration gives (printing only: fields are positional) */
+  readonly fields?: readonly string[];
   /** Position within its type (the runtime tag). */
   readonly index: number;
   readonly loc?: Loc;

@@ -1,5 +1,5 @@
 // `refsem fuzz`: a fuzz campaign over the properties of docs/fuzzing.md.
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { Register } from './index.js';
 import { CLI_LOC, UserError } from '../../diag.js';
 import { collect } from '../options.js';
@@ -38,13 +38,13 @@ export interface FuzzFlags {
 /** Declares the flags shared by fuzz and start (read back by `campaignOptions`). */
 export function campaignFlags(cmd: Command): Command {
   return cmd
-    .option('--property <name>', `property to check, repeatable (default: all of ${PROPERTIES.map((p) => p.name).join(', ')})`, collect, [])
+    .addOption(new Option('--property <name>', 'property to check, repeatable').argParser(collect).default([], `all of ${PROPERTIES.map((p) => p.name).join(', ')}`))
     .option('--time <duration>', 'run for this long, e.g. 60s, 5m (default 60s)')
     .option('--runs <n>', 'run exactly this many checks (over all shards)')
     .option('--seed <int>', 'campaign seed (default: from the clock, printed in the summary)')
     .option('--jobs <n>', 'worker threads (default: one per core)')
     .option('--engine <name>', 'bounds engine: beta0, beta1 or an engine module path', 'beta0')
-    .option('--directive <module>', 'load a user directive module, repeatable', collect, [])
+    .addOption(new Option('--directive <module>', 'load a user directive module, repeatable').argParser(collect).default([], 'none'))
     .option('--out <dir>', 'directory for reproducers and summary.json', 'fuzz-out')
     .option('--shard <i/N>', 'run only the check indices ≡ i (mod N)')
     .option('--budget <duration>', 'per-check time budget; a check over it is a timeout failure', '10s')
