@@ -93,8 +93,6 @@ function paramsOf(text: string): Record<string, number> | string {
   return out;
 }
 
-/** The step window: the first points of the output window, few enough to step through. */
-const stepWindowOf = (w: readonly [number, number][]) => w.map(([m, l]) => [m, Math.min(l, w.length > 1 ? 2 : 4)] as const);
 
 function render(): void {
   const v = current();
@@ -111,7 +109,7 @@ function render(): void {
     const model = buildReport({
       source: { file: `${v.example}.alg`, text: v.alg },
       ...(v.sched.trim() ? { schedule: { file: `${v.example}.sched`, text: v.sched } } : {}),
-      ...(win ? { window: win, stepWindow: stepWindowOf(win) } : {}),
+      ...(win ? { window: win } : {}),
       params,
       engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
       ...(v.point.trim() ? { point: v.point.trim() } : {}),

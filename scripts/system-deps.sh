@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The system packages the test suite uses besides Node.js: Chromium for the browser tests of the
-# playground and the HTML reports, and a C compiler for the code generator. Debian/Ubuntu only;
+# playground and the HTML reports, a C compiler for the code generator, and Halide 14's Python
+# bindings (through /usr/bin/python3) for the differential peer. Debian/Ubuntu only;
 # run as root or with sudo available.
 set -euo pipefail
-pkgs=(chromium gcc)
+pkgs=(chromium gcc python3-halide)
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 $sudo apt-get update

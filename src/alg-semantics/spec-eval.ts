@@ -5,6 +5,7 @@
 import { UserError } from '../diag.js';
 import { type Expr, cst, op, substExpr, vr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
+import { parseExprText } from '../expr/parse.js';
 import { applyOp } from '../expr/ops.js';
 import { E_RDOM, type Int, type Value, isError, showValue } from '../expr/value.js';
 import type { Input, Pipeline, RVar } from './ast.js';
@@ -181,6 +182,19 @@ function run(budget: number, f: (dv: Deriver) => Derivation, cut?: DerivationCut
     if (e instanceof RangeError && /call stack/i.test(e.message)) return { kind: 'budget', steps: dv.steps };
     throw e;
   }
+}
+
+/** `f(3, -4)`: a func applied to constants, as a point to derive; undefined for any other text. */
+export function parsePoint(text: string): { func: string; point: Value[] } | undefined {
+  let e: Expr;
+  try {
+    e = parseExprText(text, 'alg', '<point>');
+  } catch (err) {
+    if (err instanceof UserError) return undefined;
+    throw err;
+  }
+  if (e.k !== 'access' || !e.args.every((a) => a.k === 'const')) return undefined;
+  return { func: e.func, point: e.args.map((a) => (a as { value: Value }).value) };
 }
 
 /** The derivation of one point of any func, for the given parameters. */

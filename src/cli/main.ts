@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { UserError } from '../diag.js';
 import { loadCommands } from './commands/index.js';
 import { EXIT, type IO } from '../node/io.js';
-import { REFSEM_VERSION } from '../node/version.js';
+import { REFSEM_VERSION } from '../node/package.js';
 
 /** Thrown by a command whose check found a counterexample: exit code 1, message already printed. */
 export class CheckFailed extends Error {}

@@ -3,7 +3,7 @@
 import type { IO } from '../node/io.js';
 import type { CampaignResult, Snapshot } from './runner.js';
 import { showStats } from './stats.js';
-import { REFSEM_VERSION } from '../node/version.js';
+import { REFSEM_VERSION } from '../node/package.js';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
 

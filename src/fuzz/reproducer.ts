@@ -10,7 +10,7 @@ import { parseJson, UserError } from '../diag.js';
 import type { Found } from './check.js';
 import type { EnvConfig } from './env.js';
 import type { CaseText } from './property.js';
-import { REFSEM_VERSION } from '../node/version.js';
+import { REFSEM_VERSION } from '../node/package.js';
 
 export const REPRO_FORMAT = 'refsem-reproducer/1';
 

@@ -6,14 +6,13 @@
 // so a half-written program in the playground still shows what can be shown.
 import type { Pipeline } from '../alg-semantics/ast.js';
 import { realize } from '../alg-semantics/fast-eval.js';
-import { derivePoint, type Derivation } from '../alg-semantics/spec-eval.js';
+import { derivePoint, type Derivation, parsePoint } from '../alg-semantics/spec-eval.js';
 import { type BoundsEngine, BUILTIN_ENGINES } from '../bounds/engine.js';
 import { printQuery } from '../bounds/query.js';
 import { showVerdict } from '../lowering/equivalence.js';
 import { algorithm, compare, complete, lowerStep, query, run, schedule } from '../pipeline.js';
 import { showLoc, UserError } from '../diag.js';
 import { holeKey } from '../expr/ast.js';
-import { parseExprText } from '../expr/parse.js';
 import { printExpr } from '../expr/print.js';
 import { showValue, type Int } from '../expr/value.js';
 import { builtinRegistry } from '../schedule/builtins.js';
@@ -36,12 +35,17 @@ export interface ReportRequest {
   readonly engine?: BoundsEngine;
   /** the point to derive, e.g. `f(1, 2)`; default the window's first point of the output */
   readonly point?: string;
-  /** the window the machine steps through; default the first points of `window` */
+  /** the window the machine steps through; default its first points (`stepWindowOf`) */
   readonly stepWindow?: readonly (readonly [number, number])[];
   /** directives besides the built-ins (plug-ins loaded by the caller) */
   readonly registry?: DirectiveRegistry;
   /** where the spec defines a rule, for links */
   readonly ruleHref?: (id: string) => string | undefined;
+}
+
+/** The first points of a window, few enough to step through: four in one dimension, two per dimension beyond. */
+export function stepWindowOf(window: readonly (readonly [number, number])[]): (readonly [number, number])[] {
+  return window.map(([m, l]) => [m, Math.min(l, window.length > 1 ? 2 : 4)] as const);
 }
 
 /** Limits that keep a report small enough to read and to compute in a moment. */
@@ -117,7 +121,7 @@ export function buildReport(req: ReportRequest): ReportModel {
     errors.push(message(e));
   }
 
-  const stepWindow = req.stepWindow ?? window.map(([m, l]) => [m, Math.min(l, 2)] as const);
+  const stepWindow = req.stepWindow ?? stepWindowOf(window);
   const stepPoints = stepWindow.reduce((n, [, l]) => n * l, 1);
   let machine: ReportModel['machine'];
   if (stepPoints > REPORT_LIMITS.stepPoints) {
@@ -138,7 +142,10 @@ export function buildReport(req: ReportRequest): ReportModel {
 
   let derivation: ReportModel['derivation'];
   try {
-    const [func, point] = pointOf(req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`);
+    const text = req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`;
+    const parsed = parsePoint(text);
+    if (!parsed) throw new UserError(`the point '${text}' is not a func applied to integers`, { file: '<point>', line: 1, col: 1 }, 'write e.g. f(3, -4)');
+    const { func, point } = parsed;
     const r = derivePoint(alg, params, func, point, REPORT_LIMITS.derivationSteps);
     if (r.kind === 'value') {
       const budget = { left: REPORT_LIMITS.derivationNodes };
@@ -148,16 +155,6 @@ export function buildReport(req: ReportRequest): ReportModel {
     errors.push(message(e));
   }
   return done({ bounds, ...(output ? { output } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) });
-}
-
-/** `f(1, -2)` as a func name and integer coordinates. */
-function pointOf(text: string): [string, Int[]] {
-  const e = parseExprText(text, 'alg', '<point>');
-  const coords = e.k === 'access' ? e.args.map((a) => (a.k === 'const' && typeof a.value !== 'object' ? (a.value as Int) : undefined)) : [];
-  if (e.k !== 'access' || coords.some((c) => c === undefined)) {
-    throw new UserError(`the point '${text}' is not a func applied to integers`, { file: '<point>', line: 1, col: 1 }, "write e.g. f(3, -4)");
-  }
-  return [e.func, coords as Int[]];
 }
 
 /** A derivation as report nodes, at most `budget.left` of them (breadth is kept, depth cut). */

@@ -3,13 +3,11 @@
 // is its schedule. Without files, the bundled examples are the tour.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { EXAMPLES_DIR, SPEC_DIR } from '../../node/package.js';
 import type { Register } from './index.js';
 import { UserError, CLI_LOC } from '../../diag.js';
 import { showCoverage, specRules, tallyRules } from '../../rules/coverage.js';
 import { tourTraces } from '../rule-tour.js';
-
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface Item {
   readonly file: string;
@@ -32,7 +30,7 @@ function itemsOf(files: readonly string[]): Item[] {
 
 /** The bundled examples, each algorithm followed by the schedule of the same name when there is one. */
 function bundledExamples(): string[] {
-  const dir = join(root, 'examples');
+  const dir = EXAMPLES_DIR;
   const names = readdirSync(dir).sort();
   return [
     ...names.filter((n) => n.endsWith('.alg')).flatMap((n) => [join(dir, n), ...(existsSync(join(dir, n.replace(/\.alg$/, '.sched'))) ? [join(dir, n.replace(/\.alg$/, '.sched'))] : [])]),
@@ -51,7 +49,7 @@ export const register: Register = (program, io) => {
       const items = itemsOf(files.length > 0 ? files : bundledExamples());
       const { main } = await import('../main.js');
       const texts = await tourTraces(items, main);
-      const rep = tallyRules(specRules(join(root, 'spec')), texts);
+      const rep = tallyRules(specRules(SPEC_DIR), texts);
       io.out(o.json ? `${JSON.stringify({ fired: rep.fired, total: rep.total, rules: Object.fromEntries(rep.rules.map((r) => [r.id, r.fired])) })}\n` : showCoverage(rep));
     });
 };

@@ -1,29 +1,13 @@
 // `refsem explain PROG --point 'f(3,4)' [--param …] [--depth N] [--budget N]`: the derivation of
 // one point by the big-step rules of fig. 2.6, with rule IDs (spec-eval.ts).
 import { UserError, CLI_LOC } from '../../diag.js';
-import { parseExprText } from '../../expr/parse.js';
 import { loadPipeline } from '../../alg-semantics/load.js';
-import { DEFAULT_BUDGET, derivePoint, showDerivation } from '../../alg-semantics/spec-eval.js';
-import type { Value } from '../../expr/value.js';
+import { DEFAULT_BUDGET, derivePoint, parsePoint, showDerivation } from '../../alg-semantics/spec-eval.js';
 import { parseAs } from '../../node/io.js';
 import { readSource } from '../../node/source.js';
 import { atCommandLine, collect, parseIntOption, parseParams } from '../options.js';
 import type { Register } from './index.js';
 
-
-/** `f(3, -4)`: a func applied to integer constants. */
-function parsePoint(text: string): { func: string; point: Value[] } {
-  const bad = () => new UserError(`invalid --point '${text}': expected a func applied to integers`, CLI_LOC, "write e.g. --point 'f(3, -4)'");
-  let e;
-  try {
-    e = parseExprText(text, 'alg', '<--point>');
-  } catch (err) {
-    if (err instanceof UserError) throw bad();
-    throw err;
-  }
-  if (e.k !== 'access' || !e.args.every((a) => a.k === 'const')) throw bad();
-  return { func: e.func, point: e.args.map((a) => (a as { value: Value }).value) };
-}
 
 export const register: Register = (program, io) => {
   program
@@ -36,7 +20,9 @@ export const register: Register = (program, io) => {
     .option('--budget <N>', `give up after this many derivation steps (default ${DEFAULT_BUDGET})`)
     .action((prog: string, o: { point: string; param: string[]; depth?: string; budget?: string }) => {
       const p = parseAs('alg', readSource(prog), loadPipeline);
-      const { func, point } = parsePoint(o.point);
+      const parsed = parsePoint(o.point);
+      if (!parsed) throw new UserError(`invalid --point '${o.point}': expected a func applied to integers`, CLI_LOC, "write e.g. --point 'f(3, -4)'");
+      const { func, point } = parsed;
       const params = parseParams(o.param);
       for (const q of params.keys()) {
         if (!p.params.includes(q)) throw new UserError(`'${q}' is not a parameter of pipeline '${p.output}'`, CLI_LOC);

@@ -16,7 +16,7 @@ import { caseItems, tourTraces } from '../rule-tour.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SPEC_DIR } from '../../node/package.js';
 
 export interface FuzzFlags {
   property: string[];
@@ -86,7 +86,7 @@ async function campaignCoverage(o: CampaignOptions, count: number): Promise<stri
   try {
     const { main } = await import('../main.js');
     const texts = await tourTraces(caseItems(cases.map((c) => c.text), dir), main);
-    const rep = tallyRules(specRules(fileURLToPath(new URL('../../../spec/', import.meta.url))), texts);
+    const rep = tallyRules(specRules(SPEC_DIR), texts);
     return `rule coverage of the campaign's first ${cases.length} cases:\n${showCoverage(rep)}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,8 +2,6 @@
 // the report of a program as one self-contained HTML page (src/report/): the algorithm, T0 … Tn
 // with their diffs and linked rules, the bounds, the output as a heat map, the machine step by
 // step on the window, and a derivation with repeated sub-derivations folded.
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Register } from './index.js';
 import { readSource } from '../../node/source.js';
 import { CLI_LOC, UserError } from '../../diag.js';
@@ -11,11 +9,8 @@ import { collect, parseParams } from '../options.js';
 import { windowOf } from '../common-options.js';
 import { resolveEngine, registryWith } from '../../node/plugins.js';
 import { buildReport, REPORT_LIMITS } from '../../report/build.js';
-import { renderReport } from '../../report/html.js';
 import { buildLambdaReport } from '../../report/lambda.js';
-import { ruleLinks } from '../../rules/rule-index.js';
-
-const specDir = fileURLToPath(new URL('../../../spec/', import.meta.url));
+import { specRuleHref, writeReportPage } from '../case-report.js';
 
 interface Opts {
   schedule?: string;
@@ -42,11 +37,10 @@ export const register: Register = (program, io) => {
     .action(async (prog: string, o: Opts) => {
       const source = readSource(prog);
       if (/\.(tgt|sched)$/.test(source.file)) throw new UserError(`'${source.file}' is not an algorithm or a λ1 program`, CLI_LOC, 'refsem html takes an algorithm (.alg), with --schedule for its schedule, or a λ1 program (.lam)');
-      const links = ruleLinks(specDir);
-      const specBase = pathToFileURL(specDir).href;
+      const ruleHref = specRuleHref();
       if (source.file.endsWith('.lam')) {
-        const model = buildLambdaReport({ source, ruleHref: (id) => links.get(id) });
-        writeFileSync(o.out, renderReport(model, { specBase }));
+        const model = buildLambdaReport({ source, ruleHref });
+        writeReportPage(o.out, model);
         io.out(`wrote ${o.out}: the Perceus translation and ${model.perceus?.steps.length ?? 0} heap-machine steps${model.errors.length ? ', with the error shown in the page' : ''}\n`);
         return;
       }
@@ -63,9 +57,9 @@ export const register: Register = (program, io) => {
         engine: await resolveEngine(o.engine),
         ...(o.point !== undefined ? { point: o.point } : {}),
         registry: await registryWith(o.directive),
-        ruleHref: (id) => links.get(id),
+        ruleHref,
       });
-      writeFileSync(o.out, renderReport(model, { specBase }));
+      writeReportPage(o.out, model);
       io.out(`wrote ${o.out}: ${model.programs.length} programs${model.errors.length ? `, ${model.errors.length} error${model.errors.length === 1 ? '' : 's'} shown in the page` : ''}\n`);
     });
 };
