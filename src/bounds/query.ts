@@ -3,7 +3,7 @@
 // this predicate; β0 walks it backwards (§2.7.2); the checkers evaluate it (concrete-check.ts,
 // verify-z3.ts).
 import { UserError } from '../diag.js';
-import { type Expr, type Hole, type RefLabel, holeKey, op, vr, walkExpr } from '../expr/ast.js';
+import { type Expr, type Hole, type RefLabel, exprEquals, holeKey, op, vr, walkExpr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { holesOf, stmtExprs } from '../target-semantics/holes.js';
@@ -200,14 +200,17 @@ function bStmt(ctx: Ctx, s: Stmt, labelFunc: string | undefined, covered: Set<st
       const inside = s.idx.map((e, i) => ({ e, pair: notePair(ctx, cpuPair(s.func, d[i]!, s.ref)) }));
       const cond = inside.length === 0 ? { k: 'const', value: 1 } as Expr : inside.map((x) => inPairExpr(x.e, x.pair)).reduce((a, b) => op('and', a, b));
       const rhs = and(bCpu(ctx, s.value));
+      // [B-STORE-CARRIED] a value that reads its own func at another point carries what the stage
+      // writes outside its compute bounds into points inside them: its reads are required always.
+      const carried = rhs.k !== 'true' && readsOwnFuncElsewhere(s);
       return and(
         [
           ...memIn(ctx, s.func, s.idx, s),
           ...s.idx.flatMap((e) => bCpu(ctx, e)),
           ...bMem(ctx, s.value),
-          ...(rhs.k === 'true' ? [] : [{ k: 'implies', cond, body: rhs, rule: 'B-STORE', inside } as const]),
+          ...(rhs.k === 'true' ? [] : carried ? [rhs] : [{ k: 'implies', cond, body: rhs, rule: 'B-STORE', inside } as const]),
         ],
-        'B-STORE',
+        carried ? 'B-STORE-CARRIED' : 'B-STORE',
       );
     }
     case 'if': {
@@ -281,6 +284,15 @@ export function pairEnds(q: Query, gamma: ReadonlyMap<string, Expr>, p: HolePair
   const min = gamma.get(holeKey(pairHole(p, 'min')));
   const len = gamma.get(holeKey(pairHole(p, 'len')));
   return min && len ? { min, len } : undefined;
+}
+
+/** Does the stored value read the stored func at a point other than (syntactically) the one written? */
+function readsOwnFuncElsewhere(s: Extract<Stmt, { k: 'store' }>): boolean {
+  let elsewhere = false;
+  walkExpr(s.value, (x) => {
+    if (x.k === 'access' && x.func === s.func && (x.args.length !== s.idx.length || x.args.some((a, i) => !exprEquals(a, s.idx[i]!)))) elsewhere = true;
+  });
+  return elsewhere;
 }
 
 /** The membership ē ∈ ?ℓ as an expression of the target language (antecedent of [B-STORE]). */

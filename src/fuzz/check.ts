@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { UserError } from '../diag.js';
 import type { FuzzEnv } from './env.js';
 import type { AnyProperty, CaseText, CheckResult, Failure } from './property.js';
-import { type Stats, bump, propertyCounts } from './stats.js';
+import { type Stats, bump, propertyCounts, verdictCounts } from './stats.js';
 
 /** A minimized failure, ready to be written as a reproducer. */
 export interface Found {
@@ -112,6 +112,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
           counts.discards++;
           bump(stats.constructs, `discard: ${r.why}`);
         }
+        verdictCounts(stats, prop.name)[r.status === 'pass' ? r.vacuous ?? 'equal' : r.status]++;
       }
       if (r.status !== 'fail') return true;
       last = { made: made.ok, c: made.ok ? made.c : g, failure: r };

@@ -25,9 +25,36 @@ export interface EnvConfig {
   readonly maxSteps: number;
   /** compiled backend checked by the `backend` property (`--backend c|simd`) */
   readonly backend?: 'c' | 'simd';
+  /** the most funcs a generated pipeline has (`--max-funcs`, 1–16) */
+  readonly maxFuncs: number;
+  /** the most directive choices a generated schedule makes (`--max-directives`, 0–32) */
+  readonly maxDirectives: number;
+  /** swarm testing (`--swarm on|off`): each case draws a subset of stage kinds and directives */
+  readonly swarm: boolean;
 }
 
-export const DEFAULT_CONFIG: EnvConfig = { engine: 'beta0', directives: [], maxSteps: 200_000 };
+export const MAX_FUNCS = 16;
+export const MAX_DIRECTIVES = 32;
+
+export const DEFAULT_CONFIG: EnvConfig = { engine: 'beta0', directives: [], maxSteps: 200_000, maxFuncs: MAX_FUNCS, maxDirectives: MAX_DIRECTIVES, swarm: false };
+
+/**
+ * The percentage of app-shaped pipelines (gen/app.ts) among generated algorithms; the rest come
+ * from the generic generator, which reaches the corners of fig. 2.5 (error constants, predicates,
+ * division by zero) in small pipelines of at most three funcs.
+ */
+export const APP_SHARE = 60;
+
+/** The generation options a configuration asks for. */
+export function genOptionsOf(config: EnvConfig): GenOptions {
+  const maxFuncs = config.maxFuncs ?? MAX_FUNCS;
+  return {
+    ...DEFAULT_GEN,
+    maxFuncs: Math.min(DEFAULT_GEN.maxFuncs, maxFuncs),
+    ...(maxFuncs > 1 ? { app: { share: APP_SHARE, maxFuncs } } : {}),
+    swarm: config.swarm === true,
+  };
+}
 
 export interface FuzzEnv {
   readonly config: EnvConfig;
@@ -47,7 +74,7 @@ export interface FuzzEnv {
 export function baseEnv(config: EnvConfig): FuzzEnv {
   return {
     config,
-    gen: DEFAULT_GEN,
+    gen: genOptionsOf(config),
     exec: execTgt,
     validate: (p) => checkPipeline(p).map((e) => e.message),
     engine: BUILTIN_ENGINES[config.engine] ?? BUILTIN_ENGINES.beta0!,

@@ -6,7 +6,7 @@ import { basename, join, resolve } from 'node:path';
 import { cannotRead } from '../node/source.js';
 import { parseJson, CLI_LOC, UserError } from '../diag.js';
 import type { CampaignResult, FailureEntry } from './runner.js';
-import { emptyStats, mergeStats } from './stats.js';
+import { emptyStats, generatedFromSummary, generatedSummary, mergeStats, nonVacuous } from './stats.js';
 
 const MERGE_HINT = "pass the --out directories of finished campaigns (refsem fuzz --out DIR --shard i/N), each holding the summary.json the campaign wrote";
 
@@ -81,7 +81,8 @@ export function mergeSummaries(dirs: readonly string[], opts: { partial?: boolea
   const stats = emptyStats();
   const failures = new Map<string, FailureEntry>();
   for (const { dir, s } of parts) {
-    mergeStats(stats, { constructs: s.constructs ?? {}, directives: s.directives ?? {}, properties: s.properties ?? {} });
+    // Summaries of older versions lack the verdict and shape counts: they count as none.
+    mergeStats(stats, { constructs: s.constructs ?? {}, directives: s.directives ?? {}, properties: s.properties ?? {}, verdicts: s.verdicts ?? {}, generated: generatedFromSummary(s.generated) });
     for (const f of s.failures) {
       // Reproducers live next to their summary; the directory may have moved since (copied off a node).
       const abs = { ...f, reproducer: resolve(dir, basename(f.reproducer)) };
@@ -97,10 +98,13 @@ export function mergeSummaries(dirs: readonly string[], opts: { partial?: boolea
     runs,
     elapsed_s: elapsed,
     checks_per_s: Math.round((runs / Math.max(elapsed, 1e-3)) * 100) / 100,
+    non_vacuous_checks_per_s: Math.round((nonVacuous(stats.verdicts) / Math.max(elapsed, 1e-3)) * 100) / 100,
     failures: [...failures.values()].sort((a, b) => a.check - b.check),
     directives: stats.directives,
     properties: stats.properties,
     constructs: stats.constructs,
+    generated: generatedSummary(stats.generated),
+    verdicts: stats.verdicts,
     jobs: parts.reduce((n, p) => n + p.s.jobs, 0),
     shard: parts.map((p) => p.s.shard).join(','),
     engine: [...new Set(parts.map((p) => p.s.engine))].join(','),

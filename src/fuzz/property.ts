@@ -3,11 +3,12 @@
 // interface; generators, checks and the self-contained text of a case live with each property.
 import type fc from 'fast-check';
 import type { FuzzEnv } from './env.js';
-import type { Stats } from './stats.js';
+import type { Stats, Vacuity } from './stats.js';
 
 /** The result of checking one case. `discard` = the case says nothing (e.g. an evaluator budget ran out). */
 export type CheckResult =
-  | { readonly status: 'pass' }
+  /** `vacuous`: the check passed without comparing any value (stats.ts, VERDICT_KEYS) */
+  | { readonly status: 'pass'; readonly vacuous?: Vacuity }
   | { readonly status: 'discard'; readonly why: string }
   | {
       readonly status: 'fail';

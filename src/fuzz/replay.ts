@@ -23,10 +23,11 @@ export async function replay(path: string): Promise<ReplayResult> {
     e instanceof UserError && (e.loc === undefined || e.loc.file === CLI_LOC.file) ? new UserError(e.message, at, e.hint) : e;
   try {
     const prop = propertyNamed(r.property);
+    // The case is text: the generation options of the campaign play no part in checking it.
     const env = await makeEnv({
+      ...DEFAULT_CONFIG,
       engine: r.engine,
       directives: r.directives,
-      maxSteps: DEFAULT_CONFIG.maxSteps,
       ...(r.backend !== undefined ? { backend: r.backend } : {}),
       ...(r.focus !== undefined ? { focus: r.focus } : {}),
       ...(r.fault !== undefined ? { fault: r.fault } : {}),

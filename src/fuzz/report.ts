@@ -2,7 +2,7 @@
 // log), the human summary, and the JSON summary of docs/architecture.md.
 import type { IO } from '../node/io.js';
 import type { CampaignResult, Snapshot } from './runner.js';
-import { showStats } from './stats.js';
+import { type VerdictCounts, showStats, vacuousShare } from './stats.js';
 import { REFSEM_VERSION } from '../node/package.js';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
@@ -38,8 +38,13 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
     `refsem fuzz: ${r.runs} checks in ${r.elapsed_s} s (${r.checks_per_s} checks/s), seed ${r.seed}, ${r.jobs} job${r.jobs === 1 ? '' : 's'}, shard ${r.shard}, engine ${r.engine}${r.interrupted ? ' (interrupted)' : ''}`,
   ];
   for (const [name, c] of Object.entries(r.properties).sort()) {
-    lines.push(`  ${name}: ${c.checks} checks, ${c.failures} failing, ${c.discards} discarded`);
+    const v = r.verdicts[name];
+    lines.push(`  ${name}: ${c.checks} checks, ${c.failures} failing, ${c.discards} discarded${v ? `; ${verdictLine(v)}` : ''}`);
   }
+  const g = r.generated;
+  if (g.checks) lines.push(shapeLine(g));
+  const warning = vacuityWarning(r);
+  if (warning) lines.push(warning);
   if (r.failures.length === 0) lines.push('no counterexample found');
   else {
     lines.push(`${r.failures.length} distinct failure${r.failures.length === 1 ? '' : 's'}:`);
@@ -49,7 +54,34 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
     lines.push('replay one with: refsem replay FILE');
   }
   const body = lines.join('\n') + '\n';
-  return withStats ? body + showStats({ constructs: r.constructs, directives: r.directives, properties: r.properties }) : body;
+  return withStats ? body + showStats(r) : body;
+}
+
+function verdictLine(v: VerdictCounts): string {
+  const vacuous = v.vacuous_assertion + v.vacuous_alg_error + v.empty_window;
+  if (vacuous === 0) return `${v.equal} compared values`;
+  return `${v.equal} compared values, ${vacuous} vacuous (failed assertion ${v.vacuous_assertion}, error value in the algorithm ${v.vacuous_alg_error}, empty window ${v.empty_window})`;
+}
+
+const pct = (n: number, of: number) => `${Math.round((100 * n) / Math.max(of, 1))}%`;
+
+function shapeLine(g: Readonly<Record<string, number>>): string {
+  const n = g.checks!;
+  return `  generated: ${n} scheduled cases; ${pct(g.funcs_ge_4!, n)} with ≥ 4 funcs, ${pct(g.compute_at!, n)} compute-at, ${pct(g.nested_compute_at!, n)} nested compute-at, `
+    + `${pct(g.store_at_other_level!, n)} store-at at another level, ${pct(g.order_sensitive_reduction!, n)} order-sensitive reductions; ${g.directives_mean} directives on average (max ${g.directives_max})`;
+}
+
+/** Beyond this share of vacuous confluence checks, a campaign says so at the end. */
+export const VACUOUS_WARNING_SHARE = 0.5;
+
+function vacuityWarning(r: CampaignResult): string | undefined {
+  const v = r.verdicts.confluence;
+  const share = v && vacuousShare(v);
+  if (share === undefined || share <= VACUOUS_WARNING_SHARE) return undefined;
+  const cause = v!.vacuous_assertion >= v!.vacuous_alg_error + v!.empty_window
+    ? `most completed programs failed an assertion: engine ${r.engine} gave up on them${r.engine === 'beta0' ? '; try --engine beta1' : ''}`
+    : 'most algorithms had an error value in the window or the window was empty';
+  return `warning: ${Math.round(share * 100)}% of the confluence checks compared no value (${cause}), so passing them proves little`;
 }
 
 /** The JSON summary (docs/architecture.md: seed, runs, elapsed_s, checks_per_s, failures, per-directive counts). */

@@ -11,7 +11,7 @@ import { selectProperties } from './properties/index.js';
 import { type Reproducer, reproducerOf, writeReproducer } from './reproducer.js';
 import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
-import { type Stats, emptyStats, mergeStats, propertyCounts } from './stats.js';
+import { type Stats, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts } from './stats.js';
 
 export interface CampaignOptions {
   readonly properties: readonly string[];
@@ -61,6 +61,12 @@ export interface CampaignResult {
   readonly directives: Record<string, number>;
   readonly properties: Stats['properties'];
   readonly constructs: Record<string, number>;
+  /** shapes of the generated scheduling cases (stats.ts, GeneratedCounts; the mean, not the total) */
+  readonly generated: Record<string, number>;
+  /** per property, how the checks ended (stats.ts, VERDICT_KEYS) */
+  readonly verdicts: Stats['verdicts'];
+  /** checks that compared at least one value, or could fail, per second */
+  readonly non_vacuous_checks_per_s: number;
   readonly jobs: number;
   readonly shard: string;
   readonly engine: string;
@@ -216,10 +222,13 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       runs: checks,
       elapsed_s: round(elapsed),
       checks_per_s: round(checks / Math.max(elapsed, 1e-3)),
+      non_vacuous_checks_per_s: round(nonVacuous(stats.verdicts) / Math.max(elapsed, 1e-3)),
       failures: list,
       directives: stats.directives,
       properties: stats.properties,
       constructs: stats.constructs,
+      generated: generatedSummary(stats.generated),
+      verdicts: stats.verdicts,
       jobs: o.jobs,
       shard: `${o.shard.index}/${o.shard.count}`,
       engine: o.config.engine,

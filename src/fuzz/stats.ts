@@ -7,14 +7,75 @@ export interface PropertyCounts {
   discards: number;
 }
 
+/**
+ * How the first evaluation of each check ended. A pass that compared nothing is one of the
+ * vacuous kinds (docs/fuzzing.md, "Vacuity"): the completed program failed an assertion (an
+ * engine gave up), the algorithm has an error value in the window, or the window is empty.
+ */
+export const VERDICT_KEYS = ['equal', 'vacuous_assertion', 'vacuous_alg_error', 'empty_window', 'discard', 'fail'] as const;
+export type VerdictKey = (typeof VERDICT_KEYS)[number];
+export type Vacuity = Extract<VerdictKey, `vacuous_${string}` | 'empty_window'>;
+export type VerdictCounts = Record<VerdictKey, number>;
+
+/**
+ * The shapes of the generated scheduling cases (docs/fuzzing.md, "What campaigns generate"):
+ * how many checks have each. `directives_total` gives the mean; `directives_max` is a maximum.
+ */
+export interface GeneratedCounts {
+  checks: number;
+  funcs_ge_4: number;
+  compute_at: number;
+  nested_compute_at: number;
+  store_at_other_level: number;
+  order_sensitive_reduction: number;
+  directives_total: number;
+  directives_max: number;
+}
+
 export interface Stats {
   readonly constructs: Record<string, number>;
   readonly directives: Record<string, number>;
   readonly properties: Record<string, PropertyCounts>;
+  readonly verdicts: Record<string, VerdictCounts>;
+  readonly generated: GeneratedCounts;
 }
 
+export const emptyGenerated = (): GeneratedCounts => ({
+  checks: 0, funcs_ge_4: 0, compute_at: 0, nested_compute_at: 0, store_at_other_level: 0, order_sensitive_reduction: 0, directives_total: 0, directives_max: 0,
+});
+
 export function emptyStats(): Stats {
-  return { constructs: {}, directives: {}, properties: {} };
+  return { constructs: {}, directives: {}, properties: {}, verdicts: {}, generated: emptyGenerated() };
+}
+
+export function verdictCounts(s: Stats, property: string): VerdictCounts {
+  return (s.verdicts[property] ??= Object.fromEntries(VERDICT_KEYS.map((k) => [k, 0])) as VerdictCounts);
+}
+
+/** The summary's `generated` record: shares as counts, the directive mean rounded to 0.01. */
+export function generatedSummary(g: GeneratedCounts): Record<string, number> {
+  const { directives_total, ...rest } = g;
+  return { ...rest, directives_mean: g.checks === 0 ? 0 : Math.round((directives_total / g.checks) * 100) / 100 };
+}
+
+/** Checks of every property that compared a value or failed: what a campaign's speed is measured in. */
+export function nonVacuous(verdicts: Stats['verdicts']): number {
+  return Object.values(verdicts).reduce((n, v) => n + v.equal + v.fail, 0);
+}
+
+/** Counts back from a summary's `generated` record (the mean times the checks gives the total). */
+export function generatedFromSummary(g: Readonly<Record<string, number>> | undefined): GeneratedCounts {
+  const out = emptyGenerated();
+  if (!g) return out;
+  for (const k of Object.keys(out) as (keyof GeneratedCounts)[]) if (typeof g[k] === 'number') out[k] = g[k];
+  out.directives_total = Math.round((g.directives_mean ?? 0) * (g.checks ?? 0));
+  return out;
+}
+
+/** The share of a property's completed checks that compared nothing, or undefined without checks. */
+export function vacuousShare(v: VerdictCounts): number | undefined {
+  const judged = VERDICT_KEYS.filter((k) => k !== 'discard').reduce((n, k) => n + v[k], 0);
+  return judged === 0 ? undefined : (v.vacuous_assertion + v.vacuous_alg_error + v.empty_window) / judged;
 }
 
 export function bump(rec: Record<string, number>, key: string, n = 1): void {
@@ -35,10 +96,18 @@ export function mergeStats(into: Stats, from: Stats): void {
     p.failures += v.failures;
     p.discards += v.discards;
   }
+  for (const [k, v] of Object.entries(from.verdicts)) {
+    const into_ = verdictCounts(into, k);
+    for (const key of VERDICT_KEYS) into_[key] += v[key] ?? 0;
+  }
+  const g = into.generated;
+  for (const key of Object.keys(g) as (keyof GeneratedCounts)[]) {
+    g[key] = key === 'directives_max' ? Math.max(g[key], from.generated[key] ?? 0) : g[key] + (from.generated[key] ?? 0);
+  }
 }
 
 /** The `--stats` table: one line per counter, most frequent first within each group. */
-export function showStats(s: Stats): string {
+export function showStats(s: Pick<Stats, 'constructs' | 'directives' | 'properties'>): string {
   const section = (title: string, rec: Record<string, number>) => {
     const rows = Object.entries(rec).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     if (rows.length === 0) return `${title}: none\n`;

@@ -44,6 +44,16 @@ describe('query extraction 𝓑', () => {
     expect(q).not.toContain('!(n < 0)');
     expect(q).toMatch(/n > 0 ⇒\n\s+∃ \?cpu f\.x :/);
   });
+  it('[B-STORE-CARRIED] a scan requires its reads on every iteration: β1 left the first points of a scan uncomputed', () => {
+    const scan = 'pipeline f() { func g(x) = x * 10; func f(x) { g(x); rdom(r = (1, 4)) in (r) <- f(r - 1) + f(r); } }';
+    const q = printQuery(extractQuery(lower(alg(scan))), { rules: true });
+    expect(q).not.toMatch(/f\.s1\.r ∈ \?cpu f\.x ⇒/);
+    // The window asks for f(2) alone, which sums g(0), g(1) and g(2).
+    expect(windows(lower(alg(scan)), BUILTIN_ENGINES.beta1!, 2, 1)['?cpu f.x@s0']).toBe('[0, 5)');
+    // A histogram-like update, reading only the point it writes, keeps the antecedent.
+    const hist = printQuery(extractQuery(lower(alg('pipeline f() { func g(x) = x; func f(x) { 0; rdom(r = (0, 3)) in (r) <- f(r) + g(r); } }'))), { rules: true });
+    expect(hist).toMatch(/f\.s1\.r ∈ \?cpu f\.x ⇒ {3}\[B-STORE\]/);
+  });
   it('refuses accesses to funcs that are never allocated', () => {
     const t = parseTgt('pipeline f(; x in (x.min, x.len)): { allocate f(x in (0, 1)); label f: f[0] <- h[0] }', 't.tgt');
     expect(() => extractQuery(t)).toThrow(UserError);

@@ -64,6 +64,10 @@ export interface GenOptions {
   readonly wideConstants?: boolean;
   /** The largest window extent an input asks for in dimension 0, the innermost loop (default 4). */
   readonly maxWindowLen?: number;
+  /** app-shaped pipelines (app.ts): their percentage among generated algorithms, and their size */
+  readonly app?: { readonly share: number; readonly maxFuncs: number };
+  /** swarm testing: each case draws a random subset of stage kinds and directives */
+  readonly swarm?: boolean;
 }
 
 export const DEFAULT_GEN: GenOptions = { maxFuncs: 3, maxUpdates: 2, depth: 2 };
@@ -229,7 +233,7 @@ export function decodePipeline(b: PipelineB, o: GenOptions = DEFAULT_GEN): Pipel
  * gives up (§2.7.2), which makes the whole case vacuous. Such funcs are added to the output's
  * pure stage, read at the output's own point.
  */
-function useEveryFunc(funcs: Func[]): Func[] {
+export function useEveryFunc(funcs: Func[]): Func[] {
   const used = new Set<string>();
   for (const f of funcs) for (const st of f.stages) for (const e of [...st.lhs, st.rhs, st.pred]) walkExpr(e, (x) => {
     if (x.k === 'access' && x.func !== f.name) used.add(x.func);

@@ -11,6 +11,8 @@ import type { Args, Directive } from '../../schedule/plugin.js';
 import { PHASES } from '../../schedule/plugin.js';
 import type { FuzzEnv } from '../env.js';
 import { type AppliedCall, ScheduleRejection } from './driver.js';
+import { proposeComputeAt, proposeStoreAt, storeWhereComputed } from './placement.js';
+import { seededRng } from '../../rng.js';
 
 export interface ChoiceB {
   readonly d: number;
@@ -27,9 +29,6 @@ export interface Scheduled {
   /** a directive that threw while applying arguments its own `generate` proposed */
   readonly trouble?: { readonly directive: string; readonly message: string };
 }
-
-
-export const MAX_DIRECTIVES = 4;
 
 export function arbChoices(env: FuzzEnv, favour: Readonly<Record<string, number>> = {}): fc.Arbitrary<ChoiceB[]> {
   const n = env.schedule?.directives.length ?? 0;
@@ -49,7 +48,21 @@ export function arbChoices(env: FuzzEnv, favour: Readonly<Record<string, number>
     // a generation profile's favourites (src/fuzz/gen/profile.ts)
     ...favoured,
   );
-  return fc.array(fc.record({ d: pickD, s: fc.nat(0xffff) }), { maxLength: MAX_DIRECTIVES });
+  // Schedules as long as people write them: lengths drawn uniformly up to the maximum, not with
+  // fast-check's preference for short arrays (shrinking still drops choices).
+  return fc.array(fc.record({ d: pickD, s: fc.nat(0xffff) }), { maxLength: env.config.maxDirectives, size: 'max' });
+}
+
+/**
+ * Swarm testing (Groce et al.; Csmith and YARPGen do the same): a case may leave out a random
+ * subset of the directives, so that those it keeps are combined more densely. The subset is drawn
+ * from `mask`; the directive under test and user directives are always kept.
+ */
+export function swarmDirectives(env: FuzzEnv, mask: number): readonly Directive[] {
+  const all = env.schedule!.directives;
+  const rng = seededRng(mask);
+  const kept = all.filter((d) => d.name === env.config.focus || d.source !== undefined || rng.below(2) === 0);
+  return kept.length > 0 ? kept : all;
 }
 
 const phaseRank = (d: Directive) => PHASES.indexOf(d.phase);
@@ -68,10 +81,27 @@ class Trouble extends Error {
   }
 }
 
-export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: FuzzEnv, prelude?: Prelude): Scheduled {
+/**
+ * Proposals of the placement module (placement.ts) for the directives it knows; a choice whose
+ * seed is ≡ 0 (mod 4) keeps the directive's own `generate`, so both distributions stay in use.
+ */
+const PROPOSERS: Readonly<Record<string, (t: TgtProgram, seed: number) => AppliedCall[]>> = {
+  'compute-at': proposeComputeAt,
+  'store-at': proposeStoreAt,
+};
+const MAX_PROPOSALS = 6;
+
+export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: FuzzEnv, prelude?: Prelude, swarmMask?: number): Scheduled {
   const drv = env.schedule;
   if (!drv || (choices.length === 0 && !prelude)) return { steps: [t0], names: [], scheduleText: '' };
-  const picked = choices.map((c) => ({ d: drv.directives[c.d % drv.directives.length]!, s: c.s }));
+  const all = drv.directives;
+  const allowed = swarmMask === undefined ? all : swarmDirectives(env, swarmMask);
+  // Choices index the full list (the weights of arbChoices refer to it); a directive outside the
+  // swarm subset is replaced by one inside it.
+  const picked = choices.map((c) => {
+    const d = all[c.d % all.length]!;
+    return { d: allowed.includes(d) ? d : allowed[c.d % allowed.length]!, s: c.s };
+  });
   picked.sort((a, b) => phaseRank(a.d) - phaseRank(b.d));
   const steps = [t0];
   const calls: AppliedCall[] = [];
@@ -91,10 +121,18 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
     preluded = true;
     prelude!(steps[steps.length - 1]!, apply);
   };
+  let stored = false;
+  const storeRacing = () => {
+    stored = true;
+    for (const call of storeWhereComputed(steps[steps.length - 1]!)) apply(call);
+  };
   try {
     for (const { d, s } of picked) {
       if (!preluded && phaseRank(d) >= LOOPS_RANK) runPrelude();
+      if (!stored && phaseRank(d) >= BOUNDS_RANK) storeRacing();
       const t = steps[steps.length - 1]!;
+      const propose = d.source === undefined && s % 4 !== 0 ? PROPOSERS[d.name] : undefined;
+      if (propose && propose(t, s).slice(0, MAX_PROPOSALS).some((call) => apply(call) !== undefined)) continue;
       let args: Args | undefined;
       try {
         args = drv.generate(t, d, s, calls);
@@ -104,6 +142,7 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
       if (args !== undefined) apply({ name: d.name, args });
     }
     if (!preluded) runPrelude();
+    if (!stored) storeRacing();
   } catch (e) {
     if (!(e instanceof Trouble)) throw e;
     const all = e.call ? [...calls, e.call] : calls;
@@ -118,6 +157,7 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
 }
 
 const LOOPS_RANK = PHASES.indexOf('loops');
+const BOUNDS_RANK = PHASES.indexOf('bounds');
 
 function describe(e: unknown): string {
   return e instanceof UserError ? e.render() : (e as Error)?.stack ?? String(e);

@@ -5,12 +5,13 @@ import { UserError } from '../../diag.js';
 import type { Input, Pipeline } from '../../alg-semantics/ast.js';
 import { type Realization, realize } from '../../alg-semantics/fast-eval.js';
 import type { FuzzEnv } from '../env.js';
-import { type InputB, type PipelineB, arbInputB, arbPipelineB, decodeInput, decodePipeline } from '../gen/pipeline.js';
+import { type InputB, arbInputB, decodeInput } from '../gen/pipeline.js';
+import { type AlgorithmB, arbAlgorithmB, decodeAlgorithm } from '../gen/algorithm.js';
 import type { CaseText } from '../property.js';
 import { abstractInts, inputOf, inputText, programOf, programText } from './text.js';
 
 export interface AlgGen {
-  readonly p: PipelineB;
+  readonly p: AlgorithmB;
   readonly z: InputB;
 }
 
@@ -23,12 +24,12 @@ const cache = new WeakMap<FuzzEnv, fc.Arbitrary<AlgGen>>();
 
 export function arbAlgGen(env: FuzzEnv): fc.Arbitrary<AlgGen> {
   let a = cache.get(env);
-  if (!a) cache.set(env, (a = fc.record({ p: arbPipelineB(env.gen), z: arbInputB })));
+  if (!a) cache.set(env, (a = fc.record({ p: arbAlgorithmB(env.gen), z: arbInputB })));
   return a;
 }
 
 export function algCase(g: AlgGen, env: FuzzEnv): AlgCase {
-  const pipeline = decodePipeline(g.p, env.gen);
+  const pipeline = decodeAlgorithm(g.p, env.gen);
   return { pipeline, input: decodeInput(g.z, pipeline) };
 }
 

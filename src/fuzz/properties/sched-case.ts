@@ -10,12 +10,16 @@ import { type ChoiceB, type Prelude, type Scheduled, arbChoices, decodeChoices, 
 import type { CaseText } from '../property.js';
 import { type Stats, bump } from '../stats.js';
 import { observePipeline } from '../gen/observe.js';
-import { arbInput, arbPipelineB } from '../gen/pipeline.js';
+import { countShapes } from '../gen/shape.js';
+import { arbInput } from '../gen/pipeline.js';
+import { arbAlgorithmB } from '../gen/algorithm.js';
 import { PROFILES, type ProfileName } from '../gen/profile.js';
 import { type AlgCase, type AlgGen, algCase, algShape, decodeAlg, encodeAlg } from './alg-case.js';
 
 export interface SchedGen extends AlgGen {
   readonly d: readonly ChoiceB[];
+  /** swarm testing: the seed of the directive subset this case may use (gen/schedule.ts) */
+  readonly m?: number;
 }
 
 export interface SchedCase extends AlgCase, Scheduled {}
@@ -30,14 +34,15 @@ export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default'): fc.
   if (!a) {
     const { favour, gen } = PROFILES[profile];
     const o = { ...env.gen, ...gen };
-    byProfile.set(profile, (a = fc.record({ p: arbPipelineB(o), z: arbInput(o), d: arbChoices(env, favour) })));
+    const parts = { p: arbAlgorithmB(o), z: arbInput(o), d: arbChoices(env, favour) };
+    byProfile.set(profile, (a = o.swarm ? fc.record({ ...parts, m: fc.nat(0xffff) }) : fc.record(parts)));
   }
   return a;
 }
 
 export function schedCase(g: SchedGen, env: FuzzEnv, prelude?: Prelude): SchedCase {
   const a = algCase(g, env);
-  return { ...a, ...decodeChoices(lower(a.pipeline), g.d, env, prelude) };
+  return { ...a, ...decodeChoices(lower(a.pipeline), g.d, env, prelude, g.m) };
 }
 
 export function encodeSched(c: SchedCase): CaseText {
@@ -54,6 +59,7 @@ export const schedShape = (c: SchedCase): string => `${algShape(c)}|${c.names.jo
 export function observeSched(c: SchedCase, stats: Stats): void {
   observePipeline(c.pipeline, c.input, stats);
   for (const n of c.names) bump(stats.directives, n);
+  countShapes(stats.generated, c.pipeline, finalProgram(c), c.names);
 }
 
 /** The final program Tn. */

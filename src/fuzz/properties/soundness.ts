@@ -6,7 +6,7 @@
 //   race-free      no data race under parallel traversal (spec/target.md, "Parallel loops")
 //   lemmas         lemmas 2.4 and 2.5 after every directive
 import { walkExpr } from '../../expr/ast.js';
-import { type ErrorValue, type Value, isError } from '../../expr/value.js';
+import { type ErrorValue, type Value, isError, toBig } from '../../expr/value.js';
 import type { Pipeline } from '../../alg-semantics/ast.js';
 import { BUILTIN_ENGINES, type BoundsEngine } from '../../bounds/engine.js';
 import { type Realization } from '../../alg-semantics/fast-eval.js';
@@ -17,6 +17,7 @@ import type { Outcome } from '../../target-semantics/outcome.js';
 import { complete } from '../../pipeline.js';
 import type { FuzzEnv } from '../env.js';
 import { PASS, type CheckResult, type Property } from '../property.js';
+import type { Vacuity } from '../stats.js';
 import { realizeFast } from './alg-case.js';
 import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, firstFailingDirective, observeSched, schedCase, schedShape } from './sched-case.js';
 import { showInput } from './text.js';
@@ -92,6 +93,40 @@ function confluenceVerdict(c: SchedCase, alg: Realization, t: TgtProgram, engine
   return excuse ? { kind: 'vacuous-alg-error', point: [], value: excuse } : v;
 }
 
+/** A window with no point: every comparison on it is vacuous. */
+const emptyWindow = (c: SchedCase): boolean => c.input.window.some(([, len]) => toBig(len) <= 0n);
+
+/**
+ * Why a passing verdict compared no value (stats.ts, VERDICT_KEYS): the window is empty, the
+ * completed program failed an assertion (its engine gave up), or the algorithm itself has an error
+ * value on the window (def. 2.3 then promises nothing).
+ */
+export function vacuityOf(c: SchedCase, v: Verdict): Vacuity | undefined {
+  if (emptyWindow(c)) return 'empty_window';
+  switch (v.kind) {
+    case 'vacuous-assertion':
+      return 'vacuous_assertion';
+    case 'vacuous-alg-error':
+    case 'vacuous-alg-error-elsewhere':
+    case 'vacuous-rdom':
+      return 'vacuous_alg_error';
+    default:
+      return undefined;
+  }
+}
+
+/** A pass, marked vacuous when it compared nothing. */
+function passing(vacuous: Vacuity | undefined): CheckResult {
+  return vacuous ? { status: 'pass', vacuous } : PASS;
+}
+
+/** The vacuity of a run that did not go wrong: it failed an assertion, or had no point to compute. */
+function runVacuity(c: SchedCase, o: Outcome): Vacuity | undefined {
+  if (emptyWindow(c)) return 'empty_window';
+  if (o.kind === 'stuck' && o.stuck.kind === 'assert-failed') return 'vacuous_assertion';
+  return excusedByAlgorithmErrors(c.pipeline, o) ? 'vacuous_alg_error' : undefined;
+}
+
 export const confluence: Property<SchedGen, SchedCase> = {
   name: 'confluence',
   summary: 'thm. 2.2: the scheduled, completed program equals the algorithm on the window, or the algorithm has an error value there, or an assertion failed (def. 2.3)',
@@ -102,7 +137,7 @@ export const confluence: Property<SchedGen, SchedCase> = {
       const v = confluenceVerdict(c, alg, finalProgram(c), env.engine, env);
       const ok = isConfluent(v);
       if (ok === undefined) return { status: 'discard', why: 'target step budget' };
-      if (ok) return PASS;
+      if (ok) return passing(vacuityOf(c, v));
       return { status: 'fail', verdict: v.kind === 'unsafe' ? `unsafe-${v.stuck.kind}` : v.kind, expected: `the algorithm's values on ${showInput(c.input)}`, actual: showVerdict(v) };
     }),
   culprit: (c, env) => culpritAgainstAlg(c, env, (alg, t) => isConfluent(confluenceVerdict(c, alg, t, env.engine, env)) === false),
@@ -118,12 +153,16 @@ function safetyEngines(env: FuzzEnv): BoundsEngine[] {
   return out;
 }
 
-function memoryError(c: SchedCase, t: TgtProgram, env: FuzzEnv): { engine: string; outcome: Outcome } | undefined {
+/** The first memory error of a completion, or how vacuous the runs were (each engine's run looked at). */
+function memoryError(c: SchedCase, t: TgtProgram, env: FuzzEnv): { engine: string; outcome: Outcome } | { vacuous: Vacuity | undefined } {
+  const vacuities: (Vacuity | undefined)[] = [];
   for (const engine of safetyEngines(env)) {
     const o = run(c, t, engine, env);
     if (o.kind === 'stuck' && MEMORY_ERRORS.has(o.stuck.kind) && excusedByAlgorithmErrors(c.pipeline, o) === undefined) return { engine: engine.name, outcome: o };
+    vacuities.push(runVacuity(c, o));
   }
-  return undefined;
+  // Vacuous only when no engine's run got to touch memory.
+  return { vacuous: vacuities.every((v) => v !== undefined) ? vacuities[0] : undefined };
 }
 
 export const memorySafety: Property<SchedGen, SchedCase> = {
@@ -135,21 +174,24 @@ export const memorySafety: Property<SchedGen, SchedCase> = {
     const bad = trouble(c);
     if (bad) return bad;
     const err = memoryError(c, finalProgram(c), env);
-    if (!err) return PASS;
+    if ('vacuous' in err) return passing(err.vacuous);
     return { status: 'fail', verdict: (err.outcome as Extract<Outcome, { kind: 'stuck' }>).stuck.kind, expected: `no memory error (engine ${err.engine})`, actual: showOutcome(err.outcome) };
   },
-  culprit: (c, env) => firstFailingDirective(c, (t) => memoryError(c, t, env) !== undefined),
+  culprit: (c, env) => firstFailingDirective(c, (t) => 'outcome' in memoryError(c, t, env)),
 };
 
 /** The engine judged by bounds-quality: the campaign's engine, or β1 when that is β0 itself. */
 const judged = (env: FuzzEnv): BoundsEngine => (env.engine.name === 'beta0' ? BUILTIN_ENGINES.beta1! : env.engine);
 
-function qualityBreach(c: SchedCase, alg: Realization, t: TgtProgram, env: FuzzEnv): Verdict | undefined {
+/** A breach of def. 2.5, or how vacuous the comparison was (β0 itself did not give the values). */
+function qualityBreach(c: SchedCase, alg: Realization, t: TgtProgram, env: FuzzEnv): { breach: Verdict } | { vacuous: Vacuity | undefined } {
   const base = confluenceVerdict(c, alg, t, BUILTIN_ENGINES.beta0!, env);
-  // Def. 2.5 only binds where β0 itself produced the algorithm's values.
-  if (base.kind !== 'equal') return undefined;
+  // Def. 2.5 only binds where β0 itself produced the algorithm's values. Where it did not (and no
+  // other cause applies), β0's run is counted with the failed assertions: the comparison with β1
+  // was never made.
+  if (base.kind !== 'equal') return { vacuous: vacuityOf(c, base) ?? 'vacuous_assertion' };
   const v = confluenceVerdict(c, alg, t, judged(env), env);
-  return v.kind === 'equal' || v.kind === 'inconclusive' ? undefined : v;
+  return v.kind === 'equal' || v.kind === 'inconclusive' ? { vacuous: vacuityOf(c, v) } : { breach: v };
 }
 
 export const boundsQuality: Property<SchedGen, SchedCase> = {
@@ -159,16 +201,16 @@ export const boundsQuality: Property<SchedGen, SchedCase> = {
   ...common,
   check: (c, env) =>
     checkAgainstAlg(c, env, (alg) => {
-      const v = qualityBreach(c, alg, finalProgram(c), env);
-      if (!v) return PASS;
-      return { status: 'fail', verdict: 'bounds-quality', expected: `β0 matches the algorithm on ${showInput(c.input)}, so ${judged(env).name} must too`, actual: `${judged(env).name}: ${showVerdict(v)}` };
+      const q = qualityBreach(c, alg, finalProgram(c), env);
+      if ('vacuous' in q) return passing(q.vacuous);
+      return { status: 'fail', verdict: 'bounds-quality', expected: `β0 matches the algorithm on ${showInput(c.input)}, so ${judged(env).name} must too`, actual: `${judged(env).name}: ${showVerdict(q.breach)}` };
     }),
-  culprit: (c, env) => culpritAgainstAlg(c, env, (alg, t) => qualityBreach(c, alg, t, env) !== undefined),
+  culprit: (c, env) => culpritAgainstAlg(c, env, (alg, t) => 'breach' in qualityBreach(c, alg, t, env)),
 };
 
-function race(c: SchedCase, t: TgtProgram, env: FuzzEnv): Outcome | undefined {
+function race(c: SchedCase, t: TgtProgram, env: FuzzEnv): { race: Outcome } | { vacuous: Vacuity | undefined } {
   const o = run(c, t, env.engine, env);
-  return o.kind === 'stuck' && o.stuck.kind === 'data-race' ? o : undefined;
+  return o.kind === 'stuck' && o.stuck.kind === 'data-race' ? { race: o } : { vacuous: runVacuity(c, o) };
 }
 
 export const raceFree: Property<SchedGen, SchedCase> = {
@@ -179,10 +221,10 @@ export const raceFree: Property<SchedGen, SchedCase> = {
   check(c, env) {
     const bad = trouble(c);
     if (bad) return bad;
-    const o = race(c, finalProgram(c), env);
-    return o ? { status: 'fail', verdict: 'data-race', expected: 'no data race', actual: showOutcome(o) } : PASS;
+    const r = race(c, finalProgram(c), env);
+    return 'race' in r ? { status: 'fail', verdict: 'data-race', expected: 'no data race', actual: showOutcome(r.race) } : passing(r.vacuous);
   },
-  culprit: (c, env) => firstFailingDirective(c, (t) => race(c, t, env) !== undefined),
+  culprit: (c, env) => firstFailingDirective(c, (t) => 'race' in race(c, t, env)),
 };
 
 function lemmaViolations(c: SchedCase, t: TgtProgram): string[] {

@@ -1,0 +1,116 @@
+// Placements as Halide users write them. A directive's own `generate` picks any valid (func,
+// loop) pair, which on a pipeline of many funcs almost never nests one placement inside another.
+// Users place consumers before producers: the output's producers at a tile loop of the output,
+// their producers at a loop of theirs, and so on (f inside g inside h), and store a func at the
+// loop where it is computed or further out (sliding windows, §2.8.4). These proposals do the same
+// on the current program; each is still validated by the directive before it is applied.
+import { type Expr, walkExpr } from '../../expr/ast.js';
+import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
+import { type LoopInfo, type StmtPath, isInside, loopsOf, visitStmts } from '../../target-semantics/walk.js';
+import { allocOf, funcsOf, labelOf } from '../../schedule/loops.js';
+import { seededRng } from '../../rng.js';
+import type { AppliedCall } from './driver.js';
+
+/** Expressions a statement evaluates itself (not those of statements nested in it). */
+function ownExprs(s: Stmt): readonly Expr[] {
+  switch (s.k) {
+    case 'store':
+      return [...s.idx, s.value];
+    case 'if':
+    case 'assert':
+      return [s.cond];
+    case 'let':
+      return [s.value];
+    case 'for':
+      return [s.min, s.len];
+    default:
+      return [];
+  }
+}
+
+/** Paths of the statements that read f outside f's own computation. */
+function usesOf(t: TgtProgram, f: string): StmtPath[] {
+  const own = labelOf(t, f)?.path;
+  const out: StmtPath[] = [];
+  visitStmts(t.body, (s, path) => {
+    if (own && isInside(path, own)) return;
+    let reads = false;
+    for (const e of ownExprs(s)) walkExpr(e, (x) => {
+      if (x.k === 'access' && x.func === f) reads = true;
+    });
+    if (reads) out.push(path);
+  });
+  return out;
+}
+
+/** The loops that enclose every use of f and not f's computation: where f may be computed. */
+function enclosingUses(t: TgtProgram, f: string): LoopInfo[] {
+  const uses = usesOf(t, f);
+  const own = labelOf(t, f)?.path;
+  if (uses.length === 0 || !own) return [];
+  return loopsOf(t).filter((l) => uses.every((u) => isInside(u, l.path)) && !isInside(l.path, own));
+}
+
+const isPlaced = (t: TgtProgram, f: string): boolean => {
+  const own = labelOf(t, f)?.path;
+  return own !== undefined && loopsOf(t).some((l) => isInside(own, l.path));
+};
+
+/**
+ * compute-at proposals, best first: the unplaced func latest in program order (consumers come
+ * after their producers, so this places consumers first) at a loop enclosing all its uses; the
+ * seed picks the func among the last few and the loop among the candidates.
+ */
+export function proposeComputeAt(t: TgtProgram, seed: number): AppliedCall[] {
+  const rng = seededRng(seed);
+  const funcs = funcsOf(t).filter((f) => f !== t.output && !isPlaced(t, f)).reverse();
+  const out: AppliedCall[] = [];
+  const skip = rng.below(Math.min(3, funcs.length + 1));
+  for (const func of [...funcs.slice(skip), ...funcs.slice(0, skip)]) {
+    const loops = enclosingUses(t, func);
+    if (loops.length === 0) continue;
+    const first = rng.below(loops.length);
+    for (let i = 0; i < loops.length; i++) out.push({ name: 'compute-at', args: { func, loop: loops[(first + i) % loops.length]!.stmt.var } });
+  }
+  return out;
+}
+
+/** The loops enclosing f's computation, innermost first. */
+function loopsAround(t: TgtProgram, f: string): LoopInfo[] {
+  const own = labelOf(t, f)?.path;
+  if (!own) return [];
+  return loopsOf(t).filter((l) => isInside(own, l.path)).reverse();
+}
+
+/**
+ * store-at proposals: a placed func stored at a loop around its computation, the compute level
+ * itself or one further out (the seed decides), whichever loops the allocation is not yet in.
+ */
+export function proposeStoreAt(t: TgtProgram, seed: number): AppliedCall[] {
+  const rng = seededRng(seed);
+  const funcs = funcsOf(t).filter((f) => f !== t.output && isPlaced(t, f) && !isInside(allocOf(t, f)!.path, loopsAround(t, f)[0]!.path));
+  const out: AppliedCall[] = [];
+  const start = rng.below(Math.max(1, funcs.length));
+  for (let i = 0; i < funcs.length; i++) {
+    const func = funcs[(start + i) % funcs.length]!;
+    const around = loopsAround(t, func);
+    const first = rng.below(around.length);
+    for (let j = 0; j < around.length; j++) out.push({ name: 'store-at', args: { func, loop: around[(first + j) % around.length]!.stmt.var } });
+  }
+  return out;
+}
+
+/**
+ * Halide stores a func where it is computed unless told otherwise. A func computed inside a
+ * parallel loop but allocated outside it would race ([COMPUTE-AT-PARALLEL]); these calls store
+ * each such func at its compute level, as Halide's default would.
+ */
+export function storeWhereComputed(t: TgtProgram): AppliedCall[] {
+  return funcsOf(t).flatMap((func) => {
+    const around = loopsAround(t, func);
+    const alloc = allocOf(t, func)?.path;
+    const par = around.find((l) => l.stmt.trav === 'parallel');
+    if (!par || !alloc || isInside(alloc, par.path)) return [];
+    return [{ name: 'store-at', args: { func, loop: around[0]!.stmt.var } }];
+  });
+}
