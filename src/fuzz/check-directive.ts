@@ -5,12 +5,21 @@
 import { directiveApi } from '../schedule/api.js';
 import { loadDirectiveModule } from '../node/plugins.js';
 import type { IO } from '../node/io.js';
-import type { Found } from './check.js';
-import { DEFAULT_CONFIG } from './env.js';
+import { type Found, evaluateAsync } from './check.js';
+import { DEFAULT_CONFIG, type EnvConfig, type FuzzEnv } from './env.js';
+import { makeEnv } from './make-env.js';
+import { propertyNamed } from './properties/index.js';
 import { runWithProgress } from './campaign-cli.js';
 import type { Shard } from './seed.js';
+import { FOCUS_APPLIED, FOCUS_COMPARED } from './stats.js';
 
 export const DIRECTIVE_PROPERTIES = ['confluence', 'memory-safety', 'race-free', 'lemmas'] as const;
+
+/**
+ * A search in which the directive under test was applied in fewer checks than this says nothing
+ * about it (its `generate` proposes nothing valid, or it applies to almost no program): exit 1.
+ */
+export const MIN_APPLIED = 20;
 
 export interface CheckDirectiveOptions {
   readonly module: string;
@@ -32,6 +41,33 @@ export interface DirectiveVerdict {
   readonly counterexample?: { readonly property: string; readonly verdict: string; readonly check: number; readonly reproducer: string; readonly expected: string; readonly actual: string; readonly schedule: string; readonly program: string };
   /** failures not pinned on the directive (bugs elsewhere), listed but not blamed on it */
   readonly other_failures: number;
+  /** checks whose schedule applied the directive, and those of them that compared values or failed */
+  readonly applied: number;
+  readonly applied_and_compared: number;
+  /** how the failure was pinned on the directive: the first failing step, or removing its calls */
+  readonly blamed_by?: 'first-failing-step' | 'removal';
+}
+
+/**
+ * Blame by cause: a failure that first shows after a built-in directive is still the plug-in's
+ * when it disappears once the plug-in's calls are removed from the schedule (or, when the rest no
+ * longer applies without them, once the schedule is cut before the first of them).
+ */
+export async function causedBy(f: Found, directive: string, env: FuzzEnv): Promise<boolean> {
+  const lines = (f.text.schedule ?? '').split('\n');
+  const uses = (l: string) => l.trim().split(/\s+/)[0] === directive;
+  const first = lines.findIndex(uses);
+  if (first < 0) return false;
+  const prop = propertyNamed(f.property);
+  for (const schedule of [lines.filter((l) => !uses(l)).join('\n'), lines.slice(0, first).join('\n')]) {
+    try {
+      const r = await evaluateAsync(prop, prop.decode({ ...f.text, schedule }, env), env);
+      return r.status !== 'fail';
+    } catch {
+      // this reduced schedule does not apply: try the next
+    }
+  }
+  return false;
 }
 
 export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<DirectiveVerdict[]> {
@@ -39,6 +75,9 @@ export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<
   const out: DirectiveVerdict[] = [];
   for (const d of ds) {
     let blamed: Found | undefined;
+    let blamedBy: DirectiveVerdict['blamed_by'];
+    const config: EnvConfig = { ...DEFAULT_CONFIG, directives: [o.module], focus: d.name };
+    let env: FuzzEnv | undefined;
     const r = await runWithProgress(
       {
         properties: [...DIRECTIVE_PROPERTIES],
@@ -46,12 +85,18 @@ export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<
         ...(o.runs !== undefined ? { runs: o.runs } : { timeMs: o.timeMs ?? 30_000 }),
         jobs: o.jobs,
         shard: o.shard,
-        config: { ...DEFAULT_CONFIG, directives: [o.module], focus: d.name },
+        config,
         out: o.out,
         budgetMs: o.budgetMs,
-        stopWhen: (f) => {
-          if (blamed || f.culprit !== d.name) return false;
-          blamed = f;
+        stopWhen: async (f) => {
+          if (blamed) return false;
+          if (f.culprit === d.name) {
+            [blamed, blamedBy] = [f, 'first-failing-step'];
+            return true;
+          }
+          env ??= await makeEnv(config);
+          if (blamed || !(await causedBy(f, d.name, env))) return false;
+          [blamed, blamedBy] = [f, 'removal'];
           return true;
         },
         ...(o.inProcess ? { inProcess: true } : {}),
@@ -73,18 +118,30 @@ export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<
           }
         : {}),
       other_failures: r.failures.filter((e) => e.key !== blamed?.key).length,
+      applied: r.constructs[FOCUS_APPLIED] ?? 0,
+      applied_and_compared: r.constructs[FOCUS_COMPARED] ?? 0,
+      ...(blamedBy ? { blamed_by: blamedBy } : {}),
     });
   }
   return out;
 }
 
+/** Too few checks applied the directive for the search to say anything about it. */
+export const tooFewApplied = (v: DirectiveVerdict): boolean => !v.counterexample && v.applied < MIN_APPLIED;
+
 export function showDirectiveVerdict(v: DirectiveVerdict): string {
+  const use = `applied in ${v.applied} of ${v.checks} checks, ${v.applied_and_compared} of which compared values`;
+  if (tooFewApplied(v)) {
+    return `directive ${v.directive}: inconclusive, ${use} (seed ${v.seed}); at least ${MIN_APPLIED} applications are needed to say anything\n`
+      + `  hint: check that its generate proposes arguments its validate accepts on small programs (refsem schedule PROG --schedule S --trace), or search longer with --time\n`;
+  }
   if (!v.counterexample) {
-    return `directive ${v.directive}: no counterexample in ${v.checks} checks (seed ${v.seed})${v.other_failures ? `; ${v.other_failures} failure(s) elsewhere, not involving ${v.directive}` : ''}\n`;
+    return `directive ${v.directive}: no counterexample in ${v.checks} checks, ${use} (seed ${v.seed})${v.other_failures ? `; ${v.other_failures} failure(s) elsewhere, not involving ${v.directive}` : ''}\n`;
   }
   const c = v.counterexample;
   return [
-    `directive ${v.directive}: counterexample after ${v.checks} checks (${v.elapsed_s} s, seed ${v.seed}, check ${c.check})`,
+    `directive ${v.directive}: counterexample after ${v.checks} checks (${v.elapsed_s} s, seed ${v.seed}, check ${c.check}); ${use}`,
+    ...(v.blamed_by === 'removal' ? [`blamed on ${v.directive}: the failure shows after another directive but disappears once the calls of ${v.directive} are removed`] : []),
     `property: ${c.property} — ${c.verdict}`,
     'program:', c.program.trimEnd(),
     'schedule:', c.schedule.trimEnd(),

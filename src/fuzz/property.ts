@@ -63,6 +63,8 @@ export interface Property<G = unknown, C = unknown> {
   shape(c: C): string;
   /** the scheduling directive to blame, when the failure can be pinned on one */
   culprit?(c: C, env: FuzzEnv): string | undefined;
+  /** the directives a case's schedule applies, in order (check-directive counts its directive's) */
+  directivesOf?(c: C): readonly string[];
   /** counts constructs and directives of a generated case (refsem fuzz --stats) */
   observe?(c: C, stats: Stats): void;
 }

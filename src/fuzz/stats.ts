@@ -78,6 +78,10 @@ export function vacuousShare(v: VerdictCounts): number | undefined {
   return judged === 0 ? undefined : (v.vacuous_assertion + v.vacuous_alg_error + v.empty_window) / judged;
 }
 
+/** Counters of `refsem check-directive` among the constructs: the directive under test was applied, and the check compared values too. */
+export const FOCUS_APPLIED = 'directive under test applied';
+export const FOCUS_COMPARED = 'directive under test applied, values compared';
+
 export function bump(rec: Record<string, number>, key: string, n = 1): void {
   rec[key] = (rec[key] ?? 0) + n;
 }

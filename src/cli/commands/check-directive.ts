@@ -1,7 +1,7 @@
 // `refsem check-directive MODULE`: does a user directive preserve meaning? (docs/fuzzing.md)
 import type { Register } from './index.js';
 import { EXIT } from '../../node/io.js';
-import { checkDirective, showDirectiveVerdict } from '../../fuzz/check-directive.js';
+import { checkDirective, showDirectiveVerdict, tooFewApplied } from '../../fuzz/check-directive.js';
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
 import { CLI_LOC, UserError } from '../../diag.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
@@ -31,6 +31,7 @@ export const register: Register = (program, io, setExit) => {
         shard: o.shard !== undefined ? parseShard(o.shard) : NO_SHARD,
       }, io);
       io.out(o.json ? `${JSON.stringify(vs.length === 1 ? vs[0] : vs)}\n` : vs.map(showDirectiveVerdict).join(''));
-      if (vs.some((v) => v.counterexample)) setExit(EXIT.checkFailed);
+      // A search in which the directive was hardly applied is no evidence either way: exit 1 too.
+      if (vs.some((v) => v.counterexample || tooFewApplied(v))) setExit(EXIT.checkFailed);
     });
 };

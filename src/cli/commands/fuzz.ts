@@ -6,7 +6,7 @@ import { collect } from '../options.js';
 import { EXIT } from '../../node/io.js';
 import { runCampaignCli } from '../../fuzz/campaign-cli.js';
 import type { CampaignOptions } from '../../fuzz/runner.js';
-import { DEFAULT_CONFIG } from '../../fuzz/env.js';
+import { DEFAULT_CONFIG, type EnvConfig, MAX_DIRECTIVES, MAX_FUNCS } from '../../fuzz/env.js';
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
 import { EXTRA_PROPERTIES, PROPERTIES } from '../../fuzz/properties/index.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
@@ -33,6 +33,9 @@ export interface FuzzFlags {
   budget: string;
   backend?: string;
   list?: boolean;
+  maxFuncs?: string;
+  maxDirectives?: string;
+  swarm?: string;
 }
 
 /** Declares the flags shared by fuzz and start (read back by `campaignOptions`). */
@@ -49,6 +52,9 @@ export function campaignFlags(cmd: Command): Command {
     .option('--shard <i/N>', 'run only the check indices ≡ i (mod N)')
     .option('--budget <duration>', 'per-check time budget; a check over it is a timeout failure', '10s')
     .option('--backend <c|simd>', 'also check the compiled C or SIMD backend against the reference (property backend)')
+    .option('--max-funcs <n>', `the most funcs a generated pipeline has, 1 to ${MAX_FUNCS}`, String(DEFAULT_CONFIG.maxFuncs))
+    .option('--max-directives <n>', `the most directive choices a generated schedule makes, 0 to ${MAX_DIRECTIVES}`, String(DEFAULT_CONFIG.maxDirectives))
+    .option('--swarm <on|off>', 'swarm testing: each case draws a random subset of stage kinds and directives', DEFAULT_CONFIG.swarm ? 'on' : 'off')
     .option('--json', 'end with the JSON summary instead of text')
     .option('--stats', 'report how often each construct and directive was generated');
 }
@@ -70,9 +76,20 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
     ...(o.runs !== undefined ? { runs: parseCount('--runs', o.runs) } : { timeMs: parseDuration('--time', o.time ?? defaultTime) }),
     jobs: o.jobs !== undefined ? parseJobs(o.jobs) : defaultJobs(),
     shard: o.shard !== undefined ? parseShard(o.shard) : NO_SHARD,
-    config: { ...DEFAULT_CONFIG, engine: o.engine, directives: o.directive, ...(backend ? { backend } : {}) },
+    config: { ...DEFAULT_CONFIG, engine: o.engine, directives: o.directive, ...(backend ? { backend } : {}), ...generationFlags(o) },
     out: o.out,
     budgetMs: parseDuration('--budget', o.budget),
+  };
+}
+
+/** The generation options of the flags (`--max-funcs`, `--max-directives`, `--swarm`). */
+export function generationFlags(o: Pick<FuzzFlags, 'maxFuncs' | 'maxDirectives' | 'swarm'>): Pick<EnvConfig, 'maxFuncs' | 'maxDirectives' | 'swarm'> {
+  const swarm = o.swarm ?? (DEFAULT_CONFIG.swarm ? 'on' : 'off');
+  if (swarm !== 'on' && swarm !== 'off') throw new UserError(`invalid --swarm '${swarm}': expected on or off`, CLI_LOC, 'use --swarm on or --swarm off');
+  return {
+    maxFuncs: o.maxFuncs === undefined ? DEFAULT_CONFIG.maxFuncs : parseCount('--max-funcs', o.maxFuncs, 1, MAX_FUNCS),
+    maxDirectives: o.maxDirectives === undefined ? DEFAULT_CONFIG.maxDirectives : parseCount('--max-directives', o.maxDirectives, 0, MAX_DIRECTIVES),
+    swarm: swarm === 'on',
   };
 }
 

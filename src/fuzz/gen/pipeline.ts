@@ -257,8 +257,11 @@ export function arbInput(o: Pick<GenOptions, 'maxWindowLen'> = {}): fc.Arbitrary
   return fc.record({
     window: fc.tuple(...[0, 1, 2].map((d) => fc.tuple(
       fc.integer({ min: -3, max: 3 }),
-      fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 9, arbitrary: fc.integer({ min: 1, max: d === 0 ? o.maxWindowLen ?? 4 : 4 }) }),
-    ))),
+      fc.integer({ min: 1, max: d === 0 ? o.maxWindowLen ?? 4 : 4 }),
+      // An empty window compares nothing: it is kept for the corner it is, but rarely. (A middle
+      // value, since fast-check's bias favours the ends of a range.)
+      fc.integer({ min: 0, max: 99 }).map((k) => k === 37),
+    ).map(([min, len, empty]) => [min, empty ? 0 : len] as const))),
     params: fc.tuple(fc.integer({ min: -1, max: 4 }), fc.integer({ min: -1, max: 4 })),
   });
 }

@@ -11,8 +11,12 @@ export interface Profile {
   readonly gen: Partial<GenOptions>;
 }
 
+// Placements are where multi-func schedule bugs live (compute-at inside compute-at, storage at
+// another level); uniform choices over a dozen directives would make them rare.
+const PLACEMENTS = { 'compute-at': 18, 'store-at': 6 };
+
 export const PROFILES = {
-  default: { favour: {}, gen: {} },
+  default: { favour: PLACEMENTS, gen: {} },
   parallel: { favour: { traverse: 6 }, gen: {} },
   // The backends' vector loops come mostly from the vector template (vector-template.ts); wide
   // windows give the loops it splits room for whole vectors plus a tail.

@@ -28,7 +28,10 @@ export function run(c: SchedCase, t: TgtProgram, engine: BoundsEngine, env: Fuzz
   return env.exec(complete(t, engine), c.input, { maxSteps: env.config.maxSteps });
 }
 
-/** A directive that crashed or rejected its own proposal fails every scheduling property. */
+/**
+ * A directive that crashed or rejected its own proposal fails every scheduling property, and is
+ * the culprit of the failure (each property's `culprit` names it first).
+ */
 function trouble(c: SchedCase): CheckResult | undefined {
   if (!c.trouble) return undefined;
   return { status: 'fail', verdict: 'directive-error', expected: `directive ${c.trouble.directive} applies to the arguments its generate proposed`, actual: c.trouble.message };
@@ -61,6 +64,7 @@ export function excusedByAlgorithmErrors(p: Pipeline, o: Outcome): ErrorValue | 
 
 const common = {
   concretize: schedCase,
+  directivesOf: (c: SchedCase) => c.names,
   encode: encodeSched,
   decode: decodeSched,
   shape: schedShape,
@@ -140,7 +144,7 @@ export const confluence: Property<SchedGen, SchedCase> = {
       if (ok) return passing(vacuityOf(c, v));
       return { status: 'fail', verdict: v.kind === 'unsafe' ? `unsafe-${v.stuck.kind}` : v.kind, expected: `the algorithm's values on ${showInput(c.input)}`, actual: showVerdict(v) };
     }),
-  culprit: (c, env) => culpritAgainstAlg(c, env, (alg, t) => isConfluent(confluenceVerdict(c, alg, t, env.engine, env)) === false),
+  culprit: (c, env) => c.trouble?.directive ?? culpritAgainstAlg(c, env, (alg, t) => isConfluent(confluenceVerdict(c, alg, t, env.engine, env)) === false),
 };
 
 const MEMORY_ERRORS = new Set(['oob-read', 'oob-write', 'unallocated']);
@@ -177,7 +181,7 @@ export const memorySafety: Property<SchedGen, SchedCase> = {
     if ('vacuous' in err) return passing(err.vacuous);
     return { status: 'fail', verdict: (err.outcome as Extract<Outcome, { kind: 'stuck' }>).stuck.kind, expected: `no memory error (engine ${err.engine})`, actual: showOutcome(err.outcome) };
   },
-  culprit: (c, env) => firstFailingDirective(c, (t) => 'outcome' in memoryError(c, t, env)),
+  culprit: (c, env) => c.trouble?.directive ?? firstFailingDirective(c, (t) => 'outcome' in memoryError(c, t, env)),
 };
 
 /** The engine judged by bounds-quality: the campaign's engine, or β1 when that is β0 itself. */
@@ -205,7 +209,7 @@ export const boundsQuality: Property<SchedGen, SchedCase> = {
       if ('vacuous' in q) return passing(q.vacuous);
       return { status: 'fail', verdict: 'bounds-quality', expected: `β0 matches the algorithm on ${showInput(c.input)}, so ${judged(env).name} must too`, actual: `${judged(env).name}: ${showVerdict(q.breach)}` };
     }),
-  culprit: (c, env) => culpritAgainstAlg(c, env, (alg, t) => 'breach' in qualityBreach(c, alg, t, env)),
+  culprit: (c, env) => c.trouble?.directive ?? culpritAgainstAlg(c, env, (alg, t) => 'breach' in qualityBreach(c, alg, t, env)),
 };
 
 function race(c: SchedCase, t: TgtProgram, env: FuzzEnv): { race: Outcome } | { vacuous: Vacuity | undefined } {
@@ -224,7 +228,7 @@ export const raceFree: Property<SchedGen, SchedCase> = {
     const r = race(c, finalProgram(c), env);
     return 'race' in r ? { status: 'fail', verdict: 'data-race', expected: 'no data race', actual: showOutcome(r.race) } : passing(r.vacuous);
   },
-  culprit: (c, env) => firstFailingDirective(c, (t) => 'race' in race(c, t, env)),
+  culprit: (c, env) => c.trouble?.directive ?? firstFailingDirective(c, (t) => 'race' in race(c, t, env)),
 };
 
 function lemmaViolations(c: SchedCase, t: TgtProgram): string[] {
@@ -247,5 +251,5 @@ export const lemmas: Property<SchedGen, SchedCase> = {
     }
     return PASS;
   },
-  culprit: (c) => firstFailingDirective(c, (t) => lemmaViolations(c, t).length > 0),
+  culprit: (c) => c.trouble?.directive ?? firstFailingDirective(c, (t) => lemmaViolations(c, t).length > 0),
 };
