@@ -3,9 +3,10 @@
 // together with the environment (engine, directive modules, zoo fault), the seed and check index
 // it came from, and the expected/actual/verdict triple, so `refsem replay FILE` needs nothing else.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cannotRead } from '../node/source.js';
+import { isModulePath } from '../node/plugins.js';
 import { parseJson, UserError } from '../diag.js';
 import type { Found } from './check.js';
 import type { EnvConfig } from './env.js';
@@ -34,6 +35,27 @@ export interface Reproducer {
   readonly shrinks: number;
   /** the refsem that wrote the reproducer (absent in reproducers of older versions) */
   readonly refsem_version?: string;
+  /** the plug-in modules (directives, an engine module) as they were: replay runs them when the files are gone */
+  readonly modules?: readonly EmbeddedModule[];
+}
+
+/** A copy of a plug-in module, so that a reproducer travels without the files it names. */
+export interface EmbeddedModule {
+  readonly path: string;
+  readonly sha256: string;
+  readonly source: string;
+}
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** The plug-in modules of a configuration, absolute, with their sources (unreadable ones are left out). */
+function embedModules(cfg: EnvConfig): EmbeddedModule[] {
+  const paths = [...cfg.directives, ...(isModulePath(cfg.engine) ? [cfg.engine] : [])].map((p) => resolve(p));
+  return paths.flatMap((path) => {
+    if (!existsSync(path)) return [];
+    const source = readFileSync(path, 'utf8');
+    return [{ path, sha256: sha256(source), source }];
+  });
 }
 
 export function reproducerOf(f: Found, seed: number, cfg: EnvConfig): Reproducer {
@@ -45,8 +67,9 @@ export function reproducerOf(f: Found, seed: number, cfg: EnvConfig): Reproducer
     seed,
     check: f.index,
     check_seed: f.checkSeed,
-    engine: cfg.engine,
+    engine: isModulePath(cfg.engine) ? resolve(cfg.engine) : cfg.engine,
     directives: cfg.directives.map((d) => resolve(d)),
+    modules: embedModules(cfg),
     ...(cfg.focus !== undefined ? { focus: cfg.focus } : {}),
     ...(cfg.fault !== undefined ? { fault: cfg.fault } : {}),
     ...(cfg.backend !== undefined ? { backend: cfg.backend } : {}),
@@ -98,6 +121,10 @@ export function readReproducer(path: string): Reproducer {
   if (r!.backend !== undefined && r!.backend !== 'c' && r!.backend !== 'simd') lacks('"backend" must be "c" or "simd"');
   const dirs = r!.directives ?? [];
   if (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string')) lacks('"directives" must be a list of module paths');
+  const mods = r!.modules ?? [];
+  if (!Array.isArray(mods) || mods.some((m) => typeof m !== 'object' || m === null || ['path', 'sha256', 'source'].some((k) => typeof (m as Record<string, unknown>)[k] !== 'string'))) {
+    lacks('"modules" must be a list of {path, sha256, source}');
+  }
   const c = r!.case as Record<string, unknown> | undefined;
   if (typeof c !== 'object' || c === null || Array.isArray(c)) lacks('"case" must be an object');
   for (const k of ['program', 'schedule', 'target', 'term'] as const) if (c![k] !== undefined && typeof c![k] !== 'string') lacks(`"case.${k}" must be a string`);

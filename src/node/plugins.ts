@@ -66,9 +66,12 @@ export async function loadEngineModule(path: string): Promise<BoundsEngine> {
 }
 
 /** `--engine NAME|PATH`: a built-in engine or a plug-in module. */
+/** Is this engine name the path of a module (rather than a built-in engine)? */
+export const isModulePath = (engine: string): boolean => /[\\/]|\.m?js$/.test(engine);
+
 export async function resolveEngine(spec: string): Promise<BoundsEngine> {
   const builtin = BUILTIN_ENGINES[spec];
   if (builtin) return builtin;
-  if (/[\\/]|\.m?js$/.test(spec)) return loadEngineModule(spec);
+  if (isModulePath(spec)) return loadEngineModule(spec);
   throw new UserError(`unknown bounds engine '${spec}'`, { file: '<command line>', line: 1, col: 1 }, `use ${Object.keys(BUILTIN_ENGINES).join(' or ')}, or a path to an engine module (.mjs)`);
 }

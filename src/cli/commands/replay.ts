@@ -12,7 +12,8 @@ export const register: Register = (program, io, setExit) => {
     .option('--json', 'print the outcome as one JSON object')
     .option('--html <file>', 'also write the case as a report page (as refsem html does)')
     .action(async (file: string, o: { json?: boolean; html?: string }) => {
-      const { reproducer: r, result, reproduced } = await replay(file);
+      const { reproducer: r, result, reproduced, warnings } = await replay(file);
+      for (const w of warnings) io.err(`warning: ${w}\n`);
       const verdict = result.status === 'fail' ? result.verdict : result.status;
       if (o.html !== undefined) {
         const outcome = `replayed verdict: ${verdict} (recorded: ${r.verdict}, property ${r.property})${result.status === 'fail' ? `; expected ${result.expected}, actual ${result.actual}` : ''}`;

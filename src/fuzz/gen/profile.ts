@@ -20,7 +20,9 @@ export const PROFILES = {
   parallel: { favour: { traverse: 6 }, gen: {} },
   // The backends' vector loops come mostly from the vector template (vector-template.ts); wide
   // windows give the loops it splits room for whole vectors plus a tail.
-  codegen: { favour: { vectorize: 4 }, gen: { wideConstants: true, maxWindowLen: 20 } },
+  // The generic generator alone: its leaves carry the wide constants, and each backend check
+  // compiles its case, so pipelines stay small.
+  codegen: { favour: { vectorize: 4 }, gen: { wideConstants: true, maxWindowLen: 20, app: { share: 0, maxFuncs: 1 } } },
 } as const satisfies Record<string, Profile>;
 
 export type ProfileName = keyof typeof PROFILES;

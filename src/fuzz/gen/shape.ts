@@ -1,7 +1,7 @@
 // The shapes campaigns are asked to reach (docs/fuzzing.md, "What campaigns generate"), read off a
 // generated case: placements nested in placements, storage at another level than computation,
 // and reductions whose result depends on the order of their reduction loops.
-import { type Expr, walkExpr } from '../../expr/ast.js';
+import { type Expr, exprEquals, walkExpr } from '../../expr/ast.js';
 import type { Func, Pipeline, Stage } from '../../alg-semantics/ast.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
 import { type StmtPath, isInside, loopsOf, visitStmts } from '../../target-semantics/walk.js';
@@ -48,7 +48,7 @@ const readsFunc = (e: Expr, f: string): boolean => {
 };
 
 const isOwnPoint = (e: Expr, f: Func, st: Stage): boolean =>
-  e.k === 'access' && e.func === f.name && e.args.length === st.lhs.length && e.args.every((a, i) => JSON.stringify(a) === JSON.stringify(st.lhs[i]));
+  e.k === 'access' && e.func === f.name && e.args.length === st.lhs.length && e.args.every((a, i) => exprEquals(a, st.lhs[i]!));
 
 /**
  * An update over an rdom whose result may depend on the order of its reduction loops. Decision:

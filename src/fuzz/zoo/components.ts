@@ -9,7 +9,8 @@ import type { QNode, Query } from '../../bounds/query.js';
 import type { Input } from '../../alg-semantics/ast.js';
 import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
 import { mapStmtExprs, stmtExprs } from '../../target-semantics/holes.js';
-import { type ForStmt, mapChildren } from '../../target-semantics/walk.js';
+import { type ForStmt, mapChildren, visitStmts } from '../../target-semantics/walk.js';
+import { funcsOf } from '../../schedule/loops.js';
 import { type RunOptions, execTgt } from '../../target-semantics/exec.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
 import { canonical } from '../properties/roundtrip.js';
@@ -90,6 +91,31 @@ function dropCpu(n: QNode, hidden: Set<Expr>): QNode {
 export const indexAccessesUnforced: BoundsEngine = {
   name: 'beta0-index-accesses-unforced',
   complete: (t: TgtProgram, q: Query) => beta0(t, { ...q, body: dropCpu(q.body, indexingAccessArgs(t)) }),
+};
+
+/** Funcs computed inside the computation of a func that is itself computed inside another one's (f in g in h). */
+function nestedFuncs(t: TgtProgram): string[] {
+  const funcs = new Set(funcsOf(t));
+  const out: string[] = [];
+  visitStmts(t.body, (s, _path, labels) => {
+    if (s.k === 'label' && funcs.has(s.name) && labels.filter((l) => funcs.has(l)).length >= 2) out.push(s.name);
+  });
+  return out;
+}
+
+/**
+ * β0 whose compute bounds come out one point short for funcs placed two levels deep: an engine
+ * that is right on every flat or singly nested schedule, and wrong only under nested compute-at.
+ */
+export const shortUnderNesting: BoundsEngine = {
+  name: 'beta0-short-under-nesting',
+  complete(t: TgtProgram, q: Query) {
+    const r = beta0(t, q);
+    if (!r.ok) return r;
+    const nested = nestedFuncs(t);
+    const completion = new Map([...r.completion].map(([k, e]) => [k, nested.some((f) => k.startsWith(`?cpu.len(${f}.`) && !k.includes('@')) ? op('-', e, cst(1)) : e]));
+    return { ...r, completion };
+  },
 };
 
 /** Every loop rewritten by f, innermost first (f sees the loop with its body already rewritten). */

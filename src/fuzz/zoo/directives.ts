@@ -1,14 +1,15 @@
 // Planted faults that are scheduling directives: each is a copy of a built-in (or of the
 // compute-with prototype of §2.9) with one validity check left out. They are plug-ins loaded only
 // into zoo campaigns; the real directives are untouched.
-import { cst } from '../../expr/ast.js';
+import { type Expr, cst, op, vr, walkExpr } from '../../expr/ast.js';
 import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
+import { stmtExprs } from '../../target-semantics/holes.js';
 import { stageLabel } from '../../target-semantics/loop-name.js';
-import { type ForStmt, loopsOf, replaceInProgram } from '../../target-semantics/walk.js';
+import { type ForStmt, isInside, loopsOf, replaceInProgram } from '../../target-semantics/walk.js';
 import {
-  allocOf, firstValid, funcsOf, inventName, isPure, labelOf, moveIntoLoop, nameOf, resolveLoop, stageCount,
+  FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, funcsOf, inventName, isPure, labelOf, moveIntoLoop, nameOf, nestedLoop, resolveLoop, stageCount,
 } from '../../schedule/loops.js';
-import { type Directive, defineDirective } from '../../schedule/plugin.js';
+import { type Directive, Rejection, defineDirective } from '../../schedule/plugin.js';
 import { type Tail, splitLoop } from '../../schedule/split.js';
 
 interface LoopArg {
@@ -127,3 +128,159 @@ export const storeAtAnywhere = defineDirective<{ func: string; loop: string }>({
   },
 });
 
+
+/** Loops with a loop immediately inside them (no statement between the two). */
+const nestedPairs = (t: TgtProgram) => loopsOf(t).filter((l) => nestedLoop(l.stmt)?.wrappers.length === 0);
+
+/**
+ * swap without [SWAP-REDUCTION]: two reduction loops exchanged, which changes an update whose
+ * result depends on the order of its reduction domain (a Horner scheme, a scan).
+ */
+export const swapReductionLoops = defineDirective<LoopArg>({
+  name: 'swap-reduction-loops',
+  phase: 'loops',
+  summary: 'FAULT: exchange two nested loops, reduction loops included',
+  params: [{ name: 'loop', type: 'loop' }],
+  validate(t, a) {
+    if (nestedLoop(resolveLoop(t, a.loop).stmt)?.wrappers.length !== 0) throw new Rejection('SWAP-NESTED', `no loop immediately inside ${a.loop}`);
+  },
+  apply(t, a) {
+    const outer = resolveLoop(t, a.loop);
+    const inner = nestedLoop(outer.stmt)!.inner;
+    return replaceInProgram(t, outer.path, (s) => ({ ...inner, body: { ...(s as ForStmt), body: inner.body } }));
+  },
+  generate(t, rng) {
+    const red = nestedPairs(t).filter((l) => !isPure(t, l.stmt.var) && !isPure(t, nestedLoop(l.stmt)!.inner.var));
+    const ls = red.length > 0 ? red : nestedPairs(t);
+    return ls.length === 0 ? undefined : { loop: ls[rng.below(ls.length)]!.stmt.var };
+  },
+});
+
+/** The funcs whose computation reads f. */
+function consumersOf(t: TgtProgram, f: string): string[] {
+  return funcsOf(t).filter((g) => g !== f && stmtExprs(labelOf(t, g)!.stmt).some((e) => {
+    let reads = false;
+    walkExpr(e, (x) => {
+      if (x.k === 'access' && x.func === f) reads = true;
+    });
+    return reads;
+  }));
+}
+
+/**
+ * compute-at that checks only the consumer whose loop it targets: a second consumer that reads f
+ * outside that loop (before or after it) reads values that are not computed there yet, or any more.
+ */
+export const computeAtOneConsumer = defineDirective<FuncAtLoop>({
+  name: 'compute-at-one-consumer',
+  phase: 'compute',
+  summary: 'FAULT: compute a func in one consumer\'s loop, other consumers unchecked',
+  params: FUNC_AT_LOOP,
+  validate(t, a) {
+    const l = resolveLoop(t, a.loop);
+    const own = labelOf(t, a.func);
+    if (!own || a.func === t.output || isInside(l.path, own.path)) throw new Rejection('COMPUTE-AT-OWN', `'${a.func}' cannot be computed at ${a.loop}`);
+    if (!consumersOf(t, a.func).includes(nameOf(l).func)) throw new Rejection('COMPUTE-AT-DOMINANCE', `${a.loop} is not a loop of a consumer of '${a.func}'`);
+  },
+  apply(t, a) {
+    return moveIntoLoop(t, labelOf(t, a.func)!, a.loop);
+  },
+  generate(t, rng) {
+    // Funcs with several consumers are where the missing check matters.
+    const fs = funcsOf(t).filter((f) => f !== t.output);
+    const shared = fs.filter((f) => consumersOf(t, f).length >= 2);
+    const cands = (shared.length > 0 ? shared : fs).flatMap((func) => {
+      const cs = consumersOf(t, func);
+      return loopsOf(t).filter((l) => l.name !== undefined && cs.includes(l.name.func)).map((l) => ({ func, loop: l.stmt.var }));
+    });
+    return cands.length === 0 ? undefined : cands[rng.below(cands.length)];
+  },
+});
+
+/**
+ * store-at at a loop around the compute loop, with the computation kept to the first iteration of
+ * the compute loop: it assumes what was computed then serves every later iteration (a sliding
+ * window that nothing establishes).
+ */
+export const storeAtReuse = defineDirective<FuncAtLoop>({
+  name: 'store-at-reuse',
+  phase: 'storage',
+  summary: 'FAULT: store a func further out and compute it only on the first iteration of its compute loop',
+  params: FUNC_AT_LOOP,
+  validate(t, a) {
+    const around = computeLoop(t, a.func);
+    const l = resolveLoop(t, a.loop);
+    if (!around || around.stmt.var === l.stmt.var || !isInside(around.path, l.path)) throw new Rejection('STORE-AT-DOMINANCE', `${a.loop} does not enclose the compute loop of '${a.func}'`);
+  },
+  apply(t, a) {
+    const stored = moveIntoLoop(t, allocOf(t, a.func)!, a.loop);
+    const around = computeLoop(stored, a.func)!;
+    const first = op('=', vr(around.stmt.var), around.stmt.min);
+    return replaceInProgram(stored, labelOf(stored, a.func)!.path, (s) => ({ k: 'if', cond: first, then: s, else: { k: 'nop' } }));
+  },
+  generate(t, rng) {
+    const cands = funcsOf(t).flatMap((func) => {
+      const around = computeLoop(t, func);
+      if (!around) return [];
+      return loopsOf(t).filter((l) => l.stmt.var !== around.stmt.var && isInside(around.path, l.path)).map((l) => ({ func, loop: l.stmt.var }));
+    });
+    return cands.length === 0 ? undefined : cands[rng.below(cands.length)];
+  },
+});
+
+/** The innermost loop around f's computation, if it is computed inside one. */
+function computeLoop(t: TgtProgram, f: string) {
+  const own = labelOf(t, f);
+  return own && loopsOf(t).filter((l) => isInside(own.path, l.path)).pop();
+}
+
+/** split with its own rewrite of the loop, changed by `fault` (a guard of ≤, a forgotten minimum). */
+function faultySplit(name: string, summary: string, fault: (loop: ForStmt, split: Stmt) => Stmt): Directive<LoopArg & { factor: number }> {
+  return defineDirective<LoopArg & { factor: number }>({
+    name,
+    phase: 'loops',
+    summary,
+    params: [{ name: 'loop', type: 'loop' }, { name: 'factor', type: 'int', key: 'by' }],
+    validate(t, a) {
+      nameOf(resolveLoop(t, a.loop));
+    },
+    apply(t, a) {
+      const l = resolveLoop(t, a.loop);
+      const n = nameOf(l);
+      const xo = inventName(t, n, `${n.v}o`);
+      const xi = inventName(t, n, `${n.v}i`, new Set([xo]));
+      return replaceInProgram(t, l.path, (s) => fault(s as ForStmt, splitLoop(s as ForStmt, xo, xi, cst(Number(a.factor)), 'guard')));
+    },
+    generate(t, rng) {
+      const ls = loopsOf(t).filter((l) => l.name !== undefined);
+      return ls.length === 0 ? undefined : { loop: ls[rng.below(ls.length)]!.stmt.var, factor: 2 + rng.below(3) };
+    },
+  });
+}
+
+/** Rewrites the `let x = …` and the guard `if …` of a split (splitLoop's shape: for xo { for xi { let x = X in if g then s } }). */
+function mapSplitInner(split: Stmt, f: (letStmt: Extract<Stmt, { k: 'let' }>) => Stmt): Stmt {
+  const outer = split as ForStmt;
+  const inner = outer.body as ForStmt;
+  return { ...outer, body: { ...inner, body: f(inner.body as Extract<Stmt, { k: 'let' }>) } };
+}
+
+/** A guarded split whose guard is x ≤ m + l instead of x < m + l: one iteration past the end. */
+export const splitGuardLe = faultySplit('split-guard-le', 'FAULT: a guarded split whose guard lets one iteration too many through', (_loop, split) =>
+  mapSplitInner(split, (lt) => {
+    const guard = lt.body as Extract<Stmt, { k: 'if' }>;
+    const [x, end] = guard.cond.k === 'op' ? guard.cond.args : [];
+    return { ...lt, body: { ...guard, cond: op('not', op('>', x!, end!)) } };
+  }));
+
+/** A split that starts its iterations at 0 instead of the loop's minimum (right whenever the minimum is 0). */
+export const splitForgetsMin = faultySplit('split-forgets-min', 'FAULT: a split that forgets a non-zero loop minimum', (loop, split) =>
+  mapSplitInner(split, (lt) => ({ ...lt, value: dropMin(lt.value, loop.min) })));
+
+/** m + xo·e + xi without its m (splitLoop builds it as (m + xo·e) + xi). */
+function dropMin(x: Expr, m: Expr): Expr {
+  if (x.k !== 'op' || x.op !== '+') return x;
+  const [base, xi] = x.args as [Expr, Expr];
+  if (base.k !== 'op' || base.op !== '+' || base.args[0] !== m) return x;
+  return op('+', base.args[1]!, xi);
+}

@@ -9,8 +9,10 @@ import { UserError } from '../../diag.js';
 import type { Directive } from '../../schedule/plugin.js';
 import type { FuzzEnv } from '../env.js';
 import { scheduleDriver } from '../gen/driver.js';
-import { execNegativeAsZero, execNonTotalDivision, indexAccessesUnforced, offByOnePlus } from './components.js';
-import { computeWithLike, parallelAny, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere } from './directives.js';
+import { execNegativeAsZero, execNonTotalDivision, indexAccessesUnforced, offByOnePlus, shortUnderNesting } from './components.js';
+import {
+  computeAtOneConsumer, computeWithLike, parallelAny, splitForgetsMin, splitGuardLe, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere, storeAtReuse, swapReductionLoops,
+} from './directives.js';
 import { DirectiveRegistry } from '../../schedule/plugin.js';
 import { BUILTINS } from '../../schedule/builtins.js';
 
@@ -58,6 +60,17 @@ export const FAULTS: readonly Fault[] = [
   { ...directiveFault('compute-with', 'the compute-with prototype moved a pure stage after an update (§2.9, "Compute-with directive")', ['confluence'], computeWithLike), engine: 'beta1' },
   directiveFault('parallel-reduction', 'parallel traversal accepted on a reduction loop (def. 2.16)', ['race-free'], parallelAny),
   directiveFault('store-at-dominance', 'store-at placed where the allocation no longer dominates every access (lemma 2.5)', ['memory-safety', 'confluence'], storeAtAnywhere),
+  directiveFault('swap-reduction-loops', 'two reduction loops exchanged: an update whose result depends on the order of its rdom changes (the order of §2.4.1, [SWAP-REDUCTION])', ['confluence'], swapReductionLoops),
+  directiveFault('compute-at-one-consumer', 'compute-at checked against the consumer whose loop it targets only, while a second consumer reads outside that loop (lemma 2.5)', ['memory-safety', 'confluence'], computeAtOneConsumer),
+  directiveFault('store-at-sliding-window', 'store-at further out that computes the func only on the first iteration of its compute loop, assuming a sliding window nothing establishes', ['confluence'], storeAtReuse),
+  directiveFault('split-guard-le', 'a guarded split whose guard is ≤ instead of <: one iteration past the end of the loop (§2.8.2, φ_Guard)', ['memory-safety', 'confluence'], splitGuardLe),
+  directiveFault('split-forgets-min', 'a split that starts at 0 instead of the loop\'s minimum, right whenever the minimum is 0 (§2.8.2)', ['confluence'], splitForgetsMin),
+  {
+    name: 'bounds-under-nested-compute-at',
+    history: 'a bounds engine one point short only for funcs placed two levels deep (f in g in h), right on every flatter schedule',
+    properties: ['memory-safety', 'confluence'],
+    plant: (env) => ({ ...env, engine: shortUnderNesting }),
+  },
   {
     name: 'predicate-separation',
     history: 'validity ignored syntactic separation inside rdom predicates: racy predicates under parallel loops (§2.9, "Race conditions in rdom predicates")',
