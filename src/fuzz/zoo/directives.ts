@@ -12,6 +12,9 @@ import {
 import { type Directive, Rejection, defineDirective } from '../../schedule/plugin.js';
 import { type Tail, splitLoop } from '../../schedule/split.js';
 
+/** The rule a planted directive names when it refuses a call (it has no rule of spec/schedule.md). */
+const PLANTED = 'planted fault';
+
 interface LoopArg {
   readonly loop: string;
 }
@@ -142,7 +145,7 @@ export const swapReductionLoops = defineDirective<LoopArg>({
   summary: 'FAULT: exchange two nested loops, reduction loops included',
   params: [{ name: 'loop', type: 'loop' }],
   validate(t, a) {
-    if (nestedLoop(resolveLoop(t, a.loop).stmt)?.wrappers.length !== 0) throw new Rejection('SWAP-NESTED', `no loop immediately inside ${a.loop}`);
+    if (nestedLoop(resolveLoop(t, a.loop).stmt)?.wrappers.length !== 0) throw new Rejection(PLANTED, `no loop immediately inside ${a.loop}`);
   },
   apply(t, a) {
     const outer = resolveLoop(t, a.loop);
@@ -179,8 +182,8 @@ export const computeAtOneConsumer = defineDirective<FuncAtLoop>({
   validate(t, a) {
     const l = resolveLoop(t, a.loop);
     const own = labelOf(t, a.func);
-    if (!own || a.func === t.output || isInside(l.path, own.path)) throw new Rejection('COMPUTE-AT-OWN', `'${a.func}' cannot be computed at ${a.loop}`);
-    if (!consumersOf(t, a.func).includes(nameOf(l).func)) throw new Rejection('COMPUTE-AT-DOMINANCE', `${a.loop} is not a loop of a consumer of '${a.func}'`);
+    if (!own || a.func === t.output || isInside(l.path, own.path)) throw new Rejection(PLANTED, `'${a.func}' cannot be computed at ${a.loop}`);
+    if (!consumersOf(t, a.func).includes(nameOf(l).func)) throw new Rejection(PLANTED, `${a.loop} is not a loop of a consumer of '${a.func}'`);
   },
   apply(t, a) {
     return moveIntoLoop(t, labelOf(t, a.func)!, a.loop);
@@ -210,7 +213,7 @@ export const storeAtReuse = defineDirective<FuncAtLoop>({
   validate(t, a) {
     const around = computeLoop(t, a.func);
     const l = resolveLoop(t, a.loop);
-    if (!around || around.stmt.var === l.stmt.var || !isInside(around.path, l.path)) throw new Rejection('STORE-AT-DOMINANCE', `${a.loop} does not enclose the compute loop of '${a.func}'`);
+    if (!around || around.stmt.var === l.stmt.var || !isInside(around.path, l.path)) throw new Rejection(PLANTED, `${a.loop} does not enclose the compute loop of '${a.func}'`);
   },
   apply(t, a) {
     const stored = moveIntoLoop(t, allocOf(t, a.func)!, a.loop);
