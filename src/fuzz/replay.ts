@@ -1,15 +1,18 @@
 // Replaying a reproducer: rebuild its environment and case from the file alone and check again.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { CLI_LOC, UserError } from '../diag.js';
 import { evaluateAsync } from './check.js';
-import { DEFAULT_CONFIG } from './env.js';
+import type { Scheduled } from './gen/schedule.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { DEFAULT_CONFIG, type FuzzEnv } from './env.js';
 import { makeEnv } from './make-env.js';
 import { propertyNamed } from './properties/index.js';
 import type { CheckResult } from './property.js';
 import { type Reproducer, readReproducer, sha256 } from './reproducer.js';
 import { isModulePath } from '../node/plugins.js';
+import { REFSEM_BIN } from '../node/package.js';
 
 export interface ReplayResult {
   readonly reproducer: Reproducer;
@@ -40,6 +43,19 @@ function restoreModule(r: Reproducer, path: string, warnings: string[]): string 
   return file;
 }
 
+/** The environment a reproducer names, its plug-in modules restored where their files are gone. */
+function replayEnv(r: Reproducer, warnings: string[]): Promise<FuzzEnv> {
+  // The case is text: the generation options of the campaign play no part in checking it.
+  return makeEnv({
+    ...DEFAULT_CONFIG,
+    engine: isModulePath(r.engine) ? restoreModule(r, r.engine, warnings) : r.engine,
+    directives: r.directives.map((d) => restoreModule(r, d, warnings)),
+    ...(r.backend !== undefined ? { backend: r.backend } : {}),
+    ...(r.focus !== undefined ? { focus: r.focus } : {}),
+    ...(r.fault !== undefined ? { fault: r.fault } : {}),
+  });
+}
+
 export async function replay(path: string): Promise<ReplayResult> {
   const r = readReproducer(path);
   const at = { file: path, line: 1, col: 1 };
@@ -50,15 +66,7 @@ export async function replay(path: string): Promise<ReplayResult> {
   try {
     const prop = propertyNamed(r.property);
     const warnings: string[] = [];
-    // The case is text: the generation options of the campaign play no part in checking it.
-    const env = await makeEnv({
-      ...DEFAULT_CONFIG,
-      engine: isModulePath(r.engine) ? restoreModule(r, r.engine, warnings) : r.engine,
-      directives: r.directives.map((d) => restoreModule(r, d, warnings)),
-      ...(r.backend !== undefined ? { backend: r.backend } : {}),
-      ...(r.focus !== undefined ? { focus: r.focus } : {}),
-      ...(r.fault !== undefined ? { fault: r.fault } : {}),
-    });
+    const env = await replayEnv(r, warnings);
     let c: unknown;
     try {
       c = prop.decode(r.case, env);
@@ -72,4 +80,79 @@ export async function replay(path: string): Promise<ReplayResult> {
   } catch (e) {
     throw fromFile(e);
   }
+}
+
+/** One step of `replay --trace`: the program after a directive, and the property's verdict on it. */
+export interface TraceStep {
+  /** the directive that produced the program (undefined: T0, the lowered program) */
+  readonly directive?: string;
+  readonly program: TgtProgram;
+  readonly verdict: string;
+}
+
+/**
+ * The property checked on every prefix T0 … Tn of a reproducer's schedule, so the first directive
+ * after which the verdict changes shows. Only cases with a schedule have prefixes.
+ */
+export async function traceReplay(path: string): Promise<{ reproducer: Reproducer; steps: TraceStep[] }> {
+  const r = readReproducer(path);
+  const prop = propertyNamed(r.property);
+  const env = await replayEnv(r, []);
+  const c = prop.decode(r.case, env) as Partial<Scheduled>;
+  if (!c.steps || !c.names) throw new UserError(`a ${r.property} case has no schedule to trace`, { file: path, line: 1, col: 1 }, 'replay --trace follows the programs T0 … Tn of a scheduling property (confluence, memory-safety, bounds-quality, race-free, lemmas)');
+  const steps: TraceStep[] = [];
+  for (let i = 0; i < c.steps.length; i++) {
+    const prefix = { ...c, steps: c.steps.slice(0, i + 1), names: c.names.slice(0, i) };
+    const res = await evaluateAsync(prop, prefix, env);
+    steps.push({ ...(i > 0 ? { directive: c.names[i - 1]! } : {}), program: c.steps[i]!, verdict: res.status === 'fail' ? res.verdict : res.status === 'pass' && res.vacuous ? `pass (${res.vacuous})` : res.status });
+  }
+  return { reproducer: r, steps };
+}
+
+/**
+ * `replay --extract DIR`: the case as ordinary files — the program, the schedule, the plug-in
+ * modules and a `run.sh` that runs it with `refsem exec … --compare` — so it can be read, edited
+ * and run without the reproducer. Returns the files written.
+ */
+export function extractReproducer(path: string, dir: string): string[] {
+  const r = readReproducer(path);
+  mkdirSync(join(dir, 'modules'), { recursive: true });
+  const written: string[] = [];
+  const put = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    written.push(join(dir, name));
+  };
+  const args: string[] = [];
+  if (r.case.program !== undefined) put('case.alg', r.case.program);
+  if (r.case.schedule) {
+    put('case.sched', r.case.schedule.endsWith('\n') ? r.case.schedule : `${r.case.schedule}\n`);
+    args.push('--schedule case.sched');
+  }
+  if (r.case.input) {
+    args.push(`--window=${r.case.input.window.map(([m, l]) => `${m}+${l}`).join(',')}`);
+    for (const [k, v] of Object.entries(r.case.input.params)) args.push(`--param ${k}=${v}`);
+  }
+  const local = (p: string) => `modules/${basename(p)}`;
+  for (const m of r.modules ?? []) put(local(m.path), m.source);
+  for (const d of r.directives) args.push(`--directive ${local(d)}`);
+  // bounds-quality judges β1 where the campaign's engine is β0 (soundness.ts, `judged`).
+  const engine = r.property === 'bounds-quality' && r.engine === 'beta0' ? 'beta1' : r.engine;
+  args.push(`--engine ${isModulePath(engine) ? local(engine) : engine}`);
+  // A planted zoo fault lives inside refsem and cannot be named to exec: such cases replay.
+  const run = r.case.program !== undefined && r.fault === undefined
+    ? `$REFSEM exec case.alg ${args.join(' ')} --compare`
+    : '$REFSEM replay reproducer.json';
+  put('reproducer.json', readFileSync(path, 'utf8'));
+  put('run.sh', [
+    '#!/bin/sh',
+    `# ${r.property}: ${r.verdict}, found by refsem ${r.refsem_version ?? '(version unknown)'} (seed ${r.seed}, check ${r.check}).`,
+    `# expected: ${r.expected.split('\n')[0]}`,
+    `# actual:   ${r.actual.split('\n')[0]}`,
+    'cd "$(dirname "$0")"',
+    `REFSEM="\${REFSEM:-node ${REFSEM_BIN}}"`,
+    run,
+    '',
+  ].join('\n'));
+  chmodSync(join(dir, 'run.sh'), 0o755);
+  return written;
 }

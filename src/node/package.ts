@@ -13,3 +13,6 @@ export const SPEC_DIR: string = fileURLToPath(new URL('spec/', ROOT));
 
 /** The folder of the bundled examples. */
 export const EXAMPLES_DIR: string = fileURLToPath(new URL('examples/', ROOT));
+
+/** The command-line entry, for scripts refsem writes (`replay --extract`'s run.sh). */
+export const REFSEM_BIN: string = fileURLToPath(new URL('bin/refsem.js', ROOT));

@@ -11,6 +11,7 @@ import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed
 import { EXTRA_PROPERTIES, PROPERTIES } from '../../fuzz/properties/index.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
 import { sampleCases } from '../../fuzz/sample.js';
+import { runCorpus, showCorpus } from '../../fuzz/corpus.js';
 import { showCoverage, specRules, tallyRules } from '../../rules/coverage.js';
 import { caseItems, tourTraces } from '../rule-tour.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,14 +114,19 @@ async function campaignCoverage(o: CampaignOptions, count: number): Promise<stri
 export const register: Register = (program, io, setExit) => {
   campaignFlags(program.command('fuzz').description('run a fuzz campaign over the soundness properties (docs/fuzzing.md)'))
     .option('--list', 'list the properties and exit')
+    .option('--corpus <dir>', 'first replay every reproducer in DIR (a regression corpus); those still failing count as failures')
     .option('--coverage', `after the campaign, run its first ${COVERAGE_SAMPLE} cases through the traced evaluators and report which spec rules fired`)
-    .action(async (o: FuzzFlags & { coverage?: boolean }) => {
+    .action(async (o: FuzzFlags & { coverage?: boolean; corpus?: string }) => {
       if (o.list) {
         for (const p of [...PROPERTIES, ...EXTRA_PROPERTIES]) io.out(`${p.name.padEnd(18)} ${p.summary}\n`);
         return;
       }
       const opts = campaignOptions(o, '60s');
+      const corpus = o.corpus === undefined ? undefined : await runCorpus(o.corpus);
+      // The JSON summary is read by other tools: the corpus report goes to stderr beside it.
+      if (corpus) (o.json ? io.err : io.out)(showCorpus(corpus));
       const r = await runCampaignCli(opts, io, { json: Boolean(o.json), stats: Boolean(o.stats) });
+      if (corpus && corpus.failing.length > 0) setExit(EXIT.checkFailed);
       if (o.coverage) {
         const rep = await campaignCoverage(opts, Math.min(r.runs, COVERAGE_SAMPLE));
         // The JSON summary is read by other tools; the coverage report goes beside it.

@@ -1,7 +1,8 @@
 // `refsem replay FILE`: re-checks a reproducer written by a campaign (docs/fuzzing.md).
 import type { Register } from './index.js';
 import { EXIT } from '../../node/io.js';
-import { replay } from '../../fuzz/replay.js';
+import { extractReproducer, replay, traceReplay } from '../../fuzz/replay.js';
+import { printTgt } from '../../target-semantics/print.js';
 import { writeCaseReport } from '../case-report.js';
 
 export const register: Register = (program, io, setExit) => {
@@ -11,7 +12,21 @@ export const register: Register = (program, io, setExit) => {
     .argument('<file>', 'a reproducer (.json) from a campaign\'s --out directory')
     .option('--json', 'print the outcome as one JSON object')
     .option('--html <file>', 'also write the case as a report page (as refsem html does)')
-    .action(async (file: string, o: { json?: boolean; html?: string }) => {
+    .option('--extract <dir>', 'write the case as files (program, schedule, plug-in modules, run.sh) into DIR instead of checking it')
+    .option('--trace', 'check the property after every directive: print T0 … Tn with their verdicts and the first directive that changes the verdict')
+    .action(async (file: string, o: { json?: boolean; html?: string; extract?: string; trace?: boolean }) => {
+      if (o.extract !== undefined) {
+        for (const f of extractReproducer(file, o.extract)) io.out(`wrote ${f}\n`);
+        return;
+      }
+      if (o.trace) {
+        const { steps } = await traceReplay(file);
+        steps.forEach((st, i) => io.out(`── T${i}${st.directive ? ` after ${st.directive}` : ' (lowered)'}: ${st.verdict}\n${printTgt(st.program)}\n`));
+        const change = steps.findIndex((st, i) => i > 0 && st.verdict !== steps[i - 1]!.verdict);
+        io.out(change < 0 ? `the verdict is ${steps[0]!.verdict} after every directive\n` : `the verdict changes after directive ${change} (${steps[change]!.directive}): ${steps[change - 1]!.verdict} → ${steps[change]!.verdict}\n`);
+        if (steps[steps.length - 1]!.verdict !== 'pass' && !steps[steps.length - 1]!.verdict.startsWith('pass ')) setExit(EXIT.checkFailed);
+        return;
+      }
       const { reproducer: r, result, reproduced, warnings } = await replay(file);
       for (const w of warnings) io.err(`warning: ${w}\n`);
       const verdict = result.status === 'fail' ? result.verdict : result.status;

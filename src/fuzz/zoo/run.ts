@@ -21,6 +21,8 @@ export interface ZooOptions {
   readonly inProcess?: boolean;
   readonly faults?: readonly string[];
   readonly out?: string;
+  /** swarm testing in the detection campaigns (docs/fuzzing.md) */
+  readonly swarm?: boolean;
 }
 
 export interface ZooEntry {
@@ -61,7 +63,7 @@ export function attribution(f: Fault, clean: FuzzEnv): (found: Found) => boolean
 
 export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
   const out = o.out ?? mkdtempSync(join(tmpdir(), `refsem-zoo-${f.name}-`));
-  const config = { ...DEFAULT_CONFIG, engine: f.engine ?? DEFAULT_CONFIG.engine, ...(f.backend ? { backend: f.backend } : {}) };
+  const config = { ...DEFAULT_CONFIG, engine: f.engine ?? DEFAULT_CONFIG.engine, swarm: o.swarm ?? DEFAULT_CONFIG.swarm, ...(f.backend ? { backend: f.backend } : {}) };
   const accept = attribution(f, await makeEnv(config));
   let first: { found: Found; at: number } | undefined;
   const pending: Promise<void>[] = [];
