@@ -5,7 +5,7 @@ import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
 import { type LoopInfo, isInside, loopsOf, visitStmts } from '../target-semantics/walk.js';
 import {
-  FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, funcLoopPairs, funcsOf, labelOf, moveIntoLoop, requireLabel, resolveLoop,
+  FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, computeSites, funcsOf, labelOf, moveIntoLoop, requireLabel, resolveLoop,
 } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective, validatedByRewriting } from './plugin.js';
 
@@ -84,7 +84,7 @@ export const computeAt: Directive<ComputeAtArgs> = defineDirective<ComputeAtArgs
   },
   generate(t, rng, ctx) {
     // Only placements that are valid without a later store-at.
-    return firstValid(rng, funcLoopPairs(t), (c) => ctx.valid(t, c) && racingLoop(moved(t, c), c.func) === undefined);
+    return firstValid(rng, computeSites(t), (c) => ctx.valid(t, c) && racingLoop(moved(t, c), c.func) === undefined);
   },
 });
 

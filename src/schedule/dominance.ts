@@ -4,12 +4,12 @@
 // inside f's own statement), and everything touching f after f has been allocated. Lemma 2.5 is
 // also checked by src/lowering/invariants.ts against the algorithm; this check works on the
 // program alone and names the consumer left behind.
-import type { Expr } from '../expr/ast.js';
 import { walkExpr } from '../expr/ast.js';
 import { withDominators } from '../lowering/invariants.js';
-import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
 import { printHead } from '../target-semantics/print.js';
 import { visitStmts } from '../target-semantics/walk.js';
+import { ownExprs } from '../target-semantics/holes.js';
 import { funcsOf } from './loops.js';
 
 export interface Violation {
@@ -25,25 +25,6 @@ export interface Violation {
    * of a multi-stage consumer) is a violation only because lemma 2.5 speaks of all of them.
    */
   readonly reads: boolean;
-}
-
-function ownExprs(s: Stmt): Expr[] {
-  switch (s.k) {
-    case 'assert':
-      return [s.cond];
-    case 'allocate':
-      return s.dims.flatMap((d) => [d.min, d.len]);
-    case 'store':
-      return [...s.idx, s.value];
-    case 'if':
-      return [s.cond];
-    case 'for':
-      return [s.min, s.len];
-    case 'let':
-      return [s.value];
-    default:
-      return [];
-  }
 }
 
 /** The func a statement belongs to: the innermost enclosing func label. */

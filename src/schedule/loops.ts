@@ -9,8 +9,9 @@ import { type Int, isError } from '../expr/value.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { type LoopName, loopVarName, parseLoopName, stageLabel } from '../target-semantics/loop-name.js';
 import {
-  type ForStmt, type LoopInfo, type Site, type StmtPath, loopsOf, removeAt, replaceInProgram, visitStmts,
+  type ForStmt, type LoopInfo, type Site, type StmtPath, isInside, loopsOf, removeAt, replaceInProgram, visitStmts,
 } from '../target-semantics/walk.js';
+import { ownExprs } from '../target-semantics/holes.js';
 import { type ParamSpec, Rejection } from './plugin.js';
 
 /**
@@ -257,10 +258,55 @@ export const FUNC_AT_LOOP: readonly ParamSpec[] = [
   { name: 'loop', type: 'loop', key: 'at' },
 ];
 
-/** Every (func, loop) pair of the program: the candidates compute-at and store-at draw from. */
-export function funcLoopPairs(t: TgtProgram): FuncAtLoop[] {
-  const loops = loopsOf(t);
-  return funcsOf(t).flatMap((func) => loops.map((l) => ({ func, loop: l.stmt.var })));
+const READS = new WeakMap<TgtProgram, ReadonlyMap<string, readonly StmtPath[]>>();
+
+/** Per func, the paths of the statements that read it: one walk per program, kept (programs are immutable). */
+function readersOf(t: TgtProgram): ReadonlyMap<string, readonly StmtPath[]> {
+  let m = READS.get(t);
+  if (!m) {
+    const found = new Map<string, StmtPath[]>();
+    visitStmts(t.body, (s, path) => {
+      const read = new Set<string>();
+      for (const e of ownExprs(s)) walkExpr(e, (x) => void (x.k === 'access' && read.add(x.func)));
+      for (const f of read) found.set(f, [...(found.get(f) ?? []), path]);
+    });
+    READS.set(t, (m = found));
+  }
+  return m;
+}
+
+/** Paths of the statements that read f outside f's own computation. */
+export function usesOf(t: TgtProgram, f: string): StmtPath[] {
+  const own = labelOf(t, f)?.path;
+  return (readersOf(t).get(f) ?? []).filter((p) => !own || !isInside(p, own));
+}
+
+/** The loops around every statement at `paths` (all loops when there are none). */
+function loopsAroundAll(t: TgtProgram, paths: readonly StmtPath[]): LoopInfo[] {
+  return loopsOf(t).filter((l) => paths.every((p) => isInside(p, l.path)));
+}
+
+/**
+ * The (func, loop) pairs where compute-at may place a func: a loop that encloses every statement
+ * reading f (any loop, when nothing reads f) and is not inside f's own computation. A placement anywhere else leaves a use outside
+ * the loop, where lemma 2.5 fails, so these are the only candidates `generate` needs to validate.
+ */
+export function computeSites(t: TgtProgram): FuncAtLoop[] {
+  return funcsOf(t).flatMap((func) => {
+    const own = labelOf(t, func)?.path;
+    if (!own) return [];
+    // A func nobody reads may go into any loop outside its own computation.
+    return loopsAroundAll(t, usesOf(t, func)).filter((l) => !isInside(l.path, own)).map((l) => ({ func, loop: l.stmt.var }));
+  });
+}
+
+/** The pairs where store-at may place a func's allocation: loops around its computation and every use of it. */
+export function storeSites(t: TgtProgram): FuncAtLoop[] {
+  return funcsOf(t).flatMap((func) => {
+    const own = labelOf(t, func);
+    if (!own) return [];
+    return loopsAroundAll(t, [own.path, ...usesOf(t, func)]).map((l) => ({ func, loop: l.stmt.var }));
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { dominanceViolations } from './dominance.js';
 import { isInside } from '../target-semantics/walk.js';
-import { FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, funcLoopPairs, labelOf, moveIntoLoop, requireFunc, resolveLoop } from './loops.js';
+import { FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, storeSites, labelOf, moveIntoLoop, requireFunc, resolveLoop } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective, validatedByRewriting } from './plugin.js';
 
 export type StoreAtArgs = FuncAtLoop;
@@ -35,6 +35,6 @@ export const storeAt: Directive<StoreAtArgs> = defineDirective<StoreAtArgs>({
   params: FUNC_AT_LOOP,
   ...validatedByRewriting(check),
   generate(t, rng, ctx) {
-    return firstValid(rng, funcLoopPairs(t), (c) => ctx.valid(t, c));
+    return firstValid(rng, storeSites(t), (c) => ctx.valid(t, c));
   },
 });

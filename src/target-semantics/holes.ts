@@ -43,6 +43,26 @@ export function mapStmtExprs(s: Stmt, f: (e: Expr) => Expr): Stmt {
   }
 }
 
+/** The expressions a statement evaluates itself, not those of the statements nested in it. */
+export function ownExprs(s: Stmt): Expr[] {
+  switch (s.k) {
+    case 'assert':
+      return [s.cond];
+    case 'allocate':
+      return s.dims.flatMap((d) => [d.min, d.len]);
+    case 'store':
+      return [...s.idx, s.value];
+    case 'if':
+      return [s.cond];
+    case 'for':
+      return [s.min, s.len];
+    case 'let':
+      return [s.value];
+    default:
+      return [];
+  }
+}
+
 /** Every expression of a statement, in program order (a walk: nothing is rebuilt). */
 export function stmtExprs(s: Stmt, out: Expr[] = []): Expr[] {
   switch (s.k) {

@@ -4,51 +4,15 @@
 // their producers at a loop of theirs, and so on (f inside g inside h), and store a func at the
 // loop where it is computed or further out (sliding windows, §2.8.4). These proposals do the same
 // on the current program; each is still validated by the directive before it is applied.
-import { type Expr, walkExpr } from '../../expr/ast.js';
-import type { Stmt, TgtProgram } from '../../target-semantics/ast.js';
-import { type LoopInfo, type StmtPath, isInside, loopsOf, visitStmts } from '../../target-semantics/walk.js';
-import { allocOf, funcsOf, labelOf } from '../../schedule/loops.js';
+import type { TgtProgram } from '../../target-semantics/ast.js';
+import { type LoopInfo, isInside, loopsOf } from '../../target-semantics/walk.js';
+import { allocOf, computeSites, funcsOf, labelOf } from '../../schedule/loops.js';
 import { seededRng } from '../../rng.js';
 import type { AppliedCall } from './driver.js';
 
-/** Expressions a statement evaluates itself (not those of statements nested in it). */
-function ownExprs(s: Stmt): readonly Expr[] {
-  switch (s.k) {
-    case 'store':
-      return [...s.idx, s.value];
-    case 'if':
-    case 'assert':
-      return [s.cond];
-    case 'let':
-      return [s.value];
-    case 'for':
-      return [s.min, s.len];
-    default:
-      return [];
-  }
-}
-
-/** Paths of the statements that read f outside f's own computation. */
-function usesOf(t: TgtProgram, f: string): StmtPath[] {
-  const own = labelOf(t, f)?.path;
-  const out: StmtPath[] = [];
-  visitStmts(t.body, (s, path) => {
-    if (own && isInside(path, own)) return;
-    let reads = false;
-    for (const e of ownExprs(s)) walkExpr(e, (x) => {
-      if (x.k === 'access' && x.func === f) reads = true;
-    });
-    if (reads) out.push(path);
-  });
-  return out;
-}
-
 /** The loops that enclose every use of f and not f's computation: where f may be computed. */
-function enclosingUses(t: TgtProgram, f: string): LoopInfo[] {
-  const uses = usesOf(t, f);
-  const own = labelOf(t, f)?.path;
-  if (uses.length === 0 || !own) return [];
-  return loopsOf(t).filter((l) => uses.every((u) => isInside(u, l.path)) && !isInside(l.path, own));
+function enclosingUses(t: TgtProgram, f: string): string[] {
+  return computeSites(t).filter((c) => c.func === f).map((c) => c.loop);
 }
 
 const isPlaced = (t: TgtProgram, f: string): boolean => {
@@ -70,7 +34,7 @@ export function proposeComputeAt(t: TgtProgram, seed: number): AppliedCall[] {
     const loops = enclosingUses(t, func);
     if (loops.length === 0) continue;
     const first = rng.below(loops.length);
-    for (let i = 0; i < loops.length; i++) out.push({ name: 'compute-at', args: { func, loop: loops[(first + i) % loops.length]!.stmt.var } });
+    for (let i = 0; i < loops.length; i++) out.push({ name: 'compute-at', args: { func, loop: loops[(first + i) % loops.length]! } });
   }
   return out;
 }
