@@ -53,6 +53,9 @@ export function genOptionsOf(config: EnvConfig): GenOptions {
     maxFuncs: Math.min(DEFAULT_GEN.maxFuncs, maxFuncs),
     ...(maxFuncs > 1 ? { app: { share: APP_SHARE, maxFuncs } } : {}),
     swarm: config.swarm === true,
+    // Coordinates of several digits (values beyond 32 bits come from app pipelines' input scales;
+    // wide constants in the generic generator would land in indices and explode allocations).
+    farWindows: true,
   };
 }
 

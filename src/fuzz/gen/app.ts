@@ -45,6 +45,8 @@ export interface AppB {
   readonly params: number;
   /** the constants of the input func */
   readonly input: number;
+  /** the scale of the input's values: 1, or beyond 32 bits (values, never coordinates, get large) */
+  readonly scale: number;
   readonly stages: readonly AppStageB[];
   /** swarm testing: the stage kinds this pipeline may use (a bit per kind; all when absent) */
   readonly kinds?: number;
@@ -69,6 +71,7 @@ export function arbAppB(o: AppOptions, swarm: boolean): fc.Arbitrary<AppB> {
     dims: fc.oneof({ weight: 1, arbitrary: fc.constant(1) }, { weight: 4, arbitrary: fc.constant(2) }, { weight: 1, arbitrary: fc.constant(3) }),
     params: fc.nat(2),
     input: fc.nat(63),
+    scale: fc.nat(SCALES.length - 1),
     // Pipelines of several stages are the point: lengths are drawn uniformly up to the maximum
     // rather than with fast-check's preference for short arrays.
     stages: fc.array(stage, { minLength: Math.min(1, o.maxFuncs - 1), maxLength: o.maxFuncs - 1, size: 'max' }),
@@ -83,6 +86,13 @@ export function kindOf(b: AppB, s: AppStageB): StageKind {
 }
 
 const c = (n: number): Expr => cst(int(n));
+
+/**
+ * Scales of the input's values. Large ones take every value of the pipeline beyond 32 bits (what
+ * 32-bit lanes, overflow checks and keys built from values must get right), while coordinates stay
+ * small: histogram bins take values modulo 8 and clamped.
+ */
+const SCALES = [1, 1, 1, 1, 2 ** 31 + 1, -(2 ** 33) + 7, 2 ** 40 + 1];
 const add = (...es: Expr[]): Expr => es.reduce((a, e) => op('+', a, e));
 const clampTo = (e: Expr, lo: number, hi: number): Expr => op('max', c(lo), op('min', e, c(hi)));
 
@@ -94,7 +104,9 @@ export function decodeAppFuncs(b: AppB): { params: string[]; funcs: Func[] } {
   // The input: a bounded, signed pattern of the coordinates, as an image would be.
   const weights = [3 + (b.input % 5), 7 + (b.input % 3), 2];
   const pattern = v.reduce<Expr>((e, x, i) => op('+', e, op('*', x, c(weights[i]!))), c(b.input % 4));
-  const funcs: Func[] = [pureFunc(funcName(0), vars, op('-', op('mod', pattern, c(17 + (b.input % 6))), c(8)))];
+  const image = op('-', op('mod', pattern, c(17 + (b.input % 6))), c(8));
+  const scale = SCALES[b.scale % SCALES.length]!;
+  const funcs: Func[] = [pureFunc(funcName(0), vars, scale === 1 ? image : op('*', image, c(scale)))];
   // Downsampling doubles the region a consumer needs of its producer: at most two keep the
   // regions (and so the cost of a check) bounded.
   let downsamples = 0;

@@ -64,6 +64,12 @@ export interface GenOptions {
   readonly wideConstants?: boolean;
   /** The largest window extent an input asks for in dimension 0, the innermost loop (default 4). */
   readonly maxWindowLen?: number;
+  /**
+   * Windows away from the origin one time in ten (minima of two and three digits): coordinates of
+   * several digits tell apart what single digits cannot, e.g. keys that join (1, 23) and (12, 3)
+   * into the same text.
+   */
+  readonly farWindows?: boolean;
   /** app-shaped pipelines (app.ts): their percentage among generated algorithms, and their size */
   readonly app?: { readonly share: number; readonly maxFuncs: number };
   /** swarm testing: each case draws a random subset of stage kinds and directives */
@@ -253,10 +259,18 @@ export interface InputB {
   readonly params: readonly number[];
 }
 
-export function arbInput(o: Pick<GenOptions, 'maxWindowLen'> = {}): fc.Arbitrary<InputB> {
+/**
+ * Far window minima (farWindows): several digits, but near enough that a func clamped to a box at
+ * the origin (a boundary condition) still has a region the executors can allocate.
+ */
+const FAR = [12, 23, 123, -45, -101];
+
+export function arbInput(o: Pick<GenOptions, 'maxWindowLen' | 'farWindows'> = {}): fc.Arbitrary<InputB> {
+  const near = fc.integer({ min: -3, max: 3 });
+  const min = o.farWindows ? fc.oneof({ weight: 9, arbitrary: near }, { weight: 1, arbitrary: fc.constantFrom(...FAR) }) : near;
   return fc.record({
     window: fc.tuple(...[0, 1, 2].map((d) => fc.tuple(
-      fc.integer({ min: -3, max: 3 }),
+      min,
       fc.integer({ min: 1, max: d === 0 ? o.maxWindowLen ?? 4 : 4 }),
       // An empty window compares nothing: it is kept for the corner it is, but rarely. (A middle
       // value, since fast-check's bias favours the ends of a range.)
