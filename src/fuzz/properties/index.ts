@@ -5,10 +5,12 @@ import type { AnyProperty } from '../property.js';
 import { evaluatorsAlg, evaluatorsTgt } from './evaluators.js';
 import { backend } from './backend.js';
 import { perceus } from './perceus.js';
+import { operators } from './operators.js';
+import { wrongPrograms } from './wrong-programs.js';
 import { roundtrip } from './roundtrip.js';
 import { boundsQuality, confluence, lemmas, memorySafety, raceFree } from './soundness.js';
 
-export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip, perceus];
+export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip, perceus, operators, wrongPrograms];
 
 /** Properties that run only when asked for (they need an option such as --backend). */
 export const EXTRA_PROPERTIES: readonly AnyProperty[] = [backend];

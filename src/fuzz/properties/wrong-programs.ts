@@ -1,0 +1,96 @@
+// Programs that must go wrong: target programs built to race, to write or read outside their
+// allocation, to read memory nothing wrote, or to touch a func before it is allocated, each
+// checked on both executors (the fast executor and the machine of fig. 2.8). The soundness
+// properties only ever run programs that should behave; without this one, an executor that stopped
+// detecting races or stopped producing ε_mem would pass every campaign.
+import fc from 'fast-check';
+import { E_MEM, int, isError } from '../../expr/value.js';
+import type { Input } from '../../alg-semantics/ast.js';
+import type { TgtProgram } from '../../target-semantics/ast.js';
+import { execTgt } from '../../target-semantics/exec.js';
+import { runMachine } from '../../target-semantics/machine.js';
+import type { Outcome } from '../../target-semantics/outcome.js';
+import { showOutcome } from '../../target-semantics/display.js';
+import { parseTgt } from '../../target-semantics/parse.js';
+import { printTgt } from '../../target-semantics/print.js';
+import { PASS, type CheckResult, type Property } from '../property.js';
+
+/** What the program is built to do wrong, and so what both executors must report. */
+export const WRONGS = ['data-race', 'oob-write', 'oob-read', 'unwritten-read', 'unallocated'] as const;
+export type Wrong = (typeof WRONGS)[number];
+
+export interface WrongGen {
+  readonly wrong: Wrong;
+  /** window minimum and length of the output (length ≥ 1) */
+  readonly min: number;
+  readonly len: number;
+  /** iterations of the racing loop (≥ 2), how far past the end an access goes (≥ 1), a constant */
+  readonly k: number;
+  readonly past: number;
+  readonly c: number;
+}
+
+export interface WrongCase {
+  readonly wrong: Wrong;
+  readonly program: TgtProgram;
+  readonly input: Input;
+}
+
+/** The program text of each kind, over output `o` with window (x.min, x.len) and a helper buffer `g` of n points. */
+function source(g: WrongGen): string {
+  const head = 'pipeline o(; x in (x.min, x.len)):\n{\n  allocate o(x in (x.min, x.len));\n';
+  const n = g.k + 1;
+  switch (g.wrong) {
+    case 'data-race':
+      // k parallel iterations update one point of o.
+      return `${head}  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- ${g.c};\n  for parallel o.s1.r in (0, ${g.k}) do o@s1[x.min] <- o@s1[x.min] + o.s1.r\n}`;
+    case 'oob-write':
+      return `${head}  for o.s0.x in (x.min, x.len + ${g.past}) do o[o.s0.x] <- ${g.c}\n}`;
+    case 'oob-read':
+      return `${head}  allocate g(x in (0, ${n}));\n  for g.s0.x in (0, ${n}) do g[g.s0.x] <- g.s0.x * ${g.c};\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- g[${n - 1 + g.past}]\n}`;
+    case 'unwritten-read':
+      // g's last point is never written; reading it yields ε_mem, which the output then holds.
+      return `${head}  allocate g(x in (0, ${n}));\n  for g.s0.x in (0, ${n - 1}) do g[g.s0.x] <- ${g.c};\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- g[${n - 1}]\n}`;
+    case 'unallocated':
+      // g is written before it is allocated (σ is flat, spec/target.md "Scoping": an allocation
+      // lasts once made, so only an access before any allocation is unallocated).
+      return `${head}  g[0] <- ${g.c};\n  allocate g(x in (0, ${n}));\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- ${g.c}\n}`;
+  }
+}
+
+/** How an outcome shows the wrong it was built for, or undefined when it does not. */
+function reported(w: Wrong, o: Outcome): boolean {
+  if (w === 'unwritten-read') return o.kind === 'done' && o.output.data.length > 0 && o.output.data.every((v) => isError(v) && v === E_MEM);
+  return o.kind === 'stuck' && o.stuck.kind === w;
+}
+
+/** Machine steps allowed: the programs are a few dozen steps long. */
+const MACHINE_STEPS = 20_000;
+
+export const wrongPrograms: Property<WrongGen, WrongCase> = {
+  name: 'wrong-programs',
+  summary: 'programs built to race, to access outside their allocation, to read unwritten memory or to use a func before allocating it are reported as such by both executors (fig. 2.8, thm. 2.1)',
+  arbitrary: () => fc.record({
+    wrong: fc.constantFrom(...WRONGS),
+    min: fc.integer({ min: -3, max: 3 }),
+    len: fc.integer({ min: 1, max: 4 }),
+    k: fc.integer({ min: 2, max: 5 }),
+    past: fc.integer({ min: 1, max: 3 }),
+    c: fc.integer({ min: -9, max: 9 }),
+  }),
+  concretize: (g) => ({ wrong: g.wrong, program: parseTgt(source(g), '<wrong program>'), input: { window: [[int(g.min), int(g.len)]], params: new Map() } }),
+  check(c): CheckResult {
+    const runs = [['fast executor', execTgt(c.program, c.input)], ['machine', runMachine(c.program, c.input, { maxSteps: MACHINE_STEPS })]] as const;
+    for (const [who, o] of runs) {
+      if (!reported(c.wrong, o)) return { status: 'fail', verdict: `${c.wrong}-unreported`, expected: `the ${who} reports ${c.wrong}`, actual: showOutcome(o) };
+    }
+    return PASS;
+  },
+  encode: (c) => ({ target: printTgt(c.program), input: { window: c.input.window.map(([m, l]) => [m.toString(), l.toString()] as const), params: {} }, extra: { wrong: c.wrong } }),
+  decode: (t) => ({
+    wrong: t.extra?.wrong as Wrong,
+    program: parseTgt(t.target ?? '', '<reproducer target>'),
+    input: { window: (t.input?.window ?? []).map(([m, l]) => [int(BigInt(m)), int(BigInt(l))] as const), params: new Map() },
+  }),
+  shape: (c) => c.wrong,
+};
