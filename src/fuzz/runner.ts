@@ -171,7 +171,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
           const index = watch[0]!;
           if (index < 0 || Date.now() - watch[1]! <= o.budgetMs || finished) return;
           // A hang: the check's thread cannot be interrupted from inside, so the worker is
-          // replaced; the case is regenerated here from its seed for the reproducer.
+          // replaced; the case's blueprint is regenerated here from its seed for the reproducer.
           finished = true;
           clearInterval(dog);
           live.delete(w);
@@ -195,17 +195,21 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
     const recordTimeout = (index: number) => {
       const prop = propertyFor(props, o.seed, index);
       const seed = checkSeed(o.seed, index);
+      // Only the blueprint is rebuilt here: making it concrete would run plug-in code (a directive's
+      // generate and apply) on the main thread, where a plug-in that hangs would hang the campaign.
       let text: Found['text'];
       try {
-        text = prop.encode(prop.concretize(generated(prop, env, seed), env));
+        text = { extra: { blueprint: JSON.stringify(generated(prop, env, seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), note: 'the case timed out; its blueprint is kept (re-running it may hang again)' } };
       } catch {
         text = { extra: { note: 'the case could not be regenerated' } };
       }
       const counts = propertyCounts(stats, prop.name);
       counts.checks++;
       counts.failures++;
+      // Hangs are de-duplicated per property, like other failures of one cause: one hanging plug-in
+      // or engine would otherwise write a reproducer per check.
       record({
-        property: prop.name, index, checkSeed: seed, key: `${prop.name}/timeout/${index}`, text, shrinks: 0,
+        property: prop.name, index, checkSeed: seed, key: `${prop.name}/timeout`, text, shrinks: 0,
         failure: { status: 'fail', verdict: 'timeout', expected: `the check finishes within ${o.budgetMs} ms`, actual: 'still running at the budget; the worker was stopped' },
       });
     };

@@ -2,7 +2,7 @@
 // check-directive (the unsound example is reported, correct ones pass), and — with the compiled
 // build — worker threads finding the same failures as one job.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -114,6 +114,18 @@ describe('refsem merge', () => {
 describe('worker threads (compiled build)', () => {
   const bin = join(__dirname, '..', '..', 'bin', 'refsem.js');
   const built = existsSync(join(__dirname, '..', '..', 'dist', 'fuzz', 'worker.js'));
+  it.runIf(built)('end on time when a plug-in hangs: the hang is one timeout failure, the plug-in never runs on the main thread', () => {
+    const dir = scratch();
+    const hang = join(dir, 'hang.mjs');
+    writeFileSync(hang, `export default (api) => api.defineDirective({ name: 'hang', phase: 'loops', params: [{ name: 'loop', type: 'loop' }],
+      validate(t, a) { api.resolveLoop(t, a.loop); }, apply() { for (;;) {} },
+      generate(t, rng) { const l = api.pick(rng, api.loopsOf(t)); return l ? { loop: l.stmt.var } : undefined; } });\n`);
+    const r = spawnSync('node', [bin, 'fuzz', '--directive', hang, '--time', '6s', '--budget', '1s', '--jobs', '1', '--seed', '1', '--property', 'confluence', '--out', join(dir, 'out'), '--json'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(1);
+    const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(s.failures.map((f: { verdict: string }) => f.verdict)).toEqual(['timeout']);
+    expect(s.runs).toBeGreaterThan(1);
+  }, 120_000);
   it.runIf(built)('find the same failures with --jobs 1 and --jobs 2', () => {
     const run = (jobs: string) => {
       const r = spawnSync('node', [bin, 'fuzz', '--runs', '300', '--seed', '5', '--jobs', jobs, '--property', 'race-free', '--directive', UNSOUND, '--out', scratch(), '--json'], { encoding: 'utf8' });
