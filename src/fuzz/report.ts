@@ -81,7 +81,8 @@ function vacuityWarning(r: CampaignResult): string | undefined {
   const cause = v!.vacuous_assertion >= v!.vacuous_alg_error + v!.empty_window
     ? `most completed programs failed an assertion: engine ${r.engine} gave up on them${r.engine === 'beta0' ? '; try --engine beta1' : ''}`
     : 'most algorithms had an error value in the window or the window was empty';
-  return `warning: ${Math.round(share * 100)}% of the confluence checks compared no value (${cause}), so passing them proves little`;
+  // Below the floor on completions the campaign fails (exit 1), above it it only warns.
+  return `${r.below_completion_floor ? 'error' : 'warning'}: ${Math.round(share * 100)}% of the confluence checks compared no value (${cause}), so passing them proves little${r.below_completion_floor ? '; the campaign fails' : ''}`;
 }
 
 /** The JSON summary (docs/architecture.md: seed, runs, elapsed_s, checks_per_s, failures, per-directive counts). */

@@ -11,7 +11,7 @@ import { selectProperties } from './properties/index.js';
 import { type Reproducer, reproducerOf, writeReproducer } from './reproducer.js';
 import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
-import { type Stats, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts } from './stats.js';
+import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts } from './stats.js';
 
 export interface CampaignOptions {
   readonly properties: readonly string[];
@@ -67,6 +67,8 @@ export interface CampaignResult {
   readonly verdicts: Stats['verdicts'];
   /** checks that compared at least one value, or could fail, per second */
   readonly non_vacuous_checks_per_s: number;
+  /** most confluence checks ended in a failed assertion: the campaign fails (stats.ts, belowCompletionFloor) */
+  readonly below_completion_floor: boolean;
   readonly jobs: number;
   readonly shard: string;
   readonly engine: string;
@@ -233,6 +235,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       constructs: stats.constructs,
       generated: generatedSummary(stats.generated),
       verdicts: stats.verdicts,
+      below_completion_floor: belowCompletionFloor(stats.verdicts),
       jobs: o.jobs,
       shard: `${o.shard.index}/${o.shard.count}`,
       engine: o.config.engine,

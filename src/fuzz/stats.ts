@@ -121,3 +121,19 @@ export function showStats(s: Pick<Stats, 'constructs' | 'directives' | 'properti
   const props = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [`${k} (failures ${v.failures}, discards ${v.discards})`, v.checks]));
   return section('properties (checks)', props) + section('constructs', s.constructs) + section('directives', s.directives);
 }
+
+/**
+ * The floor on completions: over at least this many confluence checks, a campaign in which more
+ * than half ended in a failed assertion (its engine gave up, so the program was `assert 0`) has
+ * compared too little to pass. It fails instead (exit 1), so that an engine that gives up on every
+ * program cannot pass a campaign vacuously.
+ */
+export const FLOOR_MIN_CHECKS = 30;
+export const FLOOR_MAX_ASSERTION_SHARE = 0.5;
+
+export function belowCompletionFloor(verdicts: Stats['verdicts']): boolean {
+  const v = verdicts.confluence;
+  if (!v) return false;
+  const judged = VERDICT_KEYS.filter((k) => k !== 'discard').reduce((n, k) => n + v[k], 0);
+  return judged >= FLOOR_MIN_CHECKS && v.vacuous_assertion / judged > FLOOR_MAX_ASSERTION_SHARE;
+}

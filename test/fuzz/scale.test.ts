@@ -123,6 +123,17 @@ describe('vacuity', () => {
 });
 
 describe('campaign summaries and options', () => {
+  it('fail a campaign whose engine gives up on most programs (the floor on completions)', async () => {
+    const dir = scratchDir('refsem-scale-');
+    const quitter = join(dir, 'quitter.mjs');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(quitter, "export default { name: 'quitter', complete() { return { ok: false, explanation: 'gives up' }; } };\n");
+    const r = await runCli(['fuzz', '--runs', '40', '--seed', '2', '--jobs', '1', '--property', 'confluence', '--engine', quitter, '--out', join(dir, 'out')]);
+    expect(r.stdout).toMatch(/error: \d+% of the confluence checks compared no value \(most completed programs failed an assertion: engine \S*quitter\.mjs gave up on them\).*the campaign fails/);
+    expect(r.stdout).toMatch(/no counterexample found/);
+    expect(r.code).toBe(1);
+  }, 120_000);
+
   it('carry the generated shapes and the verdicts of every property', async () => {
     const r = await runCli(['fuzz', '--runs', '24', '--seed', '3', '--jobs', '1', '--property', 'confluence,lemmas', '--out', scratchDir('refsem-scale-'), '--json']);
     expect(r.code).toBe(0);

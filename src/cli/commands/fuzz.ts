@@ -132,6 +132,6 @@ export const register: Register = (program, io, setExit) => {
         // The JSON summary is read by other tools; the coverage report goes beside it.
         (o.json ? io.err : io.out)(rep);
       }
-      if (r.failures.length > 0) setExit(EXIT.checkFailed);
+      if (r.failures.length > 0 || r.below_completion_floor) setExit(EXIT.checkFailed);
     });
 };

@@ -16,6 +16,6 @@ export const register: Register = (program, io, setExit) => {
       const { shards, missing_shards, ...r } = mergeSummaries(dirs, { partial: Boolean(o.partial) });
       if (missing_shards.length > 0) io.err(`warning: merged without shard${missing_shards.length === 1 ? '' : 's'} ${missing_shards.join(', ')}: the summary covers part of the campaign\n`);
       io.out(o.json ? jsonSummary(r, Boolean(o.stats)) : `merged ${shards} shard${shards === 1 ? '' : 's'}\n${humanSummary(r, Boolean(o.stats))}`);
-      if (r.failures.length > 0) setExit(EXIT.checkFailed);
+      if (r.failures.length > 0 || r.below_completion_floor) setExit(EXIT.checkFailed);
     });
 };

@@ -13,6 +13,6 @@ export const register: Register = (program, io, setExit) => {
       const props = opts.properties.length > 0 ? opts.properties : PROPERTIES.map((p) => p.name);
       io.err(`refsem: fuzz campaign over ${props.join(', ')}; ${opts.runs !== undefined ? `${opts.runs} checks` : `${(opts.timeMs ?? 0) / 1000} s`}, seed ${opts.seed}, ${opts.jobs} job${opts.jobs === 1 ? '' : 's'} (Ctrl-C ends it with the summary)\n`);
       const r = await runCampaignCli(opts, io, { json: Boolean(o.json), stats: Boolean(o.stats) });
-      if (r.failures.length > 0) setExit(EXIT.checkFailed);
+      if (r.failures.length > 0 || r.below_completion_floor) setExit(EXIT.checkFailed);
     });
 };
