@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { UserError } from '../diag.js';
 import type { FuzzEnv } from './env.js';
 import type { AnyProperty, CaseText, CheckResult, Failure } from './property.js';
-import { FOCUS_APPLIED, FOCUS_COMPARED, type Stats, bump, propertyCounts, verdictCounts } from './stats.js';
+import { FOCUS_APPLIED, FOCUS_COMPARED, type Stats, TALLY, bump, propertyCounts, verdictCounts } from './stats.js';
 
 /** A minimized failure, ready to be written as a reproducer. */
 export interface Found {
@@ -113,6 +113,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
           bump(stats.constructs, `discard: ${r.why}`);
         }
         verdictCounts(stats, prop.name)[r.status === 'pass' ? r.vacuous ?? 'equal' : r.status]++;
+        if (r.tally !== undefined) bump(stats.constructs, `${TALLY}${prop.name}: ${r.tally}`);
         const focus = env.config.focus;
         if (focus !== undefined && made.ok && prop.directivesOf?.(made.c).includes(focus)) {
           bump(stats.constructs, FOCUS_APPLIED);

@@ -6,7 +6,7 @@ import type { FuzzEnv } from './env.js';
 import type { Stats, Vacuity } from './stats.js';
 
 /** The result of checking one case. `discard` = the case says nothing (e.g. an evaluator budget ran out). */
-export type CheckResult =
+export type CheckResult = (
   /** `vacuous`: the check passed without comparing any value (stats.ts, VERDICT_KEYS) */
   | { readonly status: 'pass'; readonly vacuous?: Vacuity }
   | { readonly status: 'discard'; readonly why: string }
@@ -16,7 +16,11 @@ export type CheckResult =
       readonly verdict: string;
       readonly expected: string;
       readonly actual: string;
-    };
+    }
+) & {
+  /** a finer verdict a property tallies in the campaign summary (the halide property's kinds) */
+  readonly tally?: string;
+};
 
 export type Failure = Extract<CheckResult, { status: 'fail' }>;
 

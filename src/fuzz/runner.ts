@@ -11,7 +11,8 @@ import { selectProperties } from './properties/index.js';
 import { type Reproducer, reproducerOf, writeReproducer } from './reproducer.js';
 import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
-import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts } from './stats.js';
+import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
+import { HALIDE_VERDICTS } from '../halide/run.js';
 
 export interface CampaignOptions {
   readonly properties: readonly string[];
@@ -69,6 +70,8 @@ export interface CampaignResult {
   readonly non_vacuous_checks_per_s: number;
   /** most confluence checks ended in a failed assertion: the campaign fails (stats.ts, belowCompletionFloor) */
   readonly below_completion_floor: boolean;
+  /** the verdicts of the halide property, when it ran (spec/halide.md, [HALIDE-VERDICT]) */
+  readonly halide?: Record<string, number>;
   readonly jobs: number;
   readonly shard: string;
   readonly engine: string;
@@ -236,6 +239,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       generated: generatedSummary(stats.generated),
       verdicts: stats.verdicts,
       below_completion_floor: belowCompletionFloor(stats.verdicts),
+      ...(stats.properties.halide ? { halide: talliesOf(stats.constructs, 'halide', HALIDE_VERDICTS) } : {}),
       jobs: o.jobs,
       shard: `${o.shard.index}/${o.shard.count}`,
       engine: o.config.engine,

@@ -82,6 +82,14 @@ export function vacuousShare(v: VerdictCounts): number | undefined {
 export const FOCUS_APPLIED = 'directive under test applied';
 export const FOCUS_COMPARED = 'directive under test applied, values compared';
 
+/** Constructs counters that hold a property's tallies (CheckResult.tally), e.g. `tally halide: equal`. */
+export const TALLY = 'tally ';
+
+/** The tallies of one property, by kind: what the summary reports under the property's name. */
+export function talliesOf(constructs: Readonly<Record<string, number>>, property: string, kinds: readonly string[]): Record<string, number> {
+  return Object.fromEntries(kinds.map((k) => [k, constructs[`${TALLY}${property}: ${k}`] ?? 0]));
+}
+
 export function bump(rec: Record<string, number>, key: string, n = 1): void {
   rec[key] = (rec[key] ?? 0) + n;
 }

@@ -3,7 +3,7 @@
 // asserted non-negative at the start of the program.
 import { type Expr, cst, op, vr } from '../expr/ast.js';
 import { hintExpr, hintTarget, hintTargets, withHint } from './hints.js';
-import { firstValid } from './loops.js';
+import { dimsOf, firstValid } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 
 export interface BoundArgs {
@@ -32,12 +32,17 @@ export const bound: Directive<BoundArgs> = defineDirective<BoundArgs>({
     return withHint(t, { k: 'bound', func, dim, min: a.min, len: a.len }, [op('not', op('<', a.len, cst(0)))]);
   },
   generate(t, rng, ctx) {
-    // Mostly generous bounds, which cover small demands, so that fuzzed programs compute.
+    // Mostly generous bounds, which cover small demands, so that fuzzed programs compute: the
+    // window of the same dimension widened on both sides (it follows the window wherever it is),
+    // or a fixed box around the origin.
     const generous = rng.below(4) < 3;
-    const pairs: [Expr, Expr][] = generous
-      ? [[cst(-16), cst(48)], ...t.window.map((w): [Expr, Expr] => [op('-', vr(w.min), cst(4)), op('+', vr(w.len), cst(8))])]
-      : [[cst(0), cst(4)], [cst(-2), cst(0)], ...t.window.map((w): [Expr, Expr] => [vr(w.min), vr(w.len)])];
-    const cands = hintTargets(t).flatMap((d) => pairs.map(([min, len]) => ({ dim: d, min, len })));
+    const cands = hintTargets(t).flatMap((d) => {
+      const w = t.window[dimsOf(t, d.slice(0, d.lastIndexOf('.'))).indexOf(d.slice(d.lastIndexOf('.') + 1))];
+      const pairs: [Expr, Expr][] = generous
+        ? [...(w ? [[op('-', vr(w.min), cst(8)), op('+', vr(w.len), cst(16))] as [Expr, Expr]] : []), [cst(-16), cst(48)]]
+        : [[cst(0), cst(4)], [cst(-2), cst(0)], ...t.window.map((x): [Expr, Expr] => [vr(x.min), vr(x.len)])];
+      return pairs.map(([min, len]) => ({ dim: d, min, len }));
+    });
     return firstValid(rng, cands, (c) => ctx.valid(t, c));
   },
 });

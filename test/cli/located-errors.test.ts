@@ -155,7 +155,7 @@ describe('option values of fuzz, start and check-directive', () => {
     badInput(await runCli(['fuzz', '--time', '1s', '--runs', '3']), CMD, 'give either --time or --runs, not both', 'drop one of them');
     badInput(await runCli(['start', '--time', '1s', '--runs', '3']), CMD, 'give either --time or --runs, not both', 'drop one of them');
     badInput(await runCli(['check-directive', ex('directives/tile.mjs'), '--time', '1s', '--runs', '3']), CMD, 'give either --time or --runs, not both', 'drop one of them');
-    badInput(await runCli(['fuzz', '--runs', '1', '--backend', 'gpu']), CMD, "invalid --backend 'gpu': expected c or simd", '--backend simd');
+    badInput(await runCli(['fuzz', '--runs', '1', '--backend', 'gpu']), CMD, "invalid --backend 'gpu': expected c, simd or halide", '--backend simd');
   });
 });
 

@@ -72,7 +72,7 @@ describe('refsem fuzz --backend', () => {
   it('rejects an unknown backend', async () => {
     const r = await runCli(['fuzz', '--backend', 'gpu', '--runs', '1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/expected c or simd/);
+    expect(r.stderr).toMatch(/expected c, simd or halide/);
   });
 });
 

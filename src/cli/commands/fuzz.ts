@@ -12,6 +12,7 @@ import { EXTRA_PROPERTIES, PROPERTIES } from '../../fuzz/properties/index.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
 import { sampleCases } from '../../fuzz/sample.js';
 import { runCorpus, showCorpus } from '../../fuzz/corpus.js';
+import { requireHalide } from '../../halide/run.js';
 import { showCoverage, specRules, tallyRules } from '../../rules/coverage.js';
 import { caseItems, tourTraces } from '../rule-tour.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,7 +53,7 @@ export function campaignFlags(cmd: Command): Command {
     .option('--out <dir>', 'directory for reproducers and summary.json', 'fuzz-out')
     .option('--shard <i/N>', 'run only the check indices ≡ i (mod N)')
     .option('--budget <duration>', 'per-check time budget; a check over it is a timeout failure', '10s')
-    .option('--backend <c|simd>', 'also check the compiled C or SIMD backend against the reference (property backend)')
+    .option('--backend <c|simd|halide>', 'also check the compiled C or SIMD backend (property backend), or the real Halide 14 (property halide), against the reference')
     .option('--max-funcs <n>', `the most funcs a generated pipeline has, 1 to ${MAX_FUNCS}`, String(DEFAULT_CONFIG.maxFuncs))
     .option('--max-directives <n>', `the most directive choices a generated schedule makes, 0 to ${MAX_DIRECTIVES}`, String(DEFAULT_CONFIG.maxDirectives))
     .option('--swarm <on|off>', 'swarm testing: each case draws a random subset of stage kinds and directives', DEFAULT_CONFIG.swarm ? 'on' : 'off')
@@ -66,13 +67,15 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
     throw new UserError('give either --time or --runs, not both', CLI_LOC, '--time ends the campaign after a duration, --runs after a number of checks: drop one of them');
   }
   const props = o.property.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
-  if (o.backend !== undefined && o.backend !== 'c' && o.backend !== 'simd') {
-    throw new UserError(`invalid --backend '${o.backend}': expected c or simd`, CLI_LOC, 'use --backend c or --backend simd');
+  if (o.backend !== undefined && o.backend !== 'c' && o.backend !== 'simd' && o.backend !== 'halide') {
+    throw new UserError(`invalid --backend '${o.backend}': expected c, simd or halide`, CLI_LOC, 'use --backend c, --backend simd or --backend halide');
   }
-  const backend = o.backend as 'c' | 'simd' | undefined;
+  // Halide is the real compiler (property halide), the others refsem's own C (property backend).
+  if (o.backend === 'halide') requireHalide();
+  const backend = o.backend === 'halide' ? undefined : (o.backend as 'c' | 'simd' | undefined);
   return {
-    // --backend checks the compiled backend: alone, or besides the properties named.
-    properties: backend ? [...props, 'backend'] : props,
+    // --backend checks the backend: alone, or besides the properties named.
+    properties: o.backend === 'halide' ? [...props, 'halide'] : backend ? [...props, 'backend'] : props,
     seed: o.seed !== undefined ? parseSeed(o.seed) : freshSeed(),
     ...(o.runs !== undefined ? { runs: parseCount('--runs', o.runs) } : { timeMs: parseDuration('--time', o.time ?? defaultTime) }),
     jobs: o.jobs !== undefined ? parseJobs(o.jobs) : defaultJobs(),

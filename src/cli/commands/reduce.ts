@@ -16,7 +16,7 @@ import { engineOption, inputOptions, scheduleOf, scheduleOptions, windowOf } fro
 import { parseParams } from '../options.js';
 
 /** The properties whose cases are a program, a schedule and an input. */
-const REDUCIBLE = ['confluence', 'memory-safety', 'bounds-quality', 'race-free', 'lemmas', 'evaluators-tgt'];
+const REDUCIBLE = ['confluence', 'memory-safety', 'bounds-quality', 'race-free', 'lemmas', 'evaluators-tgt', 'halide'];
 
 interface Opts {
   schedule?: string;

@@ -13,6 +13,11 @@ import { engineOption, scheduleOf, scheduleOptions } from '../common-options.js'
 import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
 import { COMPLETING, parseFaults, parseSimd } from './codegen.js';
 import type { Register } from './index.js';
+import type { IO } from '../../node/io.js';
+import { checkInput } from '../../alg-semantics/input.js';
+import { lower } from '../../lowering/lower.js';
+import { readBridged } from '../../halide/load.js';
+import { requireHalide, showHalideVerdict, validateHalide } from '../../halide/run.js';
 
 /** Each input is one run of the compiled binary and of the reference: more is not a validation but a campaign. */
 const MAX_INPUTS = 10_000n;
@@ -33,13 +38,34 @@ interface Opts {
   json?: boolean;
 }
 
+/**
+ * `--backend halide`: the same inputs given to the real Halide through the bridge (spec/halide.md).
+ * A case the bridge cannot state, or Halide refuses, is reported and counted, not failed; values
+ * that differ and crashes fail.
+ */
+async function validateWithHalide(prog: string, o: Opts, io: IO): Promise<void> {
+  requireHalide();
+  const { alg, steps } = await readBridged({ prog, ...scheduleOf(o) });
+  const t = steps.length > 0 ? steps[steps.length - 1]!.after : lower(alg);
+  const n = Number(parseIntOption('--inputs', o.inputs, 1n, MAX_INPUTS));
+  const first = o.window === undefined ? undefined : { window: parseWindow(o.window), params: parseParams(o.param) };
+  if (first) checkInput(alg, first);
+  const inputs = generateInputs(t, n, Number(parseIntOption('--seed', o.seed)), first);
+  const verdicts = inputs.map((z) => validateHalide(alg, steps, z));
+  if (o.json) io.out(`${JSON.stringify({ backend: 'halide', verdicts: verdicts.map((v, i) => ({ input: showInput(inputs[i]!), verdict: v.kind, ...v })) })}\n`);
+  else verdicts.forEach((v, i) => io.out(`input ${i + 1} (${showInput(inputs[i]!)}): ${showHalideVerdict(v)}\n`));
+  const bad = verdicts.filter((v) => v.kind === 'differs' || v.kind === 'crash').length;
+  if (!o.json) io.out(bad === 0 ? `ok: ${verdicts.length} inputs${verdicts.some((v) => v.kind.startsWith('rejected')) ? ' (some not run: see above)' : ''}\n` : `FAILED: ${bad} of ${verdicts.length} inputs\n`);
+  if (bad > 0) throw new CheckFailed();
+}
+
 export const register: Register = (program, io) => {
   const cmd = program
     .command('validate')
     .description('compile a scheduled, completed program to C and compare the binary with the reference')
     .argument('<prog>', 'algorithm file, or a target program (.tgt); holes are filled by the bounds engine');
   engineOption(scheduleOptions(cmd), COMPLETING)
-    .option('--backend <c|simd>', 'scalar C, or C with vector code for vectorize loops', 'c')
+    .option('--backend <c|simd|halide>', 'scalar C, C with vector code for vectorize loops, or the real Halide 14 (python3-halide)', 'c')
     .option('--inputs <N>', 'number of inputs to compare on', '8')
     .option('--seed <N>', 'seed for the generated inputs', '1')
     .option('--window <MIN+LEN,...>', 'the first input\'s window (the rest are generated)')
@@ -50,7 +76,8 @@ export const register: Register = (program, io) => {
     .option('--fault <name>', 'switch on a planted fault (repeatable)', collect, [])
     .option('--json', 'print one JSON object with the verdicts')
     .action(async (prog: string, o: Opts) => {
-      if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, CLI_LOC, 'use c or simd');
+      if (o.backend === 'halide') return validateWithHalide(prog, o, io);
+      if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, CLI_LOC, 'use c, simd or halide');
       const simd = parseSimd(o.simd);
       if (simd === 'none') throw new UserError('--simd none is the c backend', CLI_LOC, 'use --backend c');
       const { t, note } = await readCompleted({ prog, ...scheduleOf(o), engine: o.engine });

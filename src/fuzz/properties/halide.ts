@@ -1,0 +1,48 @@
+// `refsem fuzz --backend halide`: the reference and the real Halide 14 on the same algorithm,
+// schedule and input (spec/halide.md). Each case is stated in Halide by the bridge and run in a
+// Python process of its own; a case the bridge cannot state or Halide refuses is counted and
+// discarded, values that differ and crashes fail. The verdict of every check is tallied
+// (`halide` in the campaign summary).
+import { parseSchedule } from '../../schedule/parse.js';
+import { DirectiveRegistry } from '../../schedule/plugin.js';
+import { validateHalide, showHalideVerdict } from '../../halide/run.js';
+import type { ScheduleStep } from '../../halide/emit.js';
+import { PASS, type CheckResult, type Property } from '../property.js';
+import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, observeSched, schedCase, schedShape } from './sched-case.js';
+import type { FuzzEnv } from '../env.js';
+
+/** A Python process per check: a longer limit than a check's own budget would let one hang stall a worker. */
+const HALIDE_TIMEOUT_MS = 30_000;
+
+/** The directive calls of a case with the programs around them, as the bridge reads schedules. */
+function stepsOf(c: SchedCase, env: FuzzEnv): ScheduleStep[] {
+  if (!c.scheduleText.trim()) return [];
+  const calls = parseSchedule(c.scheduleText, '<case schedule>', new DirectiveRegistry(env.schedule!.directives)).calls;
+  return calls.map((call, i) => ({ call, before: c.steps[i]!, after: c.steps[i + 1]! }));
+}
+
+export const halide: Property<SchedGen, SchedCase> = {
+  name: 'halide',
+  summary: 'Halide 14 (python3-halide) computes the algorithm\'s values under the same schedule, on the same input',
+  arbitrary: (env) => arbSchedGen(env),
+  concretize: schedCase,
+  check(c, env): CheckResult {
+    if (c.trouble) return { status: 'discard', why: 'directive error', tally: 'rejected_by_refsem' };
+    const v = validateHalide(c.pipeline, stepsOf(c, env), c.input, HALIDE_TIMEOUT_MS);
+    switch (v.kind) {
+      case 'equal':
+        return v.compared === 0 ? { status: 'pass', vacuous: 'vacuous_alg_error', tally: 'equal' } : { ...PASS, tally: 'equal' };
+      case 'rejected_by_halide':
+      case 'rejected_by_refsem':
+        return { status: 'discard', why: v.kind === 'rejected_by_halide' ? 'rejected by Halide' : 'not stated in Halide', tally: v.message.includes("Halide's index range") ? 'outside_index_range' : v.kind };
+      case 'differs':
+      case 'crash':
+        return { status: 'fail', verdict: `halide-${v.kind}`, expected: 'Halide computes the algorithm\'s values', actual: showHalideVerdict(v), tally: v.kind };
+    }
+  },
+  encode: encodeSched,
+  decode: decodeSched,
+  shape: schedShape,
+  observe: observeSched,
+  directivesOf: (c) => c.names,
+};

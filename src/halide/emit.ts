@@ -1,0 +1,287 @@
+// The bridge to Halide (spec/halide.md): an algorithm, its schedule and an input as a Python program
+// for Halide 14's bindings, which realizes the output over the input's window and prints its values
+// in refsem's point order. Arithmetic is Int(64) and indices Int(32); operators keep refsem's
+// meaning; every func is computed at the root unless the schedule places it, as refsem
+// materializes every func; directives map one by one.
+// What has no Halide counterpart is refused with its reason, never translated approximately.
+import type { Expr } from '../expr/ast.js';
+import { isError, toBig } from '../expr/value.js';
+import type { Func, Input, Pipeline, Stage } from '../alg-semantics/ast.js';
+import type { DirectiveCall } from '../schedule/plugin.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
+import { parseLoopName } from '../target-semantics/loop-name.js';
+import { isInside, loopsOf } from '../target-semantics/walk.js';
+import { resolveLoop } from '../schedule/loops.js';
+
+/** A reason the bridge cannot state a case in Halide: counted as `rejected_by_refsem`. */
+export class BridgeRefusal extends Error {}
+
+/** One applied directive with the programs before and after it (the bridge reads new loop names off them). */
+export interface ScheduleStep {
+  readonly call: DirectiveCall;
+  readonly before: TgtProgram;
+  readonly after: TgtProgram;
+}
+
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
+
+const pyFunc = (f: string) => `F_${f}`;
+const pyVar = (v: string) => `V_${v.replace(/[^A-Za-z0-9_]/g, '_')}`;
+const pyParam = (p: string) => `P_${p}`;
+const pyRdom = (f: string, stage: number) => `R_${f}_${stage}`;
+
+interface Scope {
+  readonly vars: ReadonlySet<string>;
+  /** rdom variable → its RVar in Python */
+  readonly rvars: ReadonlyMap<string, string>;
+  readonly params: ReadonlySet<string>;
+  /** the window parameters (x.min, x.len) a schedule's expressions may name: the input's values */
+  readonly window?: ReadonlyMap<string, bigint>;
+}
+
+/** An Int(64) Python expression for e: implements [HALIDE-OPS]. */
+function value(e: Expr, s: Scope): string {
+  switch (e.k) {
+    case 'const': {
+      if (isError(e.value)) throw new BridgeRefusal('the algorithm writes an error constant, which Halide has no value for');
+      const b = toBig(e.value);
+      if (b > INT64_MAX || b < INT64_MIN) throw new BridgeRefusal(`the constant ${b} does not fit Halide's Int(64)`);
+      return `hl.i64(${b})`;
+    }
+    case 'var':
+      if (s.vars.has(e.name)) return `hl.i64(${pyVar(e.name)})`;
+      if (s.rvars.has(e.name)) return `hl.i64(${s.rvars.get(e.name)!})`;
+      if (s.params.has(e.name)) return pyParam(e.name);
+      if (s.window?.has(e.name)) return `hl.i64(${s.window.get(e.name)!})`;
+      throw new BridgeRefusal(`unbound variable '${e.name}'`);
+    case 'access':
+      return `${pyFunc(e.func)}[${e.args.map((a) => index(a, s)).join(', ')}]`;
+    case 'hole':
+      throw new BridgeRefusal('a bounds hole is not part of an algorithm');
+    case 'op': {
+      const [a, b, c] = e.args.map((x) => value(x, s));
+      const truth = (x: string) => `(${x} != 0)`;
+      const bool = (cond: string) => `hl.select(${cond}, hl.i64(1), hl.i64(0))`;
+      switch (e.op) {
+        case '+': return `(${a} + ${b})`;
+        case '-': return `(${a} - ${b})`;
+        case '*': return `(${a} * ${b})`;
+        // Halide's integer division and modulo are Euclidean with x / 0 = x % 0 = 0, as in §2.9.
+        case 'div': return `(${a} / ${b})`;
+        case 'mod': return `(${a} % ${b})`;
+        case '<': return bool(`${a} < ${b}`);
+        case '>': return bool(`${a} > ${b}`);
+        case '=': return bool(`${a} == ${b}`);
+        case 'and': return bool(`${truth(a!)} & ${truth(b!)}`);
+        case 'or': return bool(`${truth(a!)} | ${truth(b!)}`);
+        case 'not': return bool(`${a} == 0`);
+        case 'select': return `hl.select(${truth(a!)}, ${b}, ${c})`;
+        case 'min': return `hl.min(${a}, ${b})`;
+        case 'max': return `hl.max(${a}, ${b})`;
+      }
+    }
+  }
+}
+
+/** An index, a pure variable as it is and anything else cast to Int(32): implements [HALIDE-TYPES]. */
+function index(e: Expr, s: Scope): string {
+  if (e.k === 'var' && s.vars.has(e.name)) return pyVar(e.name);
+  return `hl.i32(${value(e, s)})`;
+}
+
+function mentions(e: Expr, names: ReadonlySet<string>): boolean {
+  switch (e.k) {
+    case 'var': return names.has(e.name);
+    case 'op':
+    case 'access': return e.args.some((a) => mentions(a, names));
+    default: return false;
+  }
+}
+
+/** The definitions of one func, its pure stage and each update with its RDom and predicate: implements [HALIDE-RDOM]. */
+function defineFunc(f: Func, params: ReadonlySet<string>, out: string[]): void {
+  f.stages.forEach((st: Stage, i) => {
+    const rvars = new Map(st.rdom.map((r, k) => [r.name, `${pyRdom(f.name, i)}[${k}]`]));
+    const s: Scope = { vars: new Set(f.vars.filter((v, d) => st.pure || (st.lhs[d]!.k === 'var' && (st.lhs[d] as { name: string }).name === v))), rvars, params };
+    if (st.rdom.length > 0) {
+      const used = [...st.lhs, st.rhs, st.pred].some((e) => mentions(e, new Set(rvars.keys())));
+      if (!used) throw new BridgeRefusal(`update ${i} of '${f.name}' does not mention its rdom: Halide ignores such an RDom, while the semantics repeats the update once per point of it (spec/halide.md)`); // implements [HALIDE-RDOM-UNUSED]
+      const outer: Scope = { vars: new Set(), rvars: new Map(), params };
+      out.push(`${pyRdom(f.name, i)} = hl.RDom([${st.rdom.map((r) => `hl.Range(hl.i32(${value(r.min, outer)}), hl.i32(${value(r.len, outer)}))`).join(', ')}])`);
+      if (!(st.pred.k === 'const' && st.pred.value === 1)) out.push(`${pyRdom(f.name, i)}.where(${value(st.pred, s)} != 0)`);
+    }
+    const lhs = st.pure ? f.vars.map(pyVar) : st.lhs.map((e) => index(e, s));
+    // A predicate without an rdom has no RDom to hang `where` on: the point keeps its value when it is false.
+    const guarded = st.rdom.length === 0 && !(st.pred.k === 'const' && st.pred.value === 1);
+    const rhs = guarded ? `hl.select(${value(st.pred, s)} != 0, ${value(st.rhs, s)}, ${pyFunc(f.name)}[${lhs.join(', ')}])` : value(st.rhs, s);
+    out.push(`${pyFunc(f.name)}[${lhs.join(', ')}] = ${rhs}`);
+  });
+}
+
+/** The Halide stage object of a loop of refsem (`f.s<i>.v` is stage i of f). */
+function stageOf(func: string, stage: number): string {
+  return stage === 0 ? pyFunc(func) : `${pyFunc(func)}.update(${stage - 1})`;
+}
+
+/** What the bridge knows about every loop variable: its Python object (a Var or an RVar). */
+class LoopVars {
+  private readonly known = new Map<string, string>();
+
+  constructor(p: Pipeline, readonly decl: string[]) {
+    for (const f of p.funcs) {
+      f.stages.forEach((st, i) => {
+        for (const v of f.vars) this.known.set(`${f.name}.s${i}.${v}`, pyVar(v));
+        st.rdom.forEach((r, k) => this.known.set(`${f.name}.s${i}.${r.name}`, `${pyRdom(f.name, i)}[${k}]`));
+      });
+    }
+  }
+
+  of(loop: string): string {
+    const v = this.known.get(loop);
+    if (!v) throw new BridgeRefusal(`the bridge does not know loop ${loop}`);
+    return v;
+  }
+
+  /** A loop made by a directive: a Var when made from pure loops, an RVar from reduction loops. */
+  fresh(loop: string, from: readonly string[]): string {
+    const reduction = from.some((l) => this.of(l).startsWith('R_') || this.of(l).startsWith('RV_'));
+    const name = loop.slice(loop.lastIndexOf('.') + 1);
+    const py = `${reduction ? 'RV' : 'V'}_${loop.replace(/[^A-Za-z0-9]/g, '_')}`;
+    this.decl.push(`${py} = hl.${reduction ? 'RVar' : 'Var'}('${name}')`);
+    this.known.set(loop, py);
+    return py;
+  }
+}
+
+const TAILS: Readonly<Record<string, string>> = { guard: 'GuardWithIf', shift: 'ShiftInwards', round: 'RoundUp' };
+
+/** The Python calls of one directive: implements [HALIDE-SCHEDULE]. */
+function scheduleCall(step: ScheduleStep, loops: LoopVars, outer: Scope, placed: Map<string, string>, stored: Set<string>): string[] {
+  const a = step.call.args as Record<string, unknown>;
+  const name = step.call.directive.name;
+  const at = (loop: string) => {
+    const n = parseLoopName(loop);
+    if (!n) throw new BridgeRefusal(`loop ${loop} is not named ⟨func, stage, variable⟩`);
+    if (n.spec > 0) throw new BridgeRefusal('specialized loops have no Halide counterpart in the bridge yet');
+    return n;
+  };
+  // Loops as the schedule writes them (`f.x` is short for the final stage's loop), resolved on the
+  // program the directive applied to.
+  const resolve = (text: string) => resolveLoop(step.before, text).stmt.var;
+  const newLoops = () => {
+    const before = new Set(loopsOf(step.before).map((l) => l.stmt.var));
+    return loopsOf(step.after).filter((l) => !before.has(l.stmt.var));
+  };
+  switch (name) {
+    case 'split': {
+      const loop = resolve(a.loop as string);
+      const n = at(loop);
+      const made = newLoops();
+      const outerLoop = made.find((l) => made.some((m) => m !== l && isInside(m.path, l.path)))!;
+      const innerLoop = made.find((l) => l !== outerLoop)!;
+      const xo = loops.fresh(outerLoop.stmt.var, [loop]);
+      const xi = loops.fresh(innerLoop.stmt.var, [loop]);
+      const f = value(a.factor as Expr, outer);
+      return [`${stageOf(n.func, n.stage)}.split(${loops.of(loop)}, ${xo}, ${xi}, hl.i32(${f}), hl.TailStrategy.${TAILS[(a.tail as string | undefined) ?? 'guard']})`];
+    }
+    case 'reorder': {
+      const ls = (a.loops as string[]).map(resolve);
+      const n = at(ls[0]!);
+      // refsem lists loops outermost first, Halide innermost first.
+      return [`${stageOf(n.func, n.stage)}.reorder(${[...ls].reverse().map((l) => loops.of(l)).join(', ')})`];
+    }
+    case 'swap': {
+      const outer = loopsOf(step.before).find((l) => l.stmt.var === resolve(a.loop as string))!;
+      const inner = loopsOf(step.before).find((l) => l !== outer && isInside(l.path, outer.path) && l.name?.func === outer.name?.func && l.name?.stage === outer.name?.stage)!;
+      const n = at(outer.stmt.var);
+      return [`${stageOf(n.func, n.stage)}.reorder(${loops.of(outer.stmt.var)}, ${loops.of(inner.stmt.var)})`];
+    }
+    case 'traverse':
+    case 'vectorize':
+    case 'unroll': {
+      const loop = resolve(a.loop as string);
+      const n = at(loop);
+      if (name === 'traverse' && a.order !== 'parallel') return [];
+      return [`${stageOf(n.func, n.stage)}.${name === 'traverse' ? 'parallel' : name}(${loops.of(loop)})`];
+    }
+    case 'compute-at':
+    case 'store-at': {
+      const loop = resolve(a.loop as string);
+      const n = at(loop);
+      const level = n.stage === 0 ? `${pyFunc(n.func)}, ${loops.of(loop)}` : `hl.LoopLevel(${pyFunc(n.func)}, ${loops.of(loop)}, ${n.stage})`;
+      if (name === 'compute-at') placed.set(a.func as string, level);
+      else stored.add(a.func as string);
+      return [`${pyFunc(a.func as string)}.${name === 'compute-at' ? 'compute_at' : 'store_at'}(${level})`];
+    }
+    case 'bound':
+    case 'bound-extent':
+    case 'align-bounds': {
+      const [f, d] = (a.dim as string).split('.');
+      const i32 = (e: unknown) => `hl.i32(${value(e as Expr, outer)})`;
+      if (name === 'bound') return [`${pyFunc(f!)}.bound(${pyVar(d!)}, ${i32(a.min)}, ${i32(a.len)})`];
+      if (name === 'bound-extent') return [`${pyFunc(f!)}.bound_extent(${pyVar(d!)}, ${i32(a.len)})`];
+      return [`${pyFunc(f!)}.align_bounds(${pyVar(d!)}, ${i32(a.modulus)}, ${i32(a.remainder)})`];
+    }
+    default:
+      throw new BridgeRefusal(`the bridge does not map directive '${name}' to Halide yet (it maps split, reorder, swap, traverse, vectorize, unroll, compute-at, store-at, bound, bound-extent and align-bounds)`);
+  }
+}
+
+/** The Python program; throws BridgeRefusal when the case has no faithful Halide statement. */
+export function halideProgram(p: Pipeline, steps: readonly ScheduleStep[], input: Input): string {
+  const params = new Set(p.params);
+  const out: string[] = [
+    '# Generated by refsem (spec/halide.md): the algorithm and schedule in Halide 14, realized over the',
+    '# window; prints {"values": [...]} in refsem\'s point order (dimension 0 fastest).',
+    'import json, halide as hl',
+  ];
+  const vars = new Set(p.funcs.flatMap((f) => f.vars));
+  for (const v of vars) out.push(`${pyVar(v)} = hl.Var('${v}')`);
+  for (const q of p.params) out.push(`${pyParam(q)} = hl.Param(hl.Int(64), '${q}', ${toBig(input.params.get(q) ?? 0)})`);
+  for (const f of p.funcs) out.push(`${pyFunc(f.name)} = hl.Func('${f.name}')`);
+  for (const f of p.funcs) defineFunc(f, params, out);
+  // An identity func is realized, so the output's own updates may write outside the window: implements [HALIDE-OUTPUT].
+  const outF = p.funcs.find((f) => f.name === p.output)!;
+  out.push(`OUT = hl.Func('refsem_out')`, `OUT[${outF.vars.map(pyVar).join(', ')}] = ${pyFunc(outF.name)}[${outF.vars.map(pyVar).join(', ')}]`);
+  const decl: string[] = [];
+  const loops = new LoopVars(p, decl);
+  const placed = new Map<string, string>();
+  const stored = new Set<string>();
+  const sched: string[] = [];
+  const outer: Scope = { vars: new Set(), rvars: new Map(), params, window: new Map(steps[0]?.before.window.flatMap((w, i) => [[w.min, toBig(input.window[i]![0])], [w.len, toBig(input.window[i]![1])]]) ?? []) };
+  for (const st of steps) sched.push(...scheduleCall(st, loops, outer, placed, stored));
+  out.push(...decl, ...sched);
+  // Every func not placed is computed at the root, a placed one without store-at stored at the root: implements [HALIDE-ROOT].
+  for (const f of p.funcs) {
+    if (!placed.has(f.name)) out.push(`${pyFunc(f.name)}.compute_root()`);
+    else if (!stored.has(f.name)) out.push(`${pyFunc(f.name)}.store_root()`);
+  }
+  const mins = input.window.map(([m]) => toBig(m));
+  const lens = input.window.map(([, l]) => toBig(l));
+  for (const x of [...mins, ...lens, ...mins.map((m, i) => m + lens[i]!)]) {
+    if (x > 2n ** 31n - 1n || x < -(2n ** 31n)) throw new BridgeRefusal(`the window reaches ${x}, outside Halide's index range (Int(32))`);
+  }
+  if (lens.some((l) => l <= 0n)) {
+    out.push('print(json.dumps({"values": []}))');
+    return `${out.join('\n')}\n`;
+  }
+  out.push(
+    `buf = hl.Buffer(hl.Int(64), [${lens.join(', ')}])`,
+    `buf.set_min([${mins.join(', ')}])`,
+    'OUT.realize(buf)',
+    `values = [${pointList(mins, lens)}]`,
+    'print(json.dumps({"values": values}))',
+  );
+  return `${out.join('\n')}\n`;
+}
+
+/** A Python list comprehension over the window, dimension 0 fastest. */
+function pointList(mins: readonly bigint[], lens: readonly bigint[]): string {
+  const names = mins.map((_, i) => `c${i}`);
+  const loopsText = [...names].reverse().map((n, j) => {
+    const i = names.length - 1 - j;
+    return `for ${n} in range(${mins[i]}, ${mins[i]! + lens[i]!})`;
+  });
+  return `str(buf[${names.join(', ')}]) ${loopsText.join(' ')}`;
+}

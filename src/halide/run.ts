@@ -1,0 +1,137 @@
+// Running a bridged program with Halide 14 (spec/halide.md): one Python process
+// per program, under a time limit, so that a crash or a hang of the JIT is a verdict about that
+// program and never the end of refsem. Halide's Python bindings are Debian's `python3-halide`,
+// installed for the system Python (/usr/bin/python3).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { UserError } from '../diag.js';
+import { type Value, isError, showValue, toBig } from '../expr/value.js';
+import { walkExpr } from '../expr/ast.js';
+import { forEachPoint } from '../expr/window.js';
+import type { Input, Pipeline } from '../alg-semantics/ast.js';
+import { realize } from '../alg-semantics/fast-eval.js';
+import { lower } from '../lowering/lower.js';
+import { complete } from '../pipeline.js';
+import { BUILTIN_ENGINES } from '../bounds/engine.js';
+import { execTgt } from '../target-semantics/exec.js';
+import { BridgeRefusal, type ScheduleStep, halideProgram } from './emit.js';
+
+export const PYTHON = '/usr/bin/python3';
+
+/** What Halide did with a program. */
+export type HalideRun =
+  | { readonly kind: 'values'; readonly values: readonly string[] }
+  | { readonly kind: 'rejected'; readonly message: string }
+  | { readonly kind: 'crash'; readonly message: string };
+
+const MISSING = "Halide's Python bindings are not installed for /usr/bin/python3";
+const INSTALL = 'install them with `apt-get install python3-halide` (Debian and Ubuntu), which README.md lists among the set-up steps';
+
+/** Are Halide's bindings importable? (Answered once per process.) */
+let available: boolean | undefined;
+export function halideAvailable(): boolean {
+  if (available === undefined) {
+    available = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import halide'], { encoding: 'utf8', timeout: 60_000 }).status === 0;
+  }
+  return available;
+}
+
+export function requireHalide(): void {
+  if (!halideAvailable()) throw new UserError(MISSING, undefined, INSTALL);
+}
+
+export function runHalide(script: string, timeoutMs = 60_000): HalideRun {
+  requireHalide();
+  const r = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 28 });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return { kind: 'crash', message: `no answer within ${timeoutMs / 1000} s; the process was stopped` };
+  if (r.signal) return { kind: 'crash', message: `the Python process died of ${r.signal}` };
+  if (r.status !== 0) {
+    // Halide reports a schedule or program it refuses as a RuntimeError whose text starts "Error:".
+    const err = (r.stderr ?? '').split('\n');
+    const at = err.findIndex((l) => /Error:/.test(l));
+    const message = at >= 0 ? err.slice(at, at + 3).join(' ').replace(/^RuntimeError: /, '').replace(/\s+/g, ' ').trim() : err.filter(Boolean).slice(-1)[0] ?? `exit ${r.status}`;
+    return at >= 0 ? { kind: 'rejected', message } : { kind: 'crash', message };
+  }
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  try {
+    return { kind: 'values', values: (JSON.parse(last) as { values: string[] }).values };
+  } catch {
+    return { kind: 'crash', message: `unreadable output: ${last.slice(0, 200)}` };
+  }
+}
+
+/** The verdicts a campaign tallies, in the order its summary lists them. */
+export const HALIDE_VERDICTS = ['equal', 'differs', 'rejected_by_halide', 'rejected_by_refsem', 'crash', 'outside_index_range'] as const;
+
+/** The verdict of one (algorithm, schedule, input) against Halide. */
+export type HalideVerdict =
+  | { readonly kind: 'equal'; readonly compared: number }
+  | { readonly kind: 'differs'; readonly point: string; readonly expected: string; readonly actual: string }
+  | { readonly kind: 'rejected_by_halide'; readonly message: string }
+  | { readonly kind: 'rejected_by_refsem'; readonly message: string }
+  | { readonly kind: 'crash'; readonly message: string };
+
+/** Compares Halide with the algorithm on one input: implements [HALIDE-VERDICT]. */
+export function validateHalide(p: Pipeline, steps: readonly ScheduleStep[], input: Input, timeoutMs?: number): HalideVerdict {
+  // A schedule whose own assertions fail on this input (a split factor that is not
+  // positive, a bound that does not cover what is needed) is not valid there in refsem; what Halide
+  // does with it is no evidence either way.
+  const t = steps.length > 0 ? steps[steps.length - 1]!.after : lower(p);
+  // (When β0 itself gives up, the program is `assert 0` for want of bounds, not because of the
+  // schedule: Halide is compared then.)
+  const done = complete(t, BUILTIN_ENGINES.beta0!);
+  const own = done.completedBy.failure === undefined ? execTgt(done, input) : undefined;
+  if (own?.kind === 'stuck' && own.stuck.kind === 'assert-failed') return { kind: 'rejected_by_refsem', message: "the schedule's own assertions fail on this input (a split factor that is not positive, a bound that does not cover what is needed)" };
+  let script: string;
+  try {
+    script = halideProgram(p, steps, input);
+  } catch (e) {
+    if (e instanceof BridgeRefusal) return { kind: 'rejected_by_refsem', message: e.message };
+    throw e;
+  }
+  const run = runHalide(script, timeoutMs);
+  if (run.kind === 'rejected') return { kind: 'rejected_by_halide', message: run.message };
+  if (run.kind === 'crash') return { kind: 'crash', message: run.message };
+  // Products of constants beyond 32 bits leave Int(64) inside funcs as well as at the output,
+  // where no output value shows it: such algorithms are not cases for Halide.
+  const wide = wideConstant(p);
+  if (wide !== undefined) return { kind: 'rejected_by_refsem', message: `the algorithm's constant ${wide} is beyond 32 bits, so its values may leave Halide's Int(64) inside funcs` };
+  const ref = realize(p, input);
+  // Halide's Int(64) wraps (spec/halide.md, Int(64) values) where refsem's integers are exact: a window whose values
+  // leave Int(64) is no case for Halide. (An intermediate value that leaves it and comes back is not
+  // seen here; such a difference shows as `differs`, and spec/halide.md lists it as known.)
+  const big = ref.values.find((v) => !isError(v) && (toBig(v) > (1n << 63n) - 1n || toBig(v) < -(1n << 63n)));
+  if (big !== undefined) return { kind: 'rejected_by_refsem', message: `the algorithm's value ${showValue(big)} does not fit Halide's Int(64)` };
+  const points: string[] = [];
+  forEachPoint(input.window, (c) => points.push(`(${c.map(showValue).join(', ')})`));
+  let compared = 0;
+  for (let i = 0; i < ref.values.length; i++) {
+    const want: Value = ref.values[i]!;
+    // Where the algorithm has an error value, Halide (which has none) is not compared.
+    if (isError(want)) continue;
+    compared++;
+    if (run.values[i] !== showValue(want)) return { kind: 'differs', point: points[i]!, expected: showValue(want), actual: run.values[i] ?? '(missing)' };
+  }
+  return { kind: 'equal', compared };
+}
+
+export function showHalideVerdict(v: HalideVerdict): string {
+  switch (v.kind) {
+    case 'equal': return v.compared === 0 ? 'equal (vacuous: no point had a value to compare)' : `equal on ${v.compared} point${v.compared === 1 ? '' : 's'}`;
+    case 'differs': return `differs at ${v.point}: algorithm ${v.expected}, Halide ${v.actual}`;
+    case 'rejected_by_halide': return `rejected by Halide: ${v.message}`;
+    case 'rejected_by_refsem': return `not stated in Halide: ${v.message}`;
+    case 'crash': return `Halide crashed: ${v.message}`;
+  }
+}
+
+/** A constant of the algorithm beyond 32 bits, if any. */
+function wideConstant(p: Pipeline): bigint | undefined {
+  let found: bigint | undefined;
+  for (const f of p.funcs) for (const st of f.stages) for (const e of [...st.lhs, st.rhs, st.pred, ...st.rdom.flatMap((r) => [r.min, r.len])]) {
+    walkExpr(e, (x) => {
+      if (x.k === 'const' && !isError(x.value) && (toBig(x.value) >= 1n << 31n || toBig(x.value) < -(1n << 31n))) found ??= toBig(x.value);
+    });
+  }
+  return found;
+}

@@ -1,0 +1,83 @@
+// The Halide bridge against the real Halide 14 (python3-halide): its arithmetic matches §2.9, the
+// examples and their schedules give the algorithm's values, what cannot be stated faithfully is
+// refused with its reason, and campaigns tally Halide's verdicts.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyOp } from '../../src/expr/ops.js';
+import { int } from '../../src/expr/value.js';
+import { loadPipeline } from '../../src/alg-semantics/load.js';
+import { PYTHON, halideAvailable, validateHalide } from '../../src/halide/run.js';
+import { readBridged } from '../../src/halide/load.js';
+import { runCli } from '../support/cli.js';
+import { scratchDir } from '../support/files.js';
+
+const ex = (f: string) => join(__dirname, '..', '..', 'examples', f);
+const available = halideAvailable();
+if (!available) console.warn('test/halide: skipped, Halide 14 bindings missing: apt-get install python3-halide');
+const input = (window: [number, number][], params: Record<string, number> = {}) => ({ window: window.map(([m, l]) => [int(m), int(l)] as const), params: new Map(Object.entries(params).map(([k, v]) => [k, int(v)])) });
+
+describe.runIf(available)('the Halide bridge', () => {
+  it("[HALIDE-OPS] Halide's Int(64) division and modulo are Euclidean with x / 0 = 0, as refsem's", () => {
+    const pairs = [[-7, 2], [7, -2], [-7, -2], [7, 2], [5, 0], [-5, 0], [0, 3], [-9, 3], [2 ** 40 + 3, -7]];
+    const script = `import json, halide as hl\nout = []\nfor a, b in ${JSON.stringify(pairs)}:\n    f = hl.Func('f')\n    x = hl.Var('x')\n    f[x] = hl.select(x == 0, hl.i64(a) / hl.i64(b), hl.i64(a) % hl.i64(b))\n    buf = f.realize([2])\n    out.append([str(buf[0]), str(buf[1])])\nprint(json.dumps(out))\n`;
+    const r = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8' });
+    const got = JSON.parse(r.stdout) as string[][];
+    pairs.forEach(([a, b], i) => {
+      expect(got[i], `${a}, ${b}`).toEqual([String(applyOp('div', [int(a!), int(b!)])), String(applyOp('mod', [int(a!), int(b!)]))]);
+    });
+  }, 120_000);
+
+  it.each([
+    ['sec22.alg', 'sec22.sched', [[0, 6]]],
+    ['blur.alg', 'blur.sched', [[-1, 7], [2, 5]]],
+    ['harris.alg', 'harris.sched', [[-2, 9], [3, 10]]],
+    ['histogram.alg', '', [[0, 8]]],
+    ['triangle.alg', '', [[0, 6]]],
+  ] as const)('[HALIDE-SCHEDULE] [HALIDE-ROOT] [HALIDE-OUTPUT] %s under %s gives the algorithm\'s values', async (alg, sched, window) => {
+    const { alg: p, steps } = await readBridged({ prog: ex(alg), ...(sched ? { schedule: ex(sched) } : {}), directives: [] });
+    const v = validateHalide(p, steps, input(window as unknown as [number, number][]));
+    expect(v.kind).toBe('equal');
+    expect(v.kind === 'equal' && v.compared).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('[HALIDE-TYPES] [HALIDE-RDOM-UNUSED] [HALIDE-VERDICT] refuses what it cannot state faithfully, naming the reason', () => {
+    const refused = (src: string, w: [number, number][] = [[0, 3]]) => {
+      const v = validateHalide(loadPipeline(src, 't.alg'), [], input(w));
+      return v.kind === 'rejected_by_refsem' ? v.message : v.kind;
+    };
+    expect(refused('pipeline f() { func f(x) = err.rdom; }')).toMatch(/error constant/);
+    expect(refused('pipeline f() { func f(x) { 0; rdom(r = (0, 3)) in (x) <- f(x) + 1; } }')).toMatch(/does not mention its rdom/);
+    expect(refused('pipeline f() { func f(x) = x * 4294967296; }')).toMatch(/beyond 32 bits/);
+    expect(refused('pipeline f() { func f(x) = x; }', [[2 ** 31 - 1, 4]])).toMatch(/outside Halide's index range/);
+  }, 120_000);
+
+  it('[HALIDE-RDOM] an update with a predicate and no rdom keeps the old value where the predicate is false', () => {
+    const v = validateHalide(loadPipeline('pipeline f() { func f(x) { x; (x) <- f(x) * 10 if x > 1; } }', 't.alg'), [], input([[0, 4]]));
+    expect(v).toEqual({ kind: 'equal', compared: 4 });
+  }, 120_000);
+});
+
+describe.runIf(available)('the Halide commands', () => {
+  it('refsem halide prints the program and --run compares it', async () => {
+    const r = await runCli(['halide', ex('sec22.alg'), '--schedule', ex('sec22.sched'), '--window', '0+6']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/F_f\.split\(V_x, V_f_s0_xo, V_f_s0_xi, hl\.i32\(hl\.i64\(3\)\), hl\.TailStrategy\.GuardWithIf\)/);
+    expect(r.stdout).toMatch(/F_g\.compute_at\(F_f, V_f_s0_xo\)/);
+    const run = await runCli(['halide', ex('sec22.alg'), '--schedule', ex('sec22.sched'), '--window', '0+6', '--run']);
+    expect(run.stdout).toBe('equal on 6 points\n');
+  }, 120_000);
+
+  it('validate --backend halide passes on the examples', async () => {
+    const r = await runCli(['validate', ex('harris.alg'), '--schedule', ex('harris.sched'), '--backend', 'halide', '--inputs', '3']);
+    expect(r.stdout).toMatch(/ok: 3 inputs/);
+    expect(r.code).toBe(0);
+  }, 300_000);
+
+  it('fuzz --backend halide tallies the verdicts in its summary', async () => {
+    const r = await runCli(['fuzz', '--backend', 'halide', '--runs', '12', '--seed', '4', '--jobs', '1', '--out', scratchDir('refsem-halide-'), '--json']);
+    const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(Object.keys(s.halide).sort()).toEqual(['crash', 'differs', 'equal', 'outside_index_range', 'rejected_by_halide', 'rejected_by_refsem']);
+    expect(Object.values(s.halide as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(12);
+  }, 300_000);
+});
