@@ -300,12 +300,16 @@ export function computeSites(t: TgtProgram): FuncAtLoop[] {
   });
 }
 
-/** The pairs where store-at may place a func's allocation: loops around its computation and every use of it. */
+/**
+ * The pairs store-at's `generate` proposes: loops around the func's computation. Only those that
+ * also enclose every use are valid; the others are left for validation to refuse, so that the
+ * dominance check keeps being exercised by generated schedules.
+ */
 export function storeSites(t: TgtProgram): FuncAtLoop[] {
   return funcsOf(t).flatMap((func) => {
     const own = labelOf(t, func);
     if (!own) return [];
-    return loopsAroundAll(t, [own.path, ...usesOf(t, func)]).map((l) => ({ func, loop: l.stmt.var }));
+    return loopsAroundAll(t, [own.path]).map((l) => ({ func, loop: l.stmt.var }));
   });
 }
 

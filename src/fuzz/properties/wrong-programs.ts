@@ -1,10 +1,13 @@
 // Programs that must go wrong: target programs built to race, to write or read outside their
-// allocation, to read memory nothing wrote, or to touch a func before it is allocated, each
-// checked on both executors (the fast executor and the machine of fig. 2.8). The soundness
+// allocation, to read memory nothing wrote, to touch a func before it is allocated, or to compute
+// one wrong value, each checked on both executors (the fast executor and the machine of fig. 2.8)
+// and, for the wrong value, by the comparison of defs. 2.2–2.3. The soundness
 // properties only ever run programs that should behave; without this one, an executor that stopped
 // detecting races or stopped producing ε_mem would pass every campaign.
 import fc from 'fast-check';
-import { E_MEM, int, isError } from '../../expr/value.js';
+import { E_MEM, type Int, type Value, int, isError } from '../../expr/value.js';
+import { add } from '../../expr/ops.js';
+import { compareOutputs } from '../../lowering/equivalence.js';
 import type { Input } from '../../alg-semantics/ast.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
 import { execTgt } from '../../target-semantics/exec.js';
@@ -16,7 +19,7 @@ import { printTgt } from '../../target-semantics/print.js';
 import { PASS, type CheckResult, type Property } from '../property.js';
 
 /** What the program is built to do wrong, and so what both executors must report. */
-export const WRONGS = ['data-race', 'oob-write', 'oob-read', 'unwritten-read', 'unallocated'] as const;
+export const WRONGS = ['data-race', 'oob-write', 'oob-read', 'unwritten-read', 'unallocated', 'wrong-value'] as const;
 export type Wrong = (typeof WRONGS)[number];
 
 export interface WrongGen {
@@ -51,6 +54,10 @@ function source(g: WrongGen): string {
     case 'unwritten-read':
       // g's last point is never written; reading it yields ε_mem, which the output then holds.
       return `${head}  allocate g(x in (0, ${n}));\n  for g.s0.x in (0, ${n - 1}) do g[g.s0.x] <- ${g.c};\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- g[${n - 1}]\n}`;
+    case 'wrong-value':
+      // Every point is c except the window's last, which is c + 1: the comparison with an
+      // algorithm that is c everywhere must find the last point (verdicts compare every point).
+      return `${head}  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- select(o.s0.x == x.min + x.len - 1, ${g.c + 1}, ${g.c})\n}`;
     case 'unallocated':
       // g is written before it is allocated (σ is flat, spec/target.md "Scoping": an allocation
       // lasts once made, so only an access before any allocation is unallocated).
@@ -58,10 +65,18 @@ function source(g: WrongGen): string {
   }
 }
 
-/** How an outcome shows the wrong it was built for, or undefined when it does not. */
-function reported(w: Wrong, o: Outcome): boolean {
-  if (w === 'unwritten-read') return o.kind === 'done' && o.output.data.length > 0 && o.output.data.every((v) => isError(v) && v === E_MEM);
-  return o.kind === 'stuck' && o.stuck.kind === w;
+/** Does an outcome show the wrong it was built for? */
+function reported(c: WrongCase, o: Outcome): boolean {
+  if (c.wrong === 'unwritten-read') return o.kind === 'done' && o.output.data.length > 0 && o.output.data.every((v) => isError(v) && v === E_MEM);
+  if (c.wrong === 'wrong-value') {
+    // The algorithm's values: the constant every point but the last holds.
+    const [[min, len]] = c.input.window as [[Int, Int]];
+    const first = o.kind === 'done' ? o.output.data[0] : undefined;
+    const alg = { func: 'o', window: [[min, len] as [Int, Int]], values: Array.from({ length: Number(len) }, () => first as Value) };
+    const v = o.kind === 'done' ? compareOutputs(alg, o, c.input.window) : undefined;
+    return Number(len) === 1 ? v?.kind === 'equal' || v?.kind === 'differs' : v?.kind === 'differs' && v.point[0] === add(min, Number(len) - 1);
+  }
+  return o.kind === 'stuck' && o.stuck.kind === c.wrong;
 }
 
 /** Machine steps allowed: the programs are a few dozen steps long. */
@@ -82,7 +97,7 @@ export const wrongPrograms: Property<WrongGen, WrongCase> = {
   check(c): CheckResult {
     const runs = [['fast executor', execTgt(c.program, c.input)], ['machine', runMachine(c.program, c.input, { maxSteps: MACHINE_STEPS })]] as const;
     for (const [who, o] of runs) {
-      if (!reported(c.wrong, o)) return { status: 'fail', verdict: `${c.wrong}-unreported`, expected: `the ${who} reports ${c.wrong}`, actual: showOutcome(o) };
+      if (!reported(c, o)) return { status: 'fail', verdict: `${c.wrong}-unreported`, expected: `the ${who} reports ${c.wrong}`, actual: showOutcome(o) };
     }
     return PASS;
   },
