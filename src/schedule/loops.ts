@@ -301,15 +301,17 @@ export function computeSites(t: TgtProgram): FuncAtLoop[] {
 }
 
 /**
- * The pairs store-at's `generate` proposes: loops around the func's computation. Only those that
- * also enclose every use are valid; the others are left for validation to refuse, so that the
- * dominance check keeps being exercised by generated schedules.
+ * The pairs store-at's `generate` proposes: the loops around the func's computation and every use
+ * of it (the valid sites), and as many other loops, which validation refuses — so that the
+ * dominance check keeps being exercised by generated schedules, at a bounded cost.
  */
 export function storeSites(t: TgtProgram): FuncAtLoop[] {
   return funcsOf(t).flatMap((func) => {
     const own = labelOf(t, func);
     if (!own) return [];
-    return loopsAroundAll(t, [own.path]).map((l) => ({ func, loop: l.stmt.var }));
+    const valid = loopsAroundAll(t, [own.path, ...usesOf(t, func)]);
+    const others = loopsOf(t).filter((l) => !valid.includes(l)).slice(0, Math.max(1, valid.length));
+    return [...valid, ...others].map((l) => ({ func, loop: l.stmt.var }));
   });
 }
 
