@@ -10,7 +10,7 @@ describe('first-hour rough edges', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('(default: [])');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('property to check, repeatable (default: all of confluence,');
-    expect(r.stdout).toContain('load a user directive module, repeatable (default: none)');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('load a user directive module, repeatable (default: none)');
   });
 
   it('a single = inside an argument list hints that equality is ==', async () => {
