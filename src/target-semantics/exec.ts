@@ -20,7 +20,15 @@ import { Buf, StuckSignal, allocate, checkedOffset, programSite, siteOf } from '
 export interface RunOptions {
   readonly seed?: number;
   readonly maxSteps?: number;
+  /**
+   * Called after every store with the func, the point and the value written, in execution order
+   * (the write-order property compares these sequences). A program run with it is compiled apart,
+   * so runs without it pay nothing.
+   */
+  readonly onStore?: StoreWatcher;
 }
+
+export type StoreWatcher = (func: string, point: readonly Value[], value: Value) => void;
 
 export interface CompiledTgt {
   readonly program: TgtProgram;
@@ -36,6 +44,7 @@ interface Ctx {
   readonly max: number;
   readonly rng: Rng;
   readonly races: RaceDetector;
+  readonly onStore?: StoreWatcher;
 }
 
 /** Thrown when a loop iteration finds the step budget spent. */
@@ -160,6 +169,11 @@ const HELPERS = {
     }
     HELPERS.write(c, slot, func, v, [i], cost, site);
   },
+  /** [ASSN] in a program compiled for a store watcher: the write, then the watcher. */
+  writeWatched(c: Ctx, slot: number, func: string, v: Value, point: Value[], cost: number, site: Site): void {
+    HELPERS.write(c, slot, func, v, point, cost, site);
+    c.onStore!(func, point, v);
+  },
   /** [ALLOC] */
   alloc(c: Ctx, slot: number, s: Stmt & { k: 'allocate' }, bounds: Value[], cost: number): void {
     const r = allocate(s, bounds);
@@ -193,6 +207,8 @@ const HELPERS = {
 
 /** Generates the body of the run function; constants, sites and statements go into tables. */
 class Gen {
+  constructor(readonly watched = false) {}
+
   readonly vars = new Map<string, string>();
   readonly bufSlots = new Map<string, number>();
   readonly consts: Value[] = [];
@@ -311,7 +327,8 @@ class Gen {
         const cost = s.idx.reduce((n, e) => n + exprSteps(e), vcost);
         const head = `S, ${this.buf(s.func)}, ${this.name(s.func)}, ${value}`;
         const tail = `${cost}, SITES[${site}]`;
-        if (!par && s.idx.length === 1) out.push(`H.write1(${head}, ${idx}, ${tail});`);
+        if (this.watched) out.push(`H.writeWatched(${head}, [${idx}], ${tail});`);
+        else if (!par && s.idx.length === 1) out.push(`H.write1(${head}, ${idx}, ${tail});`);
         else if (!par && s.idx.length === 2) out.push(`H.write2(${head}, ${idx}, ${tail});`);
         else out.push(`H.write(${head}, [${idx}], ${tail});`);
         return;
@@ -386,9 +403,9 @@ function functionFor(source: string): RunFn {
   return fn;
 }
 
-export function compileTgt(p: TgtProgram): CompiledTgt {
+export function compileTgt(p: TgtProgram, watched = false): CompiledTgt {
   checkTgt(p);
-  const g = new Gen();
+  const g = new Gen(watched);
   const names = [...p.params, ...p.window.flatMap((w) => [w.min, w.len])];
   const header = names.map((n, i) => `${g.v(n)} = env[${i}];`);
   const body: string[] = [];
@@ -402,6 +419,7 @@ export function compileTgt(p: TgtProgram): CompiledTgt {
     program: p,
     source,
     run(input: Input, opts: RunOptions = {}): Outcome {
+      if (opts.onStore && !watched) throw new Error('internal: a store watcher needs the program compiled with `watched`');
       const bound = bindInput(p, input);
       const max = opts.maxSteps ?? Number.MAX_SAFE_INTEGER;
       const ctx: Ctx = {
@@ -410,6 +428,7 @@ export function compileTgt(p: TgtProgram): CompiledTgt {
         max,
         rng: seededRng(opts.seed ?? 0),
         races: new RaceDetector(),
+        ...(opts.onStore ? { onStore: opts.onStore } : {}),
       };
       const budget: Outcome = { kind: 'stuck', stuck: { kind: 'budget-exceeded', steps: max }, steps: max };
       try {
@@ -429,5 +448,5 @@ export function compileTgt(p: TgtProgram): CompiledTgt {
 }
 
 export function execTgt(p: TgtProgram, input: Input | InputLike, opts?: RunOptions): Outcome {
-  return compileTgt(p).run(inputOf(input), opts);
+  return compileTgt(p, opts?.onStore !== undefined).run(inputOf(input), opts);
 }

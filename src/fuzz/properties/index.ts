@@ -8,10 +8,11 @@ import { halide } from './halide.js';
 import { perceus } from './perceus.js';
 import { operators } from './operators.js';
 import { wrongPrograms } from './wrong-programs.js';
+import { writeOrder } from './write-order.js';
 import { roundtrip } from './roundtrip.js';
 import { boundsQuality, confluence, lemmas, memorySafety, raceFree } from './soundness.js';
 
-export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip, perceus, operators, wrongPrograms];
+export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip, perceus, operators, wrongPrograms, writeOrder];
 
 /** Properties that run only when asked for (they need an option such as --backend). */
 export const EXTRA_PROPERTIES: readonly AnyProperty[] = [backend, halide];
