@@ -143,6 +143,8 @@ export function extractReproducer(path: string, dir: string): string[] {
     ? `$REFSEM exec case.alg ${args.join(' ')} --compare`
     : '$REFSEM replay reproducer.json';
   put('reproducer.json', readFileSync(path, 'utf8'));
+  // A Halide case runs alone too: `/usr/bin/python3 case.py` prints Halide's values and the algorithm's.
+  if (r.case.extra?.python !== undefined) put('case.py', r.case.extra.python);
   put('run.sh', [
     '#!/bin/sh',
     `# ${r.property}: ${r.verdict}, found by refsem ${r.refsem_version ?? '(version unknown)'} (seed ${r.seed}, check ${r.check}).`,

@@ -2,6 +2,10 @@
 // examples and their schedules give the algorithm's values, what cannot be stated faithfully is
 // refused with its reason, and campaigns tally Halide's verdicts.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { DEFAULT_CONFIG } from '../../src/fuzz/env.js';
+import { makeEnv } from '../../src/fuzz/make-env.js';
+import { propertyNamed } from '../../src/fuzz/properties/index.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyOp } from '../../src/expr/ops.js';
@@ -73,6 +77,21 @@ describe.runIf(available)('the Halide commands', () => {
     expect(r.stdout).toMatch(/ok: 3 inputs/);
     expect(r.code).toBe(0);
   }, 300_000);
+
+  it('a halide case carries a Python program that runs alone and prints both results; replay --extract writes it', async () => {
+    const env = await makeEnv(DEFAULT_CONFIG);
+    const prop = propertyNamed('halide');
+    const text = { program: 'pipeline f() {\n  func g(x) = x * x;\n  func f(x) = g(x) + g(x + 1);\n}\n', schedule: 'split f.x by 3\ncompute-at g at f.xo\n', input: { window: [['0', '4']] as [string, string][], params: {} } };
+    const c = prop.decode(text, env) as { python?: string };
+    const run = spawnSync(PYTHON, ['-c', c.python!], { encoding: 'utf8' });
+    expect(JSON.parse(run.stdout)).toEqual({ values: ['1', '5', '13', '25'], expected: ['1', '5', '13', '25'], equal: true });
+    const dir = scratchDir('refsem-halide-');
+    const file = join(dir, 'r.json');
+    writeFileSync(file, JSON.stringify({ format: 'refsem-reproducer/1', property: 'halide', verdict: 'halide-differs', seed: 1, check: 0, check_seed: 1, engine: 'beta0', directives: [], key: 'k', case: prop.encode(c), expected: 'e', actual: 'a', shrinks: 0 }));
+    const x = await runCli(['replay', file, '--extract', join(dir, 'x')]);
+    expect(x.stdout).toMatch(/case\.py/);
+    expect(readFileSync(join(dir, 'x', 'case.py'), 'utf8')).toBe(c.python);
+  }, 120_000);
 
   it('fuzz --backend halide tallies the verdicts in its summary', async () => {
     const r = await runCli(['fuzz', '--backend', 'halide', '--runs', '12', '--seed', '4', '--jobs', '1', '--out', scratchDir('refsem-halide-'), '--json']);

@@ -6,7 +6,9 @@
 import { parseSchedule } from '../../schedule/parse.js';
 import { DirectiveRegistry } from '../../schedule/plugin.js';
 import { validateHalide, showHalideVerdict } from '../../halide/run.js';
-import type { ScheduleStep } from '../../halide/emit.js';
+import { type ScheduleStep, halideProgram } from '../../halide/emit.js';
+import { realize } from '../../alg-semantics/fast-eval.js';
+import { showValue } from '../../expr/value.js';
 import { PASS, type CheckResult, type Property } from '../property.js';
 import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, observeSched, schedCase, schedShape } from './sched-case.js';
 import type { FuzzEnv } from '../env.js';
@@ -21,11 +23,30 @@ function stepsOf(c: SchedCase, env: FuzzEnv): ScheduleStep[] {
   return calls.map((call, i) => ({ call, before: c.steps[i]!, after: c.steps[i + 1]! }));
 }
 
-export const halide: Property<SchedGen, SchedCase> = {
+/** A case with the Python program that states it in Halide, when the bridge can. */
+interface HalideCase extends SchedCase {
+  readonly python?: string;
+}
+
+/**
+ * The standalone program of a reproducer: the bridge's script, printing the algorithm's values
+ * beside Halide's (`python3 case.py`, written by `refsem replay --extract`).
+ */
+function withPython(c: SchedCase, env: FuzzEnv): HalideCase {
+  try {
+    const expected = realize(c.pipeline, c.input).values.map(showValue);
+    return { ...c, python: halideProgram(c.pipeline, stepsOf(c, env), c.input, expected) };
+  } catch {
+    // No faithful statement (or no values): the check says why.
+    return c;
+  }
+}
+
+export const halide: Property<SchedGen, HalideCase> = {
   name: 'halide',
   summary: 'Halide 14 (python3-halide) computes the algorithm\'s values under the same schedule, on the same input',
   arbitrary: (env) => arbSchedGen(env),
-  concretize: schedCase,
+  concretize: (g, env) => withPython(schedCase(g, env), env),
   check(c, env): CheckResult {
     if (c.trouble) return { status: 'discard', why: 'directive error', tally: 'rejected_by_refsem' };
     const v = validateHalide(c.pipeline, stepsOf(c, env), c.input, HALIDE_TIMEOUT_MS);
@@ -40,8 +61,8 @@ export const halide: Property<SchedGen, SchedCase> = {
         return { status: 'fail', verdict: `halide-${v.kind}`, expected: 'Halide computes the algorithm\'s values', actual: showHalideVerdict(v), tally: v.kind };
     }
   },
-  encode: encodeSched,
-  decode: decodeSched,
+  encode: (c) => ({ ...encodeSched(c), ...(c.python !== undefined ? { extra: { python: c.python } } : {}) }),
+  decode: (t, env) => withPython(decodeSched(t, env), env),
   shape: schedShape,
   observe: observeSched,
   directivesOf: (c) => c.names,
