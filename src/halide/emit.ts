@@ -10,7 +10,7 @@ import type { Func, Input, Pipeline, Stage } from '../alg-semantics/ast.js';
 import type { DirectiveCall } from '../schedule/plugin.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { parseLoopName } from '../target-semantics/loop-name.js';
-import { isInside, loopsOf } from '../target-semantics/walk.js';
+import { type LoopInfo, isInside, loopsOf } from '../target-semantics/walk.js';
 import { resolveLoop } from '../schedule/loops.js';
 
 /** A reason the bridge cannot state a case in Halide: counted as `rejected_by_refsem`. */
@@ -119,10 +119,16 @@ function defineFunc(f: Func, params: ReadonlySet<string>, out: string[]): void {
   });
 }
 
-/** The Halide stage object of a loop of refsem (`f.s<i>.v` is stage i of f). */
-function stageOf(func: string, stage: number): string {
+/**
+ * The Halide stage object of a loop of refsem: `f.s<i>.v` is stage i of f, `f.s<i>.k<j>.v` the
+ * j-th specialization of that stage (made by [HALIDE-SPECIALIZE]).
+ */
+function stageOf(func: string, stage: number, spec = 0): string {
+  if (spec > 0) return pySpecialization(func, stage, spec);
   return stage === 0 ? pyFunc(func) : `${pyFunc(func)}.update(${stage - 1})`;
 }
+
+const pySpecialization = (f: string, stage: number, spec: number) => `S_${f}_${stage}_${spec}`;
 
 /** What the bridge knows about every loop variable: its Python object (a Var or an RVar). */
 class LoopVars {
@@ -138,7 +144,9 @@ class LoopVars {
   }
 
   of(loop: string): string {
-    const v = this.known.get(loop);
+    // A loop copied into a specialization before any directive renamed it there is the same
+    // Halide variable as the loop it was copied from (Halide's specializations share the Vars).
+    const v = this.known.get(loop) ?? this.known.get(loop.replace(/\.k\d+\./, '.'));
     if (!v) throw new BridgeRefusal(`the bridge does not know loop ${loop}`);
     return v;
   }
@@ -154,17 +162,25 @@ class LoopVars {
   }
 }
 
+/** The loop of the same stage immediately inside `outer` (what swap and fuse pair it with). */
+function innerOf(t: TgtProgram, outer: LoopInfo): LoopInfo {
+  return loopsOf(t).find((l) => l !== outer && isInside(l.path, outer.path) && l.name?.func === outer.name?.func && l.name?.stage === outer.name?.stage && l.name?.spec === outer.name?.spec)!;
+}
+
 const TAILS: Readonly<Record<string, string>> = { guard: 'GuardWithIf', shift: 'ShiftInwards', round: 'RoundUp' };
 
 /** The Python calls of one directive: implements [HALIDE-SCHEDULE]. */
-function scheduleCall(step: ScheduleStep, loops: LoopVars, outer: Scope, placed: Map<string, string>, stored: Set<string>): string[] {
+function scheduleCall(p: Pipeline, step: ScheduleStep, loops: LoopVars, outer: Scope, placed: Map<string, string>, stored: Set<string>): string[] {
   const a = step.call.args as Record<string, unknown>;
   const name = step.call.directive.name;
   const at = (loop: string) => {
     const n = parseLoopName(loop);
     if (!n) throw new BridgeRefusal(`loop ${loop} is not named ⟨func, stage, variable⟩`);
-    if (n.spec > 0) throw new BridgeRefusal('specialized loops have no Halide counterpart in the bridge yet');
     return n;
+  };
+  const stage = (loop: string) => {
+    const n = at(loop);
+    return stageOf(n.func, n.stage, n.spec);
   };
   // Loops as the schedule writes them (`f.x` is short for the final stage's loop), resolved on the
   // program the directive applied to.
@@ -183,32 +199,46 @@ function scheduleCall(step: ScheduleStep, loops: LoopVars, outer: Scope, placed:
       const xo = loops.fresh(outerLoop.stmt.var, [loop]);
       const xi = loops.fresh(innerLoop.stmt.var, [loop]);
       const f = value(a.factor as Expr, outer);
-      return [`${stageOf(n.func, n.stage)}.split(${loops.of(loop)}, ${xo}, ${xi}, hl.i32(${f}), hl.TailStrategy.${TAILS[(a.tail as string | undefined) ?? 'guard']})`];
+      return [`${stageOf(n.func, n.stage, n.spec)}.split(${loops.of(loop)}, ${xo}, ${xi}, hl.i32(${f}), hl.TailStrategy.${TAILS[(a.tail as string | undefined) ?? 'guard']})`];
     }
     case 'reorder': {
       const ls = (a.loops as string[]).map(resolve);
-      const n = at(ls[0]!);
       // refsem lists loops outermost first, Halide innermost first.
-      return [`${stageOf(n.func, n.stage)}.reorder(${[...ls].reverse().map((l) => loops.of(l)).join(', ')})`];
+      return [`${stage(ls[0]!)}.reorder(${[...ls].reverse().map((l) => loops.of(l)).join(', ')})`];
     }
     case 'swap': {
       const outer = loopsOf(step.before).find((l) => l.stmt.var === resolve(a.loop as string))!;
-      const inner = loopsOf(step.before).find((l) => l !== outer && isInside(l.path, outer.path) && l.name?.func === outer.name?.func && l.name?.stage === outer.name?.stage)!;
-      const n = at(outer.stmt.var);
-      return [`${stageOf(n.func, n.stage)}.reorder(${loops.of(outer.stmt.var)}, ${loops.of(inner.stmt.var)})`];
+      const inner = innerOf(step.before, outer);
+      return [`${stage(outer.stmt.var)}.reorder(${loops.of(outer.stmt.var)}, ${loops.of(inner.stmt.var)})`];
+    }
+    case 'fuse': {
+      // Halide's fused variable runs over the product with the inner variable varying fastest,
+      // as [FUSE]'s x div lb / x mod lb do.
+      const outerLoop = loopsOf(step.before).find((l) => l.stmt.var === resolve(a.loop as string))!;
+      const inner = innerOf(step.before, outerLoop);
+      const fused = newLoops()[0]!;
+      const py = loops.fresh(fused.stmt.var, [outerLoop.stmt.var, inner.stmt.var]);
+      return [`${stage(outerLoop.stmt.var)}.fuse(${loops.of(inner.stmt.var)}, ${loops.of(outerLoop.stmt.var)}, ${py})`];
+    }
+    case 'specialize': {
+      // implements [HALIDE-SPECIALIZE]: each stage of the func gets the conditions in order, as
+      // refsem's chain of ifs tests them; directives on a copy's loops schedule that specialization.
+      const f = p.funcs.find((g) => g.name === a.func)!;
+      const conds = a.conds as Expr[];
+      return f.stages.flatMap((_, i) => conds.map((c, j) => `${pySpecialization(f.name, i, j + 1)} = ${stageOf(f.name, i)}.specialize(${value(c, outer)} != 0)`));
     }
     case 'traverse':
     case 'vectorize':
     case 'unroll': {
       const loop = resolve(a.loop as string);
-      const n = at(loop);
       if (name === 'traverse' && a.order !== 'parallel') return [];
-      return [`${stageOf(n.func, n.stage)}.${name === 'traverse' ? 'parallel' : name}(${loops.of(loop)})`];
+      return [`${stage(loop)}.${name === 'traverse' ? 'parallel' : name}(${loops.of(loop)})`];
     }
     case 'compute-at':
     case 'store-at': {
       const loop = resolve(a.loop as string);
       const n = at(loop);
+      if (n.spec > 0) throw new BridgeRefusal(`${name} at ${loop}, a loop of a specialization: Halide's LoopLevel cannot name one`);
       const level = n.stage === 0 ? `${pyFunc(n.func)}, ${loops.of(loop)}` : `hl.LoopLevel(${pyFunc(n.func)}, ${loops.of(loop)}, ${n.stage})`;
       if (name === 'compute-at') placed.set(a.func as string, level);
       else stored.add(a.func as string);
@@ -224,7 +254,7 @@ function scheduleCall(step: ScheduleStep, loops: LoopVars, outer: Scope, placed:
       return [`${pyFunc(f!)}.align_bounds(${pyVar(d!)}, ${i32(a.modulus)}, ${i32(a.remainder)})`];
     }
     default:
-      throw new BridgeRefusal(`the bridge does not map directive '${name}' to Halide yet (it maps split, reorder, swap, traverse, vectorize, unroll, compute-at, store-at, bound, bound-extent and align-bounds)`);
+      throw new BridgeRefusal(`the bridge does not map directive '${name}' to Halide yet (it maps split, reorder, swap, fuse, traverse, vectorize, unroll, compute-at, store-at, specialize, bound, bound-extent and align-bounds)`);
   }
 }
 
@@ -254,7 +284,7 @@ export function halideProgram(p: Pipeline, steps: readonly ScheduleStep[], input
   const stored = new Set<string>();
   const sched: string[] = [];
   const outer: Scope = { vars: new Set(), rvars: new Map(), params, window: new Map(steps[0]?.before.window.flatMap((w, i) => [[w.min, toBig(input.window[i]![0])], [w.len, toBig(input.window[i]![1])]]) ?? []) };
-  for (const st of steps) sched.push(...scheduleCall(st, loops, outer, placed, stored));
+  for (const st of steps) sched.push(...scheduleCall(p, st, loops, outer, placed, stored));
   out.push(...decl, ...sched);
   // Every func not placed is computed at the root, a placed one without store-at stored at the root: implements [HALIDE-ROOT].
   for (const f of p.funcs) {

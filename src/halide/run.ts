@@ -1,6 +1,6 @@
-// Running a bridged program with Halide 14 (spec/halide.md): one Python process
-// per program, under a time limit, so that a crash or a hang of the JIT is a verdict about that
-// program and never the end of refsem. Halide's Python bindings are Debian's `python3-halide`,
+// Running a bridged program with Halide 14 (spec/halide.md): a long-lived Python server per
+// thread forks a child per program under a time limit (server.ts), so that a crash or a hang of the
+// JIT is a verdict about that program and never the end of refsem. Halide's Python bindings are Debian's `python3-halide`,
 // installed for the system Python (/usr/bin/python3).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { complete } from '../pipeline.js';
 import { BUILTIN_ENGINES } from '../bounds/engine.js';
 import { execTgt } from '../target-semantics/exec.js';
 import { BridgeRefusal, type ScheduleStep, halideProgram } from './emit.js';
+import { HalideServer, type ProgramExit } from './server.js';
 
 export const PYTHON = '/usr/bin/python3';
 
@@ -40,16 +41,30 @@ export function requireHalide(): void {
   if (!halideAvailable()) throw new UserError(MISSING, undefined, INSTALL);
 }
 
-export function runHalide(script: string, timeoutMs = 60_000): HalideRun {
+/** The server of this thread (each campaign job is a thread of its own, so each gets one). */
+let server: HalideServer | undefined;
+
+/** Runs one bridged program with Halide under a time limit: implements [HALIDE-RUNNER]. */
+export async function runHalide(script: string, timeoutMs = 60_000): Promise<HalideRun> {
   requireHalide();
-  const r = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 28 });
-  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return { kind: 'crash', message: `no answer within ${timeoutMs / 1000} s; the process was stopped` };
-  if (r.signal) return { kind: 'crash', message: `the Python process died of ${r.signal}` };
+  server ??= new HalideServer(PYTHON);
+  return classify(await server.run(script, timeoutMs), timeoutMs);
+}
+
+/** Halide servers this thread has started (more than one means one died or hung and was replaced). */
+export function halideServersStarted(): number {
+  return server?.started ?? 0;
+}
+
+function classify(r: ProgramExit, timeoutMs: number): HalideRun {
+  if (r.lost !== undefined) return { kind: 'crash', message: r.lost };
+  if (r.timedOut) return { kind: 'crash', message: `no answer within ${timeoutMs / 1000} s; the program was stopped` };
+  if (r.signal) return { kind: 'crash', message: `the program died of ${r.signal}${lastLine(r.stderr) ? ` (${lastLine(r.stderr)})` : ''}` };
   if (r.status !== 0) {
     // Halide reports a schedule or program it refuses as a RuntimeError whose text starts "Error:".
-    const err = (r.stderr ?? '').split('\n');
-    const at = err.findIndex((l) => /Error:/.test(l));
-    const message = at >= 0 ? err.slice(at, at + 3).join(' ').replace(/^RuntimeError: /, '').replace(/\s+/g, ' ').trim() : err.filter(Boolean).slice(-1)[0] ?? `exit ${r.status}`;
+    const err = r.stderr.split('\n');
+    const at = err.findIndex((l) => /^(RuntimeError: )?Error:/.test(l));
+    const message = at >= 0 ? err.slice(at, at + 3).join(' ').replace(/^RuntimeError: /, '').replace(/\s+/g, ' ').trim() : lastLine(r.stderr) ?? `exit ${r.status}`;
     return at >= 0 ? { kind: 'rejected', message } : { kind: 'crash', message };
   }
   const last = r.stdout.trim().split('\n').pop() ?? '';
@@ -59,6 +74,8 @@ export function runHalide(script: string, timeoutMs = 60_000): HalideRun {
     return { kind: 'crash', message: `unreadable output: ${last.slice(0, 200)}` };
   }
 }
+
+const lastLine = (text: string): string | undefined => text.split('\n').filter(Boolean).slice(-1)[0];
 
 /** The verdicts a campaign tallies, in the order its summary lists them. */
 export const HALIDE_VERDICTS = ['equal', 'differs', 'rejected_by_halide', 'rejected_by_refsem', 'crash', 'outside_index_range'] as const;
@@ -72,7 +89,7 @@ export type HalideVerdict =
   | { readonly kind: 'crash'; readonly message: string };
 
 /** Compares Halide with the algorithm on one input: implements [HALIDE-VERDICT]. */
-export function validateHalide(p: Pipeline, steps: readonly ScheduleStep[], input: Input, timeoutMs?: number): HalideVerdict {
+export async function validateHalide(p: Pipeline, steps: readonly ScheduleStep[], input: Input, timeoutMs?: number): Promise<HalideVerdict> {
   // A schedule whose own assertions fail on this input (a split factor that is not
   // positive, a bound that does not cover what is needed) is not valid there in refsem; what Halide
   // does with it is no evidence either way.
@@ -89,7 +106,7 @@ export function validateHalide(p: Pipeline, steps: readonly ScheduleStep[], inpu
     if (e instanceof BridgeRefusal) return { kind: 'rejected_by_refsem', message: e.message };
     throw e;
   }
-  const run = runHalide(script, timeoutMs);
+  const run = await runHalide(script, timeoutMs);
   if (run.kind === 'rejected') return { kind: 'rejected_by_halide', message: run.message };
   if (run.kind === 'crash') return { kind: 'crash', message: run.message };
   // Products of constants beyond 32 bits leave Int(64) inside funcs as well as at the output,

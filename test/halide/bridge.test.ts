@@ -40,24 +40,24 @@ describe.runIf(available)('the Halide bridge', () => {
     ['triangle.alg', '', [[0, 6]]],
   ] as const)('[HALIDE-SCHEDULE] [HALIDE-ROOT] [HALIDE-OUTPUT] %s under %s gives the algorithm\'s values', async (alg, sched, window) => {
     const { alg: p, steps } = await readBridged({ prog: ex(alg), ...(sched ? { schedule: ex(sched) } : {}), directives: [] });
-    const v = validateHalide(p, steps, input(window as unknown as [number, number][]));
+    const v = await validateHalide(p, steps, input(window as unknown as [number, number][]));
     expect(v.kind).toBe('equal');
     expect(v.kind === 'equal' && v.compared).toBeGreaterThan(0);
   }, 120_000);
 
-  it('[HALIDE-TYPES] [HALIDE-RDOM-UNUSED] [HALIDE-VERDICT] refuses what it cannot state faithfully, naming the reason', () => {
-    const refused = (src: string, w: [number, number][] = [[0, 3]]) => {
-      const v = validateHalide(loadPipeline(src, 't.alg'), [], input(w));
+  it('[HALIDE-TYPES] [HALIDE-RDOM-UNUSED] [HALIDE-VERDICT] refuses what it cannot state faithfully, naming the reason', async () => {
+    const refused = async (src: string, w: [number, number][] = [[0, 3]]) => {
+      const v = await validateHalide(loadPipeline(src, 't.alg'), [], input(w));
       return v.kind === 'rejected_by_refsem' ? v.message : v.kind;
     };
-    expect(refused('pipeline f() { func f(x) = err.rdom; }')).toMatch(/error constant/);
-    expect(refused('pipeline f() { func f(x) { 0; rdom(r = (0, 3)) in (x) <- f(x) + 1; } }')).toMatch(/does not mention its rdom/);
-    expect(refused('pipeline f() { func f(x) = x * 4294967296; }')).toMatch(/beyond 32 bits/);
-    expect(refused('pipeline f() { func f(x) = x; }', [[2 ** 31 - 1, 4]])).toMatch(/outside Halide's index range/);
+    expect(await refused('pipeline f() { func f(x) = err.rdom; }')).toMatch(/error constant/);
+    expect(await refused('pipeline f() { func f(x) { 0; rdom(r = (0, 3)) in (x) <- f(x) + 1; } }')).toMatch(/does not mention its rdom/);
+    expect(await refused('pipeline f() { func f(x) = x * 4294967296; }')).toMatch(/beyond 32 bits/);
+    expect(await refused('pipeline f() { func f(x) = x; }', [[2 ** 31 - 1, 4]])).toMatch(/outside Halide's index range/);
   }, 120_000);
 
-  it('[HALIDE-RDOM] an update with a predicate and no rdom keeps the old value where the predicate is false', () => {
-    const v = validateHalide(loadPipeline('pipeline f() { func f(x) { x; (x) <- f(x) * 10 if x > 1; } }', 't.alg'), [], input([[0, 4]]));
+  it('[HALIDE-RDOM] an update with a predicate and no rdom keeps the old value where the predicate is false', async () => {
+    const v = await validateHalide(loadPipeline('pipeline f() { func f(x) { x; (x) <- f(x) * 10 if x > 1; } }', 't.alg'), [], input([[0, 4]]));
     expect(v).toEqual({ kind: 'equal', compared: 4 });
   }, 120_000);
 });
@@ -99,4 +99,19 @@ describe.runIf(available)('the Halide commands', () => {
     expect(Object.keys(s.halide).sort()).toEqual(['crash', 'differs', 'equal', 'outside_index_range', 'rejected_by_halide', 'rejected_by_refsem']);
     expect(Object.values(s.halide as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(12);
   }, 300_000);
+});
+
+describe.runIf(available)('[HALIDE-SCHEDULE] fuse and specialize', () => {
+  const alg = 'pipeline f(n) {\n  func g(x, y) = x * 3 + y;\n  func f(x, y) {\n    g(x, y) + n;\n    rdom(r = (0, 3), s = (0, 2)) in (x, y) <- f(x, y) * 2 + g(x + r, y + s) - r;\n  }\n}\n';
+  const sched = 'specialize f when n > 3\nsplit f.s0.x into xo, xi by 4 tail guard\nsplit f.s0.k1.x into xo, xi by 2 tail guard\nfuse f.s1.y into yx\nfuse f.s1.s into rs\ntraverse f.s0.k1.y parallel\n';
+  it.each([5, 2])('[HALIDE-SPECIALIZE] fused pure and reduction loops and a specialized copy give the algorithm\'s values (n = %i)', async (n) => {
+    const dir = scratchDir('refsem-halide-');
+    writeFileSync(join(dir, 'f.alg'), alg);
+    writeFileSync(join(dir, 'f.sched'), sched);
+    const { alg: p, steps } = await readBridged({ prog: join(dir, 'f.alg'), schedule: join(dir, 'f.sched'), directives: [] });
+    expect(await validateHalide(p, steps, input([[0, 7], [-1, 5]], { n }))).toEqual({ kind: 'equal', compared: 35 });
+    const r = await runCli(['halide', join(dir, 'f.alg'), '--schedule', join(dir, 'f.sched'), '--window', '0+7,0+5', '--param', `n=${n}`]);
+    expect(r.stdout).toContain('S_f_1_1 = F_f.update(0).specialize(');
+    expect(r.stdout).toContain('F_f.update(0).fuse(R_f_1[0], R_f_1[1], RV_f_s1_rs)');
+  }, 120_000);
 });

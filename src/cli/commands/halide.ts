@@ -43,7 +43,7 @@ export const register: Register = (program, io, setExit) => {
         }
         return;
       }
-      const v = validateHalide(alg, steps, input);
+      const v = await validateHalide(alg, steps, input);
       io.out(o.json ? `${JSON.stringify({ verdict: v.kind, ...v })}\n` : `${showHalideVerdict(v)}\n`);
       if (v.kind === 'differs' || v.kind === 'crash') setExit(EXIT.checkFailed);
     });

@@ -17,7 +17,7 @@ import type { IO } from '../../node/io.js';
 import { checkInput } from '../../alg-semantics/input.js';
 import { lower } from '../../lowering/lower.js';
 import { readBridged } from '../../halide/load.js';
-import { requireHalide, showHalideVerdict, validateHalide } from '../../halide/run.js';
+import { type HalideVerdict, requireHalide, showHalideVerdict, validateHalide } from '../../halide/run.js';
 
 /** Each input is one run of the compiled binary and of the reference: more is not a validation but a campaign. */
 const MAX_INPUTS = 10_000n;
@@ -51,7 +51,8 @@ async function validateWithHalide(prog: string, o: Opts, io: IO): Promise<void> 
   const first = o.window === undefined ? undefined : { window: parseWindow(o.window), params: parseParams(o.param) };
   if (first) checkInput(alg, first);
   const inputs = generateInputs(t, n, Number(parseIntOption('--seed', o.seed)), first);
-  const verdicts = inputs.map((z) => validateHalide(alg, steps, z));
+  const verdicts: HalideVerdict[] = [];
+  for (const z of inputs) verdicts.push(await validateHalide(alg, steps, z));
   if (o.json) io.out(`${JSON.stringify({ backend: 'halide', verdicts: verdicts.map((v, i) => ({ input: showInput(inputs[i]!), verdict: v.kind, ...v })) })}\n`);
   else verdicts.forEach((v, i) => io.out(`input ${i + 1} (${showInput(inputs[i]!)}): ${showHalideVerdict(v)}\n`));
   const bad = verdicts.filter((v) => v.kind === 'differs' || v.kind === 'crash').length;

@@ -1,0 +1,169 @@
+// One long-lived Python process per job that runs bridged programs with Halide 14
+// (spec/halide.md, [HALIDE-RUNNER]). It imports Halide once and forks a child for every program,
+// so that a program whose JIT crashes, aborts or hangs kills only its child: the server reports a
+// verdict and goes on with the next program. Requests and answers are JSON lines over the
+// server's stdin and stdout; the programs' own output goes to files the child's descriptors 1 and
+// 2 are pointed at, so nothing a program prints can desynchronise the protocol.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** How one program ended, as the server saw it. */
+export interface ProgramExit {
+  readonly status: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** set when the server itself died or hung while the program ran: why */
+  readonly lost?: string;
+}
+
+// The server. A child runs the program with its output redirected, then leaves with os._exit so
+// that no cleanup of the parent's state runs in it. The parent waits on a pidfd (Linux ≥ 5.3) with
+// the program's time limit and kills the child's whole process group when it passes.
+const SERVER = String.raw`
+import json, os, select, signal, sys, tempfile, time, traceback
+import halide  # loaded once; every child inherits it
+
+def run(script, limit):
+    out = tempfile.TemporaryFile()
+    err = tempfile.TemporaryFile()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setpgid(0, 0)
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            sys.stdout = os.fdopen(1, 'w', closefd=False)
+            sys.stderr = os.fdopen(2, 'w', closefd=False)
+            exec(compile(script, '<bridged program>', 'exec'), {'__name__': '__main__'})
+            sys.stdout.flush()
+            os._exit(0)
+        except SystemExit as e:
+            sys.stdout.flush()
+            os._exit(e.code if isinstance(e.code, int) else 1)
+        except BaseException:
+            traceback.print_exc()
+            sys.stderr.flush()
+            sys.stdout.flush()
+            os._exit(1)
+    timed_out = False
+    deadline = time.monotonic() + limit
+    try:
+        fd = os.pidfd_open(pid)
+        if not select.select([fd], [], [], limit)[0]:
+            timed_out = True
+        os.close(fd)
+    except (AttributeError, OSError):
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                timed_out = True
+                break
+            time.sleep(0.002)
+    if timed_out:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _, st = os.waitpid(pid, 0)
+    def text(f):
+        f.seek(0)
+        return f.read(1 << 24).decode('utf-8', 'replace')
+    answer = {'status': os.WEXITSTATUS(st) if os.WIFEXITED(st) else None,
+              'signal': signal.Signals(os.WTERMSIG(st)).name if os.WIFSIGNALED(st) and not timed_out else None,
+              'timedOut': timed_out, 'stdout': text(out), 'stderr': text(err)}
+    out.close()
+    err.close()
+    return answer
+
+for line in sys.stdin:
+    req = json.loads(line)
+    sys.stdout.write(json.dumps(dict(run(req['script'], req['limit']), id=req['id'])) + '\n')
+    sys.stdout.flush()
+`;
+
+/** Extra time the server may take beyond a program's own limit before it is deemed hung. */
+const SERVER_GRACE_MS = 10_000;
+
+interface Pending {
+  readonly resolve: (e: ProgramExit) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * A Python server with Halide loaded. Programs run one at a time in request order; a server that
+ * dies or stops answering is replaced on the next request, and the programs it held end as
+ * crashes (never as a hang of refsem).
+ */
+export class HalideServer {
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  /** Servers started so far (a restart after a death or a hang counts). */
+  started = 0;
+
+  constructor(private readonly python: string) {}
+
+  run(script: string, limitMs: number): Promise<ProgramExit> {
+    const child = this.child ?? this.start();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.fail(`the Halide server gave no answer within ${(limitMs + SERVER_GRACE_MS) / 1000} s; it was restarted`, true), limitMs + SERVER_GRACE_MS);
+      this.pending.set(id, { resolve, timer });
+      child.ref();
+      child.stdin.write(`${JSON.stringify({ id, script, limit: limitMs / 1000 })}\n`);
+    });
+  }
+
+  /** Ends the server (it also ends by itself when refsem exits: its stdin closes). */
+  close(): void {
+    this.child?.stdin.end();
+    this.child = undefined;
+  }
+
+  private start(): ChildProcessWithoutNullStreams {
+    const child = spawn(this.python, ['-u', '-c', SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = child;
+    this.started++;
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let a: ProgramExit & { id: number };
+      try {
+        a = JSON.parse(line) as ProgramExit & { id: number };
+      } catch {
+        return this.fail(`the Halide server wrote an unreadable line: ${line.slice(0, 200)}`, true);
+      }
+      const p = this.pending.get(a.id);
+      if (!p) return;
+      clearTimeout(p.timer);
+      this.pending.delete(a.id);
+      p.resolve(a);
+      if (this.pending.size === 0) child.unref();
+    });
+    child.on('error', (e) => this.fail(`the Halide server could not run: ${e.message}`, false));
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.child = undefined;
+      this.fail(`the Halide server ended (${signal ?? `exit ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-1)[0]}` : ''}`, false);
+    });
+    // The server never keeps refsem alive by itself: only a request in flight does (its timer).
+    for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void }).unref?.();
+    child.unref();
+    return child;
+  }
+
+  /** Ends every program in flight as a crash with this reason; `kill` also stops the server. */
+  private fail(reason: string, kill: boolean): void {
+    if (kill && this.child) {
+      this.child.kill('SIGKILL');
+      this.child = undefined;
+    }
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      this.pending.delete(id);
+      p.resolve({ status: null, signal: null, timedOut: false, stdout: '', stderr: '', lost: reason });
+    }
+  }
+}
