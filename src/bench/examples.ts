@@ -8,6 +8,11 @@ import { loadPipeline } from '../alg-semantics/load.js';
 
 const examples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples');
 
+/** The path of examples/<path>. */
+export function exampleFile(...path: string[]): string {
+  return join(examples, ...path);
+}
+
 /** The text of examples/<path>. */
 export function readExample(...path: string[]): string {
   return readFileSync(join(examples, ...path), 'utf8');

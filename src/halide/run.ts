@@ -21,7 +21,7 @@ export const PYTHON = '/usr/bin/python3';
 
 /** What Halide did with a program. */
 export type HalideRun =
-  | { readonly kind: 'values'; readonly values: readonly string[] }
+  | { readonly kind: 'values'; readonly values: readonly string[]; readonly ms?: number }
   | { readonly kind: 'rejected'; readonly message: string }
   | { readonly kind: 'crash'; readonly message: string };
 
@@ -69,7 +69,8 @@ function classify(r: ProgramExit, timeoutMs: number): HalideRun {
   }
   const last = r.stdout.trim().split('\n').pop() ?? '';
   try {
-    return { kind: 'values', values: (JSON.parse(last) as { values: string[] }).values };
+    const { values, ms } = JSON.parse(last) as { values: string[]; ms?: number };
+    return { kind: 'values', values, ...(ms !== undefined ? { ms } : {}) };
   } catch {
     return { kind: 'crash', message: `unreadable output: ${last.slice(0, 200)}` };
   }

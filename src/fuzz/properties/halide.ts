@@ -35,7 +35,7 @@ interface HalideCase extends SchedCase {
 function withPython(c: SchedCase, env: FuzzEnv): HalideCase {
   try {
     const expected = realize(c.pipeline, c.input).values.map(showValue);
-    return { ...c, python: halideProgram(c.pipeline, stepsOf(c, env), c.input, expected) };
+    return { ...c, python: halideProgram(c.pipeline, stepsOf(c, env), c.input, { expected }) };
   } catch {
     // No faithful statement (or no values): the check says why.
     return c;
