@@ -5,10 +5,15 @@ export interface Loc {
   readonly file: string;
   readonly line: number; // 1-based
   readonly col: number; // 1-based
+  /** on the command line, which has no lines: the option and value at fault */
+  readonly arg?: string;
 }
 
+/** `file:line:col`; a command-line argument is named by its option and value instead. */
 export function showLoc(loc: Loc | undefined): string {
-  return loc ? `${loc.file}:${loc.line}:${loc.col}` : '<unknown>';
+  if (!loc) return '<unknown>';
+  if (loc.file === CLI_LOC.file) return loc.arg === undefined ? loc.file : `${loc.file} ${loc.arg}`;
+  return `${loc.file}:${loc.line}:${loc.col}`;
 }
 
 /** An error caused by the user's input (syntax, validity, schedule, CLI arguments). Exit code 2. */
@@ -42,6 +47,11 @@ export function attempt<T>(f: () => T): Result<T> {
 
 /** Where errors in command-line arguments are reported: there is no file to point into. */
 export const CLI_LOC: Loc = { file: '<command line>', line: 1, col: 1 };
+
+/** The place of a bad option value: shown as `<command line> --window 0+8`. */
+export function argLoc(option: string, value?: string): Loc {
+  return { ...CLI_LOC, arg: value === undefined ? option : `${option} ${/^[\w.+,:=/-]+$/.test(value) ? value : JSON.stringify(value)}` };
+}
 
 /** The place of a character offset in a text. */
 function locAt(text: string, offset: number, file: string): Loc {

@@ -1,6 +1,6 @@
 // The `refsem` command: dispatch, error rendering and exit codes (docs/architecture.md, "Contracts").
 import { Command, CommanderError } from 'commander';
-import { UserError } from '../diag.js';
+import { CLI_LOC, UserError } from '../diag.js';
 import { loadCommands } from './commands/index.js';
 import { EXIT, type IO } from '../node/io.js';
 import { REFSEM_VERSION } from '../node/package.js';
@@ -14,8 +14,10 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     .description('executable reference semantics and differential tester for Halide-style scheduling and Perceus')
     .version(REFSEM_VERSION, '-V, --version', 'print the version of refsem')
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError('(run with --help for usage)');
+    // Commander's own complaints (an unknown option, a missing argument) read like every other
+    // command-line error: `<command line>: error: …` with a hint.
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (text, write) => write(`${CLI_LOC.file}: ${text.replace(/^(error: )?/, 'error: ')}`) })
+    .showHelpAfterError('  hint: run the command with --help for its usage');
   try {
     // Inside the try: a command module that fails to load is an internal error (exit 3), not a crash.
     for (const register of await loadCommands()) {
@@ -31,7 +33,8 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
       return EXIT.badInput;
     }
     if (e instanceof UserError) {
-      io.err(e.render() + '\n');
+      // An error with no place in a file is about the invocation: it is shown at the command line.
+      io.err((e.loc ? e : new UserError(e.message, CLI_LOC, e.hint)).render() + '\n');
       return EXIT.badInput;
     }
     if (e instanceof CheckFailed) return EXIT.checkFailed;
@@ -40,7 +43,7 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
       // spec/syntax.md [SYNTAX-DEPTH] with a located error; this is the last resort for a tree
       // that came some other way and is too deep for the stack: a property of the input, so bad
       // input (exit 2), not an internal error.
-      io.err(new UserError('the input is nested too deeply to process (the call stack overflowed)', undefined, 'split very deep or very long expressions into several funcs or let-bindings').render() + '\n');
+      io.err(new UserError('the input is nested too deeply to process (the call stack overflowed)', CLI_LOC, 'split very deep or very long expressions into several funcs or let-bindings').render() + '\n');
       return EXIT.badInput;
     }
     io.err(`internal error: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -1,12 +1,12 @@
 // Parsing of the option values shared by several commands (--window, --param, --max-points).
-import { CLI_LOC, UserError } from '../diag.js';
+import { CLI_LOC, UserError, argLoc } from '../diag.js';
 import { type Int, intFromString } from '../expr/value.js';
 
 const INT = /^-?\d+$/;
 
 
 function argError(flag: string, value: string, want: string, hint?: string): UserError {
-  return new UserError(`invalid ${flag} '${value}': ${want}`, CLI_LOC, hint);
+  return new UserError(`invalid ${flag} '${value}': ${want}`, argLoc(flag, value), hint);
 }
 
 /** A UserError raised without a location, e.g. for a --point or --window value: at the command line. */

@@ -1,14 +1,14 @@
 // Option values of the fuzzing commands: durations (`60s`, `2m`), shards (`i/N`), job counts.
 // Every bad value is reported at the command line with the values the option accepts.
 import { availableParallelism } from 'node:os';
-import { CLI_LOC, UserError } from '../diag.js';
+import { UserError, argLoc } from '../diag.js';
 import type { Shard } from './seed.js';
 
 /** Each job is a worker thread of its own: more than this would exhaust memory, not speed up. */
 export const MAX_JOBS = 256;
 
 const invalid = (flag: string, text: string, why: string, accepted: string): UserError =>
-  new UserError(`invalid ${flag} '${text}': ${why}`, CLI_LOC, accepted);
+  new UserError(`invalid ${flag} '${text}': ${why}`, argLoc(flag, text), accepted);
 
 /** `500ms`, `60s`, `2m`, `1h`, or a plain number of seconds. */
 export function parseDuration(flag: string, text: string): number {

@@ -2,7 +2,7 @@
 // spec/bounds.md, "Engines and plug-ins"). The semantics take directive and engine objects; this
 // module makes them from the user's modules and files.
 import { type BoundsEngine, BUILTIN_ENGINES, defineBoundsEngine } from '../bounds/engine.js';
-import { UserError } from '../diag.js';
+import { UserError, argLoc } from '../diag.js';
 import { directiveApi } from '../schedule/api.js';
 import { builtinRegistry } from '../schedule/builtins.js';
 import { parseSchedule } from '../schedule/parse.js';
@@ -73,5 +73,5 @@ export async function resolveEngine(spec: string): Promise<BoundsEngine> {
   const builtin = BUILTIN_ENGINES[spec];
   if (builtin) return builtin;
   if (isModulePath(spec)) return loadEngineModule(spec);
-  throw new UserError(`unknown bounds engine '${spec}'`, { file: '<command line>', line: 1, col: 1 }, `use ${Object.keys(BUILTIN_ENGINES).join(' or ')}, or a path to an engine module (.mjs)`);
+  throw new UserError(`unknown bounds engine '${spec}'`, argLoc('--engine', spec), `use ${Object.keys(BUILTIN_ENGINES).join(' or ')}, or a path to an engine module (.mjs)`);
 }

@@ -2,7 +2,7 @@
 // must be in Tgt (no holes, fig. 2.7), every variable must be bound by the header, a let or a loop
 // that encloses it, and every func accessed must be allocated somewhere with the same arity.
 // These are bad input (UserError, exit 2), not stuck states: fig. 2.8 gives them no meaning.
-import { UserError } from '../diag.js';
+import { CLI_LOC, UserError } from '../diag.js';
 import { type Expr, walkExpr } from '../expr/ast.js';
 import type { Int } from '../expr/value.js';
 import type { Input } from '../alg-semantics/ast.js';
@@ -126,7 +126,7 @@ function checkStmt(s: Stmt, bound: ReadonlySet<string>, arity: ReadonlyMap<strin
  * Missing, unknown or mis-sized input is bad input.
  */
 export function bindInput(p: TgtProgram, input: Input): Map<string, Int> {
-  const where = { file: '<command line>', line: 1, col: 1 }; // the input comes from --window and --param
+  const where = CLI_LOC; // the input comes from --window and --param
   if (input.window.length !== p.window.length) {
     throw new UserError(
       `'${p.output}' has ${p.window.length} output dimensions but the window gives ${input.window.length}`,

@@ -38,8 +38,8 @@ const emptyFile = temp('alg', '');
 function wellBehaved(r: CliResult): void {
   expect([0, 1, 2]).toContain(r.code);
   if (r.code === 2) {
-    // `FILE:LINE:COL: error: …`, or commander's own `error: …` for a malformed command line.
-    expect(r.stderr).toMatch(/(^|\n)([^\n:]+:\d+:\d+: )?error: \S/);
+    // `FILE:LINE:COL: error: …`, or `<command line>[ OPTION VALUE]: error: …` for the arguments.
+    expect(r.stderr).toMatch(new RegExp(`(^|\n)${LOCATED.source.slice(1)}`, 'm'));
   }
   expect(r.stdout + r.stderr).not.toContain('    at ');
   expect(r.stderr).not.toContain('internal error');
@@ -267,7 +267,8 @@ describe('every command survives random and mutated input', () => {
 // Hand-written cases, one group per category of bad input
 
 /** `FILE:LINE:COL: error: …` (the form of every located user error). */
-const LOCATED = /^[^\n:]+:\d+:\d+: error: \S/m;
+// A file position, or a place on the command line (an option and its value, or none).
+const LOCATED = /^([^\n:]+:\d+:\d+|<command line>( [^\n]*)?): error: \S/m;
 
 /** Exit 2 with a located error message containing `what`, and no stack trace. */
 async function rejects(args: string[], what: string | RegExp, opts: { hint?: string | RegExp; located?: boolean } = {}): Promise<CliResult> {
@@ -357,23 +358,26 @@ describe('bad schedules', () => {
   });
 });
 
+/** Commander's own complaints read like the other command-line errors (spec: exit 2, a hint). */
+const COMMANDER = { hint: '--help' } as const;
+
 describe('bad command-line arguments', () => {
   it('an unknown command', async () => {
-    await rejects(['frobnicate'], "unknown command 'frobnicate'", { located: false });
+    await rejects(['frobnicate'], "unknown command 'frobnicate'", COMMANDER);
   });
   it('an unknown option', async () => {
-    await rejects(['run', ex('sec22.alg'), '--window', '0+2', '--frob'], "unknown option '--frob'", { located: false });
+    await rejects(['run', ex('sec22.alg'), '--window', '0+2', '--frob'], "unknown option '--frob'", COMMANDER);
   });
   it('a missing required option', async () => {
-    await rejects(['run', ex('sec22.alg')], "required option '--window", { located: false });
-    await rejects(['explain', ex('sec22.alg')], "required option '--point", { located: false });
-    await rejects(['compare', ex('sec22.alg'), sec22Tgt], "required option '--window", { located: false });
+    await rejects(['run', ex('sec22.alg')], "required option '--window", COMMANDER);
+    await rejects(['explain', ex('sec22.alg')], "required option '--point", COMMANDER);
+    await rejects(['compare', ex('sec22.alg'), sec22Tgt], "required option '--window", COMMANDER);
   });
   it('a missing argument, an option without its value, too many arguments', async () => {
-    await rejects(['run', '--window', '0+2'], "missing required argument 'prog'", { located: false });
-    await rejects(['run', ex('sec22.alg'), '--window'], "option '--window <MIN+LEN,...>' argument missing", { located: false });
-    await rejects(['fmt', ex('sec22.alg'), ex('sec22.alg')], 'too many arguments', { located: false });
-    await rejects(['schedule', ex('sec22.alg')], 'schedule needs PROG and --schedule', { located: false });
+    await rejects(['run', '--window', '0+2'], "missing required argument 'prog'", COMMANDER);
+    await rejects(['run', ex('sec22.alg'), '--window'], "option '--window <MIN+LEN,...>' argument missing", COMMANDER);
+    await rejects(['fmt', ex('sec22.alg'), ex('sec22.alg')], 'too many arguments', COMMANDER);
+    await rejects(['schedule', ex('sec22.alg')], 'schedule needs PROG and --schedule', COMMANDER);
   });
   it('--help prints usage and succeeds; so does a command with --help', async () => {
     for (const args of [['--help'], ['run', '--help'], ['help', 'rc']]) {
@@ -416,7 +420,7 @@ describe('files that cannot be used', () => {
   ];
   for (const [cmd, rest] of cases) {
     it(`${cmd}: a missing file, a directory, an empty file`, async () => {
-      await rejects([cmd, join(dir, 'missing.alg'), ...rest], `<command line>:1:1: error: cannot read '${join(dir, 'missing.alg')}': no such file`, { hint: 'path' });
+      await rejects([cmd, join(dir, 'missing.alg'), ...rest], `<command line>: error: cannot read '${join(dir, 'missing.alg')}': no such file`, { hint: 'path' });
       await rejects([cmd, aDirectory, ...rest], `cannot read '${aDirectory}': is a directory`, { hint: 'path' });
       await rejects([cmd, emptyFile, ...rest], `${emptyFile}:1:1: error:`);
     });
@@ -562,9 +566,9 @@ describe('plug-in modules that misbehave are the user\'s fault (exit 2)', () => 
   it('a bounds engine that throws or answers nonsense', async () => {
     const throws = temp('mjs', 'export default { name: "bad", complete() { throw new TypeError("engine boom"); } };\n');
     const junk = temp('mjs', 'export default { name: "bad", complete() { return { ok: true, completion: { "?cpu.min(f.x)": 42 } }; } };\n');
-    await rejects(['bounds', ex('sec22.alg'), '--engine', throws], "bounds engine 'bad' threw: engine boom", { located: false, hint: 'ok: false' });
-    await rejects(['exec', ex('sec22.alg'), '--window', '0+3', '--engine', junk], 'returned a malformed answer', { located: false });
-    await rejects(['bounds', ex('sec22.alg'), '--engine', ex('sec22.alg')], 'cannot load bounds engine module', { located: false });
+    await rejects(['bounds', ex('sec22.alg'), '--engine', throws], "bounds engine 'bad' threw: engine boom", { hint: 'ok: false' });
+    await rejects(['exec', ex('sec22.alg'), '--window', '0+3', '--engine', junk], 'returned a malformed answer');
+    await rejects(['bounds', ex('sec22.alg'), '--engine', ex('sec22.alg')], 'cannot load bounds engine module');
   });
 });
 

@@ -3,7 +3,7 @@
 // the bounds oracle query 𝓑(T) (fig. 2.10a, def. 2.15), an engine's answer to it (§2.7.2), the
 // answer checked on one input, or proved for all parameters in ranges with Z3. Exit 1 when a
 // check finds a counterexample.
-import { UserError, CLI_LOC } from '../../diag.js';
+import { UserError, argLoc } from '../../diag.js';
 import type { Input } from '../../alg-semantics/ast.js';
 import { checkInput } from '../../alg-semantics/input.js';
 import { holeKey } from '../../expr/ast.js';
@@ -57,11 +57,11 @@ export function parseRanges(items: readonly string[]): Map<string, readonly [Int
   const out = new Map<string, readonly [Int, Int]>();
   for (const it of items) {
     const m = /^([A-Za-z_][A-Za-z0-9_.']*)=(-?\d+)\.\.(-?\d+)$/.exec(it.trim());
-    if (!m) throw new UserError(`invalid --range '${it}': expected NAME=LO..HI, e.g. x.len=0..100`, CLI_LOC);
+    if (!m) throw new UserError(`invalid --range '${it}': expected NAME=LO..HI, e.g. x.len=0..100`, argLoc('--range', it));
     const lo = intFromString(m[2]!);
     const hi = intFromString(m[3]!);
-    if (lo > hi) throw new UserError(`invalid --range '${it}': the range is empty (${lo} > ${hi})`, CLI_LOC, 'give LO ≤ HI');
-    if (out.has(m[1]!)) throw new UserError(`invalid --range '${it}': '${m[1]}' is given twice`, CLI_LOC);
+    if (lo > hi) throw new UserError(`invalid --range '${it}': the range is empty (${lo} > ${hi})`, argLoc('--range', it), 'give LO ≤ HI');
+    if (out.has(m[1]!)) throw new UserError(`invalid --range '${it}': '${m[1]}' is given twice`, argLoc('--range', it));
     out.set(m[1]!, [lo, hi]);
   }
   return out;

@@ -1,7 +1,7 @@
 // `refsem codegen PROG [--schedule S] [--engine E] [-o out.c] [--simd auto|avx2|avx512|none] [--fault NAME …]`:
 // the C11 translation unit of the scheduled program, completed by a bounds engine (spec/codegen.md).
 import { writeFileSync } from 'node:fs';
-import { UserError, CLI_LOC } from '../../diag.js';
+import { UserError, argLoc } from '../../diag.js';
 import { type SimdMode, emitC } from '../../codegen/emit-c.js';
 import { type CodegenFaults } from '../../codegen/c-syntax.js';
 import { readCompleted } from '../../node/program.js';
@@ -15,7 +15,7 @@ const FAULTS = ['truncatingDiv', 'unprovenNarrowing', 'dropVectorTail', 'laneOrd
 export const COMPLETING = 'bounds engine completing a program with holes';
 
 export function parseSimd(text: string): SimdMode {
-  if (!(SIMD as readonly string[]).includes(text)) throw new UserError(`invalid --simd '${text}'`, CLI_LOC, `use one of ${SIMD.join(', ')}`);
+  if (!(SIMD as readonly string[]).includes(text)) throw new UserError(`invalid --simd '${text}'`, argLoc('--simd', text), `use one of ${SIMD.join(', ')}`);
   return text as SimdMode;
 }
 
@@ -23,7 +23,7 @@ export function parseSimd(text: string): SimdMode {
 export function parseFaults(names: readonly string[]): CodegenFaults {
   const out: Record<string, boolean> = {};
   for (const n of names) {
-    if (!(FAULTS as readonly string[]).includes(n)) throw new UserError(`unknown --fault '${n}'`, CLI_LOC, `the faults are ${FAULTS.join(', ')}`);
+    if (!(FAULTS as readonly string[]).includes(n)) throw new UserError(`unknown --fault '${n}'`, argLoc('--fault', n), `the faults are ${FAULTS.join(', ')}`);
     out[n] = true;
   }
   return out as CodegenFaults;
@@ -47,7 +47,7 @@ export const register: Register = (program, io) => {
         try {
           writeFileSync(o.output, text);
         } catch (e) {
-          throw new UserError(`cannot write '${o.output}': ${(e as Error).message}`, CLI_LOC, 'check the path');
+          throw new UserError(`cannot write '${o.output}': ${(e as Error).message}`, argLoc('-o', o.output), 'check the path');
         }
       }
     });

@@ -1,6 +1,6 @@
 // `refsem explain PROG --point 'f(3,4)' [--param …] [--depth N] [--budget N]`: the derivation of
 // one point by the big-step rules of fig. 2.6, with rule IDs (spec-eval.ts).
-import { UserError, CLI_LOC } from '../../diag.js';
+import { UserError, CLI_LOC, argLoc } from '../../diag.js';
 import { loadPipeline } from '../../alg-semantics/load.js';
 import { DEFAULT_BUDGET, derivePoint, parsePoint, showDerivation } from '../../alg-semantics/spec-eval.js';
 import { parseAs } from '../../node/io.js';
@@ -21,7 +21,7 @@ export const register: Register = (program, io) => {
     .action((prog: string, o: { point: string; param: string[]; depth?: string; budget?: string }) => {
       const p = parseAs('alg', readSource(prog), loadPipeline);
       const parsed = parsePoint(o.point);
-      if (!parsed) throw new UserError(`invalid --point '${o.point}': expected a func applied to integers`, CLI_LOC, "write e.g. --point 'f(3, -4)'");
+      if (!parsed) throw new UserError(`invalid --point '${o.point}': expected a func applied to integers`, argLoc('--point', o.point), "write e.g. --point 'f(3, -4)'");
       const { func, point } = parsed;
       const params = parseParams(o.param);
       for (const q of params.keys()) {

@@ -1,7 +1,7 @@
 // `refsem fuzz`: a fuzz campaign over the properties of docs/fuzzing.md.
 import { type Command, Option } from 'commander';
 import type { Register } from './index.js';
-import { CLI_LOC, UserError } from '../../diag.js';
+import { CLI_LOC, UserError, argLoc } from '../../diag.js';
 import { collect } from '../options.js';
 import { EXIT } from '../../node/io.js';
 import { runCampaignCli } from '../../fuzz/campaign-cli.js';
@@ -68,7 +68,7 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
   }
   const props = o.property.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
   if (o.backend !== undefined && o.backend !== 'c' && o.backend !== 'simd' && o.backend !== 'halide') {
-    throw new UserError(`invalid --backend '${o.backend}': expected c, simd or halide`, CLI_LOC, 'use --backend c, --backend simd or --backend halide');
+    throw new UserError(`invalid --backend '${o.backend}': expected c, simd or halide`, argLoc('--backend', o.backend), 'use --backend c, --backend simd or --backend halide');
   }
   // Halide is the real compiler (property halide), the others refsem's own C (property backend).
   if (o.backend === 'halide') requireHalide();
@@ -89,7 +89,7 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
 /** The generation options of the flags (`--max-funcs`, `--max-directives`, `--swarm`). */
 export function generationFlags(o: Pick<FuzzFlags, 'maxFuncs' | 'maxDirectives' | 'swarm'>): Pick<EnvConfig, 'maxFuncs' | 'maxDirectives' | 'swarm'> {
   const swarm = o.swarm ?? (DEFAULT_CONFIG.swarm ? 'on' : 'off');
-  if (swarm !== 'on' && swarm !== 'off') throw new UserError(`invalid --swarm '${swarm}': expected on or off`, CLI_LOC, 'use --swarm on or --swarm off');
+  if (swarm !== 'on' && swarm !== 'off') throw new UserError(`invalid --swarm '${swarm}': expected on or off`, argLoc('--swarm', swarm), 'use --swarm on or --swarm off');
   return {
     maxFuncs: o.maxFuncs === undefined ? DEFAULT_CONFIG.maxFuncs : parseCount('--max-funcs', o.maxFuncs, 1, MAX_FUNCS),
     maxDirectives: o.maxDirectives === undefined ? DEFAULT_CONFIG.maxDirectives : parseCount('--max-directives', o.maxDirectives, 0, MAX_DIRECTIVES),

@@ -2,7 +2,7 @@
 // Inserts dup/drop (fig. 4.8) or the scoped baseline, applies the chosen optimizations, runs the
 // heap machine with the chosen theorem checks and prints the result (and, on request, the
 // annotated program, the derivation, the trace and the statistics).
-import { UserError, showLoc, CLI_LOC } from '../../diag.js';
+import { UserError, showLoc, CLI_LOC, argLoc } from '../../diag.js';
 import { CHECKS, type CheckName, parseChecks } from '../../perceus/checks.js';
 import { checkDerivable } from '../../perceus/declarative.js';
 import type { Stop, TraceLine } from '../../perceus/heap-machine.js';
@@ -41,7 +41,7 @@ function parseOpts(text: string | undefined): Set<OptName> {
   for (const w of (text ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
     if (w === 'all') OPTS.forEach((o) => out.add(o));
     else if ((OPTS as readonly string[]).includes(w)) out.add(w as OptName);
-    else throw new UserError(`unknown optimization '${w}'`, CLI_LOC, `use a comma-separated list of ${OPTS.join(', ')}, or all`);
+    else throw new UserError(`unknown optimization '${w}'`, argLoc('--opt', w), `use a comma-separated list of ${OPTS.join(', ')}, or all`);
   }
   return out;
 }
@@ -78,7 +78,7 @@ export const register: Register = (program, io, setExit) => {
       const checks: Set<CheckName> = new Set();
       if (o.check !== undefined) {
         const c = parseChecks(o.check);
-        if (typeof c === 'string') throw new UserError(`unknown check '${c}'`, CLI_LOC, `use a comma-separated list of ${CHECKS.join(', ')}, or all`);
+        if (typeof c === 'string') throw new UserError(`unknown check '${c}'`, argLoc('--check', c), `use a comma-separated list of ${CHECKS.join(', ')}, or all`);
         c.forEach((x) => checks.add(x));
         // `all` means every check the configuration keeps; a check named explicitly always runs.
         if (o.scoped && o.check.split(',').map((w) => w.trim()).includes('all') && !o.check.includes('precision')) checks.delete('precision');

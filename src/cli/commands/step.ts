@@ -1,7 +1,7 @@
 // `refsem step PROG.tgt [--window …] [--param …] [--max-steps N] [--every N] [--seed N]`: runs a
 // completed target program on the small-step machine of fig. 2.8, printing each step with its
 // rule ID, then the outcome.
-import { UserError } from '../../diag.js';
+import { UserError, argLoc } from '../../diag.js';
 import { showOutcome } from '../../target-semantics/display.js';
 import { MACHINE_MAX_STEPS, runMachine, showStep } from '../../target-semantics/machine.js';
 import { parseTgt } from '../../target-semantics/parse.js';
@@ -43,7 +43,7 @@ export const register: Register = (program, io, setExit) => {
         },
       });
       if (out.kind === 'stuck' && out.stuck.kind === 'budget-exceeded') {
-        io.err(new UserError(`step limit reached: the program needs more than ${maxSteps} steps`, undefined, 'raise --max-steps').render() + '\n');
+        io.err(new UserError(`step limit reached: the program needs more than ${maxSteps} steps`, argLoc('--max-steps', String(maxSteps)), 'raise --max-steps').render() + '\n');
         setExit(EXIT.badInput);
         return;
       }

@@ -2,7 +2,7 @@
 // compiled program and the reference on the same inputs and prints a verdict per input
 // (spec/codegen.md, "Verdicts"). Exit 1 when any verdict is a failure.
 import { resolve } from 'node:path';
-import { UserError, CLI_LOC } from '../../diag.js';
+import { UserError, CLI_LOC, argLoc } from '../../diag.js';
 import { generateInputs, showInput } from '../../codegen/inputs.js';
 import { readCompleted } from '../../node/program.js';
 import { type Backend, showBackendVerdict, validateBackend } from '../../codegen/validate.js';
@@ -78,9 +78,9 @@ export const register: Register = (program, io) => {
     .option('--json', 'print one JSON object with the verdicts')
     .action(async (prog: string, o: Opts) => {
       if (o.backend === 'halide') return validateWithHalide(prog, o, io);
-      if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, CLI_LOC, 'use c, simd or halide');
+      if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, argLoc('--backend', o.backend), 'use c, simd or halide');
       const simd = parseSimd(o.simd);
-      if (simd === 'none') throw new UserError('--simd none is the c backend', CLI_LOC, 'use --backend c');
+      if (simd === 'none') throw new UserError('--simd none is the c backend', argLoc('--simd', 'none'), 'use --backend c');
       const { t, note } = await readCompleted({ prog, ...scheduleOf(o), engine: o.engine });
       if (note !== undefined) io.err(`note: ${note}\n`);
       const n = Number(parseIntOption('--inputs', o.inputs, 1n, MAX_INPUTS));

@@ -1,6 +1,6 @@
 // Every fuzz property by name. `refsem fuzz --property P` selects among these; the default
 // campaign runs them all.
-import { UserError } from '../../diag.js';
+import { UserError, argLoc } from '../../diag.js';
 import type { AnyProperty } from '../property.js';
 import { evaluatorsAlg, evaluatorsTgt } from './evaluators.js';
 import { backend } from './backend.js';
@@ -20,7 +20,7 @@ export const EXTRA_PROPERTIES: readonly AnyProperty[] = [backend, halide];
 export function propertyNamed(name: string): AnyProperty {
   const p = [...PROPERTIES, ...EXTRA_PROPERTIES].find((q) => q.name === name);
   if (!p) {
-    throw new UserError(`unknown property '${name}'`, { file: '<command line>', line: 1, col: 1 }, `the properties are: ${[...PROPERTIES, ...EXTRA_PROPERTIES].map((q) => q.name).join(', ')}`);
+    throw new UserError(`unknown property '${name}'`, argLoc('--property', name), `the properties are: ${[...PROPERTIES, ...EXTRA_PROPERTIES].map((q) => q.name).join(', ')}`);
   }
   return p;
 }
