@@ -71,11 +71,18 @@ export function definitions(t: TgtProgram): Map<string, { vars: readonly string[
 
 const MAX_INSTANCES = 8;
 
+/**
+ * Query nodes visited by default before the check gives up as undecided: each visit evaluates
+ * expressions over exact integers, so this ends within seconds (a split by 10^8 asks for 10^8
+ * iterations of its ∀).
+ */
+export const CONCRETE_MAX_STEPS = 2_000_000;
+
 /** 𝓑(T)[Γ] on input z; `maxSteps` bounds the number of query nodes visited. */
 export function checkConcrete(t: TgtProgram, q: Query, gamma: Completion, input: Input, opts: { maxSteps?: number } = {}): ConcreteReport {
   const base = bindInput(t, input);
   const defs = definitions(t);
-  const maxSteps = opts.maxSteps ?? 20_000_000;
+  const maxSteps = opts.maxSteps ?? CONCRETE_MAX_STEPS;
   let steps = 0;
   let undecided = 0;
   let allocated: Int = 0;

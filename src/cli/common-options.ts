@@ -1,6 +1,8 @@
 // Options several commands declare with the same meaning, declared once: the schedule of a program
 // (--schedule, --directive), its bounds engine (--engine), its input (--window, --param) and how
 // a target program runs (--executor, --seed, --max-steps).
+import { EXEC_MAX_STEPS } from '../target-semantics/exec.js';
+import { MACHINE_MAX_STEPS } from '../target-semantics/machine.js';
 import type { Command } from 'commander';
 import type { Int } from '../expr/value.js';
 import { collect, parseIntOption, parseWindow } from './options.js';
@@ -29,7 +31,7 @@ export function targetRunOptions(cmd: Command): Command {
   return cmd
     .option('--executor <fast|machine>', 'target executor', 'fast')
     .option('--seed <N>', 'seed for parallel loop orders')
-    .option('--max-steps <N>', 'step budget of the target run');
+    .option('--max-steps <N>', `step budget of the target run (default ${EXEC_MAX_STEPS} for the fast executor, ${MACHINE_MAX_STEPS} for the machine)`);
 }
 
 /** The run options given by `--seed` and `--max-steps` (absent when not given). */

@@ -17,6 +17,13 @@ import { RaceDetector, permutation } from './parallel.js';
 import { type Rng, seededRng } from '../rng.js';
 import { Buf, StuckSignal, allocate, checkedOffset, programSite, siteOf } from './store.js';
 
+
+/**
+ * The fast executor's default step budget: every evaluator path ends within seconds unless asked
+ * for more (a loop of 10^18 iterations is then the named outcome budget-exceeded, not a hang).
+ */
+export const EXEC_MAX_STEPS = 200_000_000;
+
 export interface RunOptions {
   readonly seed?: number;
   readonly maxSteps?: number;
@@ -421,7 +428,7 @@ export function compileTgt(p: TgtProgram, watched = false): CompiledTgt {
     run(input: Input, opts: RunOptions = {}): Outcome {
       if (opts.onStore && !watched) throw new Error('internal: a store watcher needs the program compiled with `watched`');
       const bound = bindInput(p, input);
-      const max = opts.maxSteps ?? Number.MAX_SAFE_INTEGER;
+      const max = opts.maxSteps ?? EXEC_MAX_STEPS;
       const ctx: Ctx = {
         bufs: new Array<Buf | undefined>(nBufs).fill(undefined),
         steps: 1, // [TGT-REALIZE]

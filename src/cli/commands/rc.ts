@@ -34,7 +34,10 @@ interface Opts {
   maxSteps?: string;
 }
 
-const RC_MAX_STEPS = 100_000_000;
+// A default that ends within seconds on every path: the heap machine with every check on, and the
+// standard semantics, whose terms may grow with each step. The bundled programs need well under
+// 1,000,000 steps; longer runs ask for more with --max-steps.
+const RC_MAX_STEPS = 10_000_000;
 
 function parseOpts(text: string | undefined): Set<OptName> {
   const out = new Set<OptName>();
