@@ -33,4 +33,13 @@ describe('vacuous checks', () => {
     expect(r.stderr).toContain('try --engine beta1');
     expect((await runCli(['bounds', alg, '--verify', '--strict'])).code).toBe(1);
   });
+
+  it('bounds --verify: Z3 answering unknown within its time limit proved nothing; --strict exits 1', async () => {
+    const { examplesDir } = await import('../support/files.js');
+    const args = ['bounds', `${examplesDir}/sec22.alg`, '--schedule', `${examplesDir}/sec22.sched`, '--engine', 'beta1', '--verify', '--timeout', '1'];
+    const r = await runCli(args);
+    expect(r.stdout).toContain('[CHECK-Z3] unknown: the solver answered unknown (timeout)');
+    expect(r.code).toBe(0);
+    expect((await runCli([...args, '--strict'])).code).toBe(1);
+  }, 60_000);
 });

@@ -84,7 +84,7 @@ export const register: Register = (program, io, setExit) => {
     .option('--range <NAME=LO..HI>', 'range of a parameter for --verify (repeatable; default lengths 0..64, others -64..64)', collect, [])
     .option('--quality', 'with --window: check the bounds quality constraint (def. 2.5) for the engine on that input')
     .option('--timeout <MS>', 'solver timeout for --verify, in milliseconds', '10000')
-    .option('--strict', 'with --verify or --window: exit 1 when the engine gives up (nothing was checked)')
+    .option('--strict', 'with --verify or --window: exit 1 when nothing was checked (the engine gave up, or Z3 answered unknown)')
     .action(async (prog: string, o: Opts) => {
       const { t, alg } = await readScheduled({ prog, ...scheduleOf(o) });
       if (o.query) {
@@ -143,7 +143,11 @@ export const register: Register = (program, io, setExit) => {
           const ps = [...v.input.params].map(([k, x]) => ` --param ${k}=${x}`).join('');
           io.out(`[${Z3_RULE}] refuted: the query fails on --window ${w || "''"}${ps}\n`);
           setExit(EXIT.checkFailed);
-        } else io.out(`[${Z3_RULE}] unknown: ${v.reason}\n`);
+        } else {
+          // Nothing was proved or refuted: like a vacuous check, exit 0 unless --strict asks otherwise.
+          io.out(`[${Z3_RULE}] unknown: ${v.reason}\n`);
+          if (o.strict) setExit(EXIT.checkFailed);
+        }
       }
     });
 };
