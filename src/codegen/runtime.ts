@@ -166,7 +166,8 @@ static const char *rs_point(char *buf, size_t cap, int n, const int64_t *p) {
   return buf;
 }
 
-__attribute__((noreturn, cold, noinline)) static void rs_oob(int status, const char *func, const char *site, int n, const int64_t *p,
+/* Unused by unchecked builds, which must still compile warning-free under -Wall -Wextra. */
+__attribute__((noreturn, cold, noinline, unused)) static void rs_oob(int status, const char *func, const char *site, int n, const int64_t *p,
                                                              const uint8_t *ptag, const rs_alloc *b) {
   char pt[256], lo[256], ln[256];
   int err = 0;
