@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Input } from '../alg-semantics/ast.js';
 import { UserError } from '../diag.js';
 import { type Int, type Value, E_MEM, E_RDOM, intFromString, toBig } from '../expr/value.js';
@@ -104,12 +105,14 @@ export interface BatchItem {
 }
 
 const DRIVER = String.raw`
+/* The driver answers on descriptor 3, so that whatever the pipeline prints cannot be read as an answer. */
+static FILE *rs_proto;
 static void rs_print_value(const refsem_result *r, const int64_t *w, int nw) {
   int64_t total = 1;
   for (int d = 0; d < nw; d++) total *= w[2 * d + 1];
   int64_t c[RS_MAXDIM];
   for (int d = 0; d < nw; d++) c[d] = 0;
-  fputs("values", stdout);
+  fputs("values", rs_proto);
   for (int64_t k = 0; k < total; k++) {
     int64_t off = 0, stride = 1, inside = nw == r->ndims;
     for (int d = 0; d < nw && inside; d++) {
@@ -118,21 +121,23 @@ static void rs_print_value(const refsem_result *r, const int64_t *w, int nw) {
       off += (p - r->min[d]) * stride;
       stride *= r->len[d];
     }
-    if (!inside) fputs(" x", stdout);
+    if (!inside) fputs(" x", rs_proto);
     else {
       uint8_t t = r->tag ? r->tag[off] : 0;
-      if (t == RS_TAG_INT) printf(" %lld", (long long)r->data[off]);
-      else fputs(t == RS_TAG_RDOM ? " r" : " m", stdout);
+      if (t == RS_TAG_INT) fprintf(rs_proto, " %lld", (long long)r->data[off]);
+      else fputs(t == RS_TAG_RDOM ? " r" : " m", rs_proto);
     }
     for (int d = 0; d < nw; d++) {
       if (++c[d] < w[2 * d + 1]) break;
       c[d] = 0;
     }
   }
-  fputc('\n', stdout);
+  fputc('\n', rs_proto);
 }
 int main(int argc, char **argv) {
   if (argc > 1) rs_alloc_limit = strtoll(argv[1], NULL, 10);
+  rs_proto = fdopen(3, "w");
+  if (!rs_proto) return 2;
 #ifdef __GLIBC__
   /* Repeated runs reuse freed buffers instead of mapping fresh pages each time. */
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
@@ -145,8 +150,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < np; k++) { long long v; if (scanf("%lld", &v) != 1) return 2; params[k] = v; }
     if (scanf("%d", &nw) != 1) return 2;
     for (int k = 0; k < 2 * nw; k++) { long long v; if (scanf("%lld", &v) != 1) return 2; window[k] = v; }
-    printf("begin %lld %lld\n", p, i);
-    fflush(stdout);
+    fprintf(rs_proto, "begin %lld %lld\n", p, i);
+    fflush(rs_proto);
     refsem_result r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -155,22 +160,22 @@ int main(int argc, char **argv) {
       if (k + 1 < reps) { free(r.data); free(r.tag); }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("status %d\n", r.status);
+    fprintf(rs_proto, "status %d\n", r.status);
     if (r.status != RS_OK) {
       for (char *q = r.message; *q; q++) if (*q == '\n') *q = ' ';
-      printf("message %s\n", r.message);
+      fprintf(rs_proto, "message %s\n", r.message);
     }
-    if (r.status == RS_OVERFLOW) printf("overflow %c %lld %lld\n", r.op, (long long)r.a, (long long)r.b);
+    if (r.status == RS_OVERFLOW) fprintf(rs_proto, "overflow %c %lld %lld\n", r.op, (long long)r.a, (long long)r.b);
     if (r.status == RS_OK) {
-      printf("dims %d", r.ndims);
-      for (int d = 0; d < r.ndims; d++) printf(" %lld %lld", (long long)r.min[d], (long long)r.len[d]);
-      fputc('\n', stdout);
+      fprintf(rs_proto, "dims %d", r.ndims);
+      for (int d = 0; d < r.ndims; d++) fprintf(rs_proto, " %lld %lld", (long long)r.min[d], (long long)r.len[d]);
+      fputc('\n', rs_proto);
       rs_print_value(&r, window, nw);
     }
     free(r.data);
     free(r.tag);
-    printf("time_ns %lld\nend\n", (long long)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / (reps > 0 ? reps : 1));
-    fflush(stdout);
+    fprintf(rs_proto, "time_ns %lld\nend\n", (long long)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / (reps > 0 ? reps : 1));
+    fflush(rs_proto);
   }
   return 0;
 }
@@ -287,36 +292,60 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr
 
 function runOnce(bin: string, jobs: readonly Job[], memMb: number, pointLimit: number, opts: ToolchainOptions) {
   return new Promise<{ stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null; timedOut: boolean }>((resolve) => {
-    // The shell applies the address-space limit to the binary only (ulimit -v is in KiB).
+    // The shell applies the address-space limit to the binary only (ulimit -v is in KiB). The
+    // binary leads a process group of its own, so that at the limit every process it started goes
+    // too; its answers come on descriptor 3, and its own standard output is not read.
     const child = spawn('/bin/sh', ['-c', `ulimit -v ${memMb * 1024} 2>/dev/null; exec "$0" "$1"`, bin, String(pointLimit)], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+      detached: true,
       // Passive waiting: spinning OpenMP threads on a busy machine cost more than they save.
       env: { OMP_WAIT_POLICY: 'passive', ...(opts.env ?? process.env) },
     });
+    const proto = child.stdio[3] as Readable;
     const chunks: Buffer[] = [];
     let stderr = '';
     let timedOut = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
     const limit = (opts.runTimeoutMs ?? 20_000) * (opts.repeat ?? 1);
     // The limit is per run: it restarts at every `begin`.
     let timer = setTimeout(() => kill(), limit);
     const kill = () => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killGroup();
     };
-    child.stdout.on('data', (d: Buffer) => {
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      killGroup();
+      resolve({ stdout: Buffer.concat(chunks).toString('utf8'), stderr, code: exit?.code ?? null, signal: exit?.signal ?? 'SIGKILL', timedOut });
+    };
+    proto.on('data', (d: Buffer) => {
       chunks.push(d);
       if (d.includes('begin ')) {
         clearTimeout(timer);
         timer = setTimeout(kill, limit);
       }
     });
-    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
-    child.on('close', (code, signal) => {
+    child.stderr!.on('data', (d: Buffer) => void (stderr += d.toString()));
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // A process the binary left behind may hold its pipes open: the answers are complete once
+      // the binary has exited, so nothing waits for them to close beyond a moment.
       clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(chunks).toString('utf8'), stderr, code, signal, timedOut });
+      timer = setTimeout(finish, 500);
     });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(jobs.map((j) => j.line).join('\n') + '\n');
+    child.on('close', finish);
+    child.stdin!.on('error', () => undefined);
+    child.stdin!.end(jobs.map((j) => j.line).join('\n') + '\n');
   });
 }
 
