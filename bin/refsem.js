@@ -3,6 +3,7 @@
 // must never keep a finished command alive. stdout/stderr writes are synchronous on Linux pipes
 // and files, so nothing printed is lost.
 import { main } from '../dist/cli/main.js';
-import { processIO } from '../dist/node/io.js';
+import { guardExit, processIO } from '../dist/node/io.js';
 
-process.exit(await main(process.argv.slice(2), processIO));
+const exit = guardExit();
+exit(await main(process.argv.slice(2), processIO));

@@ -16,6 +16,20 @@ export const processIO: IO = {
   },
 };
 
+/**
+ * refsem's own way out. Plug-in modules run inside refsem; one that called `process.exit` would
+ * end it with a code that means something else (0: success). Once guarded, `process.exit` throws
+ * instead, so the call is an error of the plug-in like any other it throws, and refsem leaves
+ * through the function returned here.
+ */
+export function guardExit(): (code: number) => never {
+  const exit = process.exit.bind(process) as (code: number) => never;
+  process.exit = ((code?: number | string | null) => {
+    throw new Error(`process.exit(${code ?? ''}) was called by plug-in code: a plug-in must return or throw, never end refsem`);
+  }) as typeof process.exit;
+  return exit;
+}
+
 /** Exit codes (docs/architecture.md, "Contracts"). */
 export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, internal: 3 } as const;
 

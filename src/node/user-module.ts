@@ -8,6 +8,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CLI_LOC, type Loc, UserError } from '../diag.js';
 
+/** How long a module may take to load (its top-level code, awaits included). */
+const LOAD_TIMEOUT_MS = 10_000;
+
 /** The file kinds Node loads as JavaScript modules. */
 const MODULE_FILE = /\.(mjs|js|cjs)$/;
 
@@ -60,13 +63,24 @@ export async function importUserModule(path: string, what: string, hint: string)
   }
   if (!isFile) fail('is a directory', CLI_LOC, `check the path; ${hint}`);
   if (!MODULE_FILE.test(abs)) fail('not a JavaScript module (expected a .mjs or .js file)');
+  // A top-level await that never settles would leave nothing for the event loop to wait on, and
+  // Node would end refsem with its own exit code 13: the timer keeps refsem alive to say so.
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<'stalled'>((done) => {
+    timer = setTimeout(() => done('stalled'), LOAD_TIMEOUT_MS);
+  });
+  let loaded: Record<string, unknown> | 'stalled';
   try {
-    return (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+    loaded = await Promise.race([import(pathToFileURL(abs).href) as Promise<Record<string, unknown>>, stalled]);
   } catch (e) {
     const syntax = syntaxError(abs, path);
     if (syntax) return fail(syntax.reason, syntax.loc, `fix the syntax error; ${hint}`);
     // The module parsed but failed to link (a missing import) or threw while it ran.
     const reason = String((e as Error)?.message ?? e).split('\n')[0]!;
     return fail(reason, locInModule(e, path));
+  } finally {
+    clearTimeout(timer);
   }
+  if (loaded === 'stalled') return fail(`the module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (a top-level await that never settles?)`);
+  return loaded;
 }
