@@ -9,6 +9,7 @@ import { parseSchedule } from '../schedule/parse.js';
 import { type Directive, type DirectiveApi, type DirectiveRegistry, type Schedule, defineDirective } from '../schedule/plugin.js';
 import { readSource } from './source.js';
 import { importUserModule, locInModule } from './user-module.js';
+import { watched } from './watchdog.js';
 
 type ModuleExport = Directive | readonly Directive[] | ((api: DirectiveApi) => Directive | readonly Directive[]);
 
@@ -37,7 +38,12 @@ export async function loadDirectiveModule(path: string, api: DirectiveApi): Prom
     if (typeof d !== 'object' || d === null) {
       throw new UserError(`directive module '${path}' exports ${d === null ? 'null' : `a ${typeof d}`} where a directive is expected`, at, exportHint);
     }
-    return defineDirective({ ...(d as Directive), source: path });
+    const dir = d as Directive;
+    // Every call of the module's code runs under the watchdog (a call that never returns is the
+    // plug-in's error, reported like any other it throws).
+    const guard = <F extends (...a: never[]) => unknown>(f: F, part: string): F =>
+      (typeof f === 'function' ? watched(f as never, `${part} of directive '${String(dir.name)}' from ${path}`) : f) as F;
+    return defineDirective({ ...dir, validate: guard(dir.validate, 'validate'), apply: guard(dir.apply, 'apply'), generate: guard(dir.generate, 'generate'), source: path });
   });
 }
 
@@ -62,7 +68,7 @@ export async function loadEngineModule(path: string): Promise<BoundsEngine> {
     throw new UserError(`module '${path}' does not export a bounds engine`, { file: path, line: 1, col: 1 }, 'export an engine made with defineBoundsEngine as the default export: export default defineBoundsEngine({ name, complete })');
   }
   // Re-wrap so that a module built without the helper is checked all the same.
-  return defineBoundsEngine({ name: cand.name, complete: (cand.complete as BoundsEngine['complete']).bind(cand) });
+  return defineBoundsEngine({ name: cand.name, complete: watched((cand.complete as BoundsEngine['complete']).bind(cand), `complete of bounds engine '${cand.name}' from ${path}`) });
 }
 
 /** `--engine NAME|PATH`: a built-in engine or a plug-in module. */

@@ -1,5 +1,6 @@
-// Regressions: a plug-in that called process.exit(0) ended refsem with exit 0 and no word, and one
-// whose top-level await never settled ended it with Node's exit code 13. Both are now errors of
+// Regressions: a plug-in that called process.exit(0) ended refsem with exit 0 and no word, one
+// whose top-level await never settled ended it with Node's exit code 13, and a directive or an
+// engine that never returned hung `exec` for good (the watchdog stops such a call). Both are now errors of
 // the plug-in, located at the module, exit 2 (the 0–3 contract holds whatever a plug-in does).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -33,5 +34,20 @@ describe('plug-ins that try to end refsem or never load', () => {
     const r = refsem(['exec', sec22, '--schedule', empty, '--directive', m, '--window', '0+3']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`cannot load directive module '${m}': the module did not finish loading within 10 s`);
+  }, 60_000);
+
+  it('a directive whose apply never returns: stopped by the watchdog, blamed on its module, exit 2', () => {
+    const m = file('spin.mjs', "export default (api) => api.defineDirective({ name: 'spin', phase: 'loops', params: [{ name: 'loop', type: 'loop' }],\n  validate() {}, apply() { for (;;) {} }, generate() { return undefined; } });\n");
+    const s = file('spin.sched', 'spin f.x\n');
+    const r = refsem(['exec', sec22, '--schedule', s, '--directive', m, '--window', '0+3']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`spin f.x: directive 'spin' from ${m} failed: apply of directive 'spin' from ${m} did not return within 10 s (stopped by the watchdog)`);
+  }, 60_000);
+
+  it('a bounds engine whose complete never returns: stopped by the watchdog, exit 2', () => {
+    const m = file('spin-engine.mjs', "export default { name: 'spin', complete() { for (;;) {} } };\n");
+    const r = refsem(['exec', sec22, '--engine', m, '--window', '0+3']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`complete of bounds engine 'spin' from ${m} did not return within 10 s (stopped by the watchdog)`);
   }, 60_000);
 });

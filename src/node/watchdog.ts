@@ -1,0 +1,31 @@
+// A watchdog for plug-in code. Directives and engines from the user's modules run synchronously in
+// refsem's own thread, so a call that never returns could not be interrupted by anything refsem
+// schedules itself: V8 can stop a script at a time limit, so every call of a plug-in function is
+// made from a tiny script run with one. The call's own code and its result stay in refsem's realm.
+import { Script, createContext } from 'node:vm';
+
+/** How long one call of a plug-in function may run. */
+export const PLUGIN_CALL_LIMIT_MS = 10_000;
+
+const call = new Script('f(...a)');
+const context = createContext({});
+
+/**
+ * `f`, stopped with an error naming `what` when a call runs longer than `limitMs`; errors the
+ * call throws pass through unchanged.
+ */
+export function watched<A extends unknown[], R>(f: (...args: A) => R, what: string, limitMs = PLUGIN_CALL_LIMIT_MS): (...args: A) => R {
+  return (...args: A): R => {
+    context.f = f;
+    context.a = args;
+    try {
+      return call.runInContext(context, { timeout: limitMs }) as R;
+    } catch (e) {
+      if ((e as { code?: string })?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new Error(`${what} did not return within ${limitMs / 1000} s (stopped by the watchdog)`);
+      throw e;
+    } finally {
+      context.f = undefined;
+      context.a = undefined;
+    }
+  };
+}
