@@ -4,9 +4,9 @@ import { cst, op, vr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
 import {
-  type Wrapper, firstValid, freshLoopVar, innerBoundsUses, inventName, isPure, nameOf, nestedLoop, resolveLoop, rewrap, sameStageNest,
+  firstValid, freshLoopVar, innerBoundsUses, inventName, isPure, nameOf, nestedLoop, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
-import { type Directive, defineDirective } from './plugin.js';
+import { type Directive, type LoopWrapper, defineDirective } from './plugin.js';
 
 export interface FuseArgs {
   /** The outer of the two loops. */
@@ -59,7 +59,7 @@ export const fuse: Directive<FuseArgs> = defineDirective<FuseArgs>({
  * `for x in (0, la·lb) do let xa = ma + x div lb in let xb = mb + x mod lb in W[s]`. The fused loop
  * keeps the traversal the two loops share, and is serial when they differ.
  */
-export function fuseLoops(outer: ForStmt, wrappers: readonly Wrapper[], inner: ForStmt, x: string): Stmt {
+export function fuseLoops(outer: ForStmt, wrappers: readonly LoopWrapper[], inner: ForStmt, x: string): Stmt {
   const body: Stmt = {
     k: 'let', var: outer.var, value: op('+', outer.min, op('div', vr(x), inner.len)),
     body: { k: 'let', var: inner.var, value: op('+', inner.min, op('mod', vr(x), inner.len)), body: rewrap(wrappers, inner.body) },

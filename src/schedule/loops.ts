@@ -12,7 +12,7 @@ import {
   type ForStmt, type LoopInfo, type Site, type StmtPath, isInside, loopsOf, removeAt, replaceInProgram, visitStmts,
 } from '../target-semantics/walk.js';
 import { ownExprs } from '../target-semantics/holes.js';
-import { type ParamSpec, Rejection } from './plugin.js';
+import { type LoopWrapper, type ParamSpec, Rejection } from './plugin.js';
 
 /**
  * What directives look up by name, from one walk of the program: its funcs in allocation order,
@@ -321,12 +321,9 @@ export function storeSites(t: TgtProgram): FuncAtLoop[] {
  * cannot fail, so moving them into a loop that may run zero times changes nothing. Assertions are
  * never looked through: moved into such a loop they would no longer be checked.
  */
-export type Wrapper =
-  | { readonly k: 'let'; readonly var: string; readonly value: Expr; readonly loc?: Stmt['loc'] }
-  | { readonly k: 'guard'; readonly cond: Expr; readonly loc?: Stmt['loc'] };
 
-export function peelWrappers(s: Stmt): { wrappers: Wrapper[]; inner: Stmt } {
-  const wrappers: Wrapper[] = [];
+export function peelWrappers(s: Stmt): { wrappers: LoopWrapper[]; inner: Stmt } {
+  const wrappers: LoopWrapper[] = [];
   for (;;) {
     if (s.k === 'let') {
       wrappers.push({ k: 'let', var: s.var, value: s.value, ...(s.loc ? { loc: s.loc } : {}) });
@@ -340,7 +337,7 @@ export function peelWrappers(s: Stmt): { wrappers: Wrapper[]; inner: Stmt } {
   }
 }
 
-export function rewrap(wrappers: readonly Wrapper[], inner: Stmt): Stmt {
+export function rewrap(wrappers: readonly LoopWrapper[], inner: Stmt): Stmt {
   return wrappers.reduceRight<Stmt>((body, w) => {
     const loc = w.loc ? { loc: w.loc } : {};
     switch (w.k) {
@@ -353,7 +350,7 @@ export function rewrap(wrappers: readonly Wrapper[], inner: Stmt): Stmt {
 }
 
 /** Variables a wrapper chain binds. */
-function wrapperBinds(ws: readonly Wrapper[]): Set<string> {
+function wrapperBinds(ws: readonly LoopWrapper[]): Set<string> {
   return new Set(ws.flatMap((w) => (w.k === 'let' ? [w.var] : [])));
 }
 
@@ -361,7 +358,7 @@ function wrapperBinds(ws: readonly Wrapper[]): Set<string> {
  * The variables bound by `outer` or by the wrappers between it and `inner` that the bounds of
  * `inner` read: while there are any, `inner` cannot move above `outer` (swap, fuse).
  */
-export function innerBoundsUses(outer: ForStmt, wrappers: readonly Wrapper[], inner: ForStmt): string[] {
+export function innerBoundsUses(outer: ForStmt, wrappers: readonly LoopWrapper[], inner: ForStmt): string[] {
   const blocked = new Set([outer.var, ...wrapperBinds(wrappers)]);
   return [...freeVars(inner.min), ...freeVars(inner.len)].filter((v) => blocked.has(v));
 }
@@ -370,7 +367,7 @@ export function innerBoundsUses(outer: ForStmt, wrappers: readonly Wrapper[], in
  * The loop immediately nested in loop `outer` (through wrappers), with the wrappers between them;
  * undefined when the body is not (wrappers around) a single loop.
  */
-export function nestedLoop(outer: ForStmt): { wrappers: Wrapper[]; inner: ForStmt } | undefined {
+export function nestedLoop(outer: ForStmt): { wrappers: LoopWrapper[]; inner: ForStmt } | undefined {
   const { wrappers, inner } = peelWrappers(outer.body);
   return inner.k === 'for' ? { wrappers, inner } : undefined;
 }
@@ -380,7 +377,7 @@ export function nestedLoop(outer: ForStmt): { wrappers: Wrapper[]; inner: ForStm
  * ⟨f, i, j⟩ as `l`: the pair swap and fuse rewrite. Otherwise `directive` is rejected with its
  * rule `rule`.
  */
-export function sameStageNest(t: TgtProgram, l: LoopInfo, rule: string, directive: string): { wrappers: Wrapper[]; inner: ForStmt } {
+export function sameStageNest(t: TgtProgram, l: LoopInfo, rule: string, directive: string): { wrappers: LoopWrapper[]; inner: ForStmt } {
   const nest = nestedLoop(l.stmt);
   const n = nameOf(l);
   const m = nest && loopsOf(t).find((x) => x.stmt.var === nest.inner.var)?.name;

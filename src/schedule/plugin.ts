@@ -5,10 +5,12 @@
 // plain .mjs files that import nothing: their default export is the object, an array of them, or
 // a function that receives `DirectiveApi` and returns them.
 import { type Loc, UserError } from '../diag.js';
-import type { Expr } from '../expr/ast.js';
+import type { Expr, OpName } from '../expr/ast.js';
 import type { Cursor } from '../expr/parse.js';
-import type { Int } from '../expr/value.js';
-import type { TgtProgram } from '../target-semantics/ast.js';
+import type { Int, Value } from '../expr/value.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import type { LoopName } from '../target-semantics/loop-name.js';
+import type { ForStmt, LoopInfo, StmtPath } from '../target-semantics/walk.js';
 import type { Rng } from '../rng.js';
 
 /** The phases of fig. 2.11, in the order a schedule must list them (spec/schedule.md, [SCHED-PHASE]). */
@@ -144,10 +146,55 @@ export function accepts(f: () => unknown): boolean {
   }
 }
 
-/** The helpers handed to user modules (and available as `ctx.api`); filled in by api.ts. */
+/** A statement a split may leave between two nested loops: a `let` or a guard (spec/schedule.md, [SWAP]). */
+export type LoopWrapper =
+  | { readonly k: 'let'; readonly var: string; readonly value: Expr; readonly loc?: Stmt['loc'] }
+  | { readonly k: 'guard'; readonly cond: Expr; readonly loc?: Stmt['loc'] };
+
+/** What `generate` draws from: `below(n)` is uniform in [0, n). */
+export interface Choices {
+  below(n: number): number;
+}
+
+/**
+ * The helpers handed to user modules (and available as `ctx.api`), filled in by api.ts with the
+ * functions the built-ins use; the compiler checks each against the signature written here, which
+ * is the plug-in contract (spec/schedule.md, "The data a directive sees").
+ */
 export interface DirectiveApi {
   readonly defineDirective: typeof defineDirective;
-  readonly [helper: string]: unknown;
+  readonly Rejection: typeof Rejection;
+  // expressions
+  readonly cst: (value: Value) => Expr;
+  readonly vr: (name: string) => Expr;
+  readonly op: (o: OpName, ...args: Expr[]) => Expr;
+  /** the variables an expression mentions, as a new Set (or added to `out`) */
+  readonly freeVars: (e: Expr, out?: Set<string>) => Set<string>;
+  readonly substExpr: (e: Expr, sub: ReadonlyMap<string, Expr>) => Expr;
+  readonly printExpr: (e: Expr, mode: 'alg' | 'tgt', prec?: number) => string;
+  /** parses target-language expression text; a syntax error is thrown as a located error */
+  readonly parseExpr: (text: string) => Expr;
+  readonly printStmt: (s: Stmt, indent?: number) => string;
+  // programs
+  readonly funcsOf: (t: TgtProgram) => string[];
+  readonly dimsOf: (t: TgtProgram, f: string) => string[];
+  readonly stageCount: (t: TgtProgram, f: string) => number;
+  readonly loopsOf: (t: TgtProgram) => LoopInfo[];
+  /** a loop as a schedule names it (`f.x` is the final stage's): rejects [SCHED-LOOP] when there is none */
+  readonly resolveLoop: (t: TgtProgram, text: string) => LoopInfo;
+  readonly nestedLoop: (outer: ForStmt) => { wrappers: LoopWrapper[]; inner: ForStmt } | undefined;
+  readonly isPure: (t: TgtProgram, v: string) => boolean;
+  readonly pureVars: (t: TgtProgram) => Set<string>;
+  /** the program with the statement at `path` replaced by `f` of it (never mutates `t`) */
+  readonly replaceAt: (t: TgtProgram, path: StmtPath, f: (s: Stmt) => Stmt) => TgtProgram;
+  readonly freshLoopVar: (t: TgtProgram, like: LoopName, v: string, taken?: ReadonlySet<string>) => string;
+  readonly inventName: (t: TgtProgram, like: LoopName, base: string, taken?: ReadonlySet<string>) => string;
+  readonly requireStartup: (t: TgtProgram, e: Expr, what: string) => void;
+  readonly constValue: (e: Expr) => Int | undefined;
+  // randomness for generate
+  readonly pick: <T>(rng: Choices, xs: readonly T[]) => T | undefined;
+  readonly shuffled: <T>(rng: Choices, xs: readonly T[]) => T[];
+  readonly firstValid: <A>(rng: Choices, cands: readonly A[], valid: (a: A) => boolean) => A | undefined;
 }
 
 const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;

@@ -4,9 +4,9 @@
 import type { Stmt } from '../target-semantics/ast.js';
 import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
 import {
-  type Wrapper, firstValid, innerBoundsUses, isPure, nestedLoop, resolveLoop, rewrap, sameStageNest,
+  firstValid, innerBoundsUses, isPure, nestedLoop, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
-import { type Directive, defineDirective } from './plugin.js';
+import { type Directive, type LoopWrapper, defineDirective } from './plugin.js';
 
 export interface SwapArgs {
   /** The outer of the two loops. */
@@ -43,6 +43,6 @@ export const swap: Directive<SwapArgs> = defineDirective<SwapArgs>({
 });
 
 /** `for a in Ia do W[for b in Ib do s]` ⟶ `for b in Ib do for a in Ia do W[s]`; each keeps its τ. */
-export function swapLoops(outer: ForStmt, wrappers: readonly Wrapper[], inner: ForStmt): Stmt {
+export function swapLoops(outer: ForStmt, wrappers: readonly LoopWrapper[], inner: ForStmt): Stmt {
   return { ...inner, body: { ...outer, body: rewrap(wrappers, inner.body) } };
 }
