@@ -14,6 +14,17 @@ import { type SliceSpec, propertyFor, runSlice } from './slice.js';
 import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
 import { HALIDE_VERDICTS } from '../halide/run.js';
 
+
+/** The heap of one campaign worker (the machine's memory is shared by the jobs). */
+const WORKER_HEAP_MB = 4096;
+
+/** How a check that ended its worker is reported. */
+interface StuckCheck {
+  readonly verdict: 'timeout' | 'out-of-memory';
+  readonly expected: string;
+  readonly actual: string;
+}
+
 export interface CampaignOptions {
   readonly properties: readonly string[];
   readonly seed: number;
@@ -162,7 +173,9 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         const watch = new Float64Array(new SharedArrayBuffer(16));
         watch[0] = -1;
         const spec: SliceSpec = { ...base, job, startK };
-        const w = new Worker(entry, { workerData: { spec, config: o.config, properties: props.map((p) => p.name), watch } });
+        // A heap limit per worker: a plug-in or engine that allocates without bound ends its own
+        // worker (an out-of-memory verdict for the check it was running), not the campaign.
+        const w = new Worker(entry, { workerData: { spec, config: o.config, properties: props.map((p) => p.name), watch }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
         live.add(w);
         let finished = false;
         const finish = () => {
@@ -172,19 +185,23 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
           live.delete(w);
           resolveJob();
         };
-        const dog = setInterval(() => {
-          const index = watch[0]!;
-          if (index < 0 || Date.now() - watch[1]! <= o.budgetMs || finished) return;
-          // A hang: the check's thread cannot be interrupted from inside, so the worker is
-          // replaced; the case's blueprint is regenerated here from its seed for the reproducer.
+        /** The check at `index` ended its worker: it is recorded, and a new worker goes on after it. */
+        const replace = (index: number, end: StuckCheck) => {
           finished = true;
           clearInterval(dog);
           live.delete(w);
           void w.terminate();
           checks++;
-          recordTimeout(index);
+          recordStuck(index, end);
           if (stopped) resolveJob();
           else void spawn(job, localPosition(o.shard, o.jobs, job, index) + 1).then(resolveJob);
+        };
+        const dog = setInterval(() => {
+          const index = watch[0]!;
+          if (index < 0 || Date.now() - watch[1]! <= o.budgetMs || finished) return;
+          // A hang: the check's thread cannot be interrupted from inside, so the worker is
+          // replaced; the case's blueprint is regenerated here from its seed for the reproducer.
+          replace(index, { verdict: 'timeout', expected: `the check finishes within ${o.budgetMs} ms`, actual: 'still running at the budget; the worker was stopped' });
         }, 100);
         w.on('message', (m: WorkerMessage) => {
           if (m.type === 'progress') progress(m.stats, m.checks);
@@ -192,31 +209,32 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
           else if (m.type === 'done') finish();
         });
         w.on('error', (e) => {
+          const index = watch[0]!;
+          if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' && index >= 0 && !finished) {
+            return replace(index, { verdict: 'out-of-memory', expected: `the check stays within the worker's ${WORKER_HEAP_MB} MB heap`, actual: 'the worker ran out of memory and was replaced' });
+          }
           record(internalFailure(job, e));
           finish();
         });
         w.on('exit', finish);
       });
-    const recordTimeout = (index: number) => {
+    const recordStuck = (index: number, end: StuckCheck) => {
       const prop = propertyFor(props, o.seed, index);
       const seed = checkSeed(o.seed, index);
       // Only the blueprint is rebuilt here: making it concrete would run plug-in code (a directive's
       // generate and apply) on the main thread, where a plug-in that hangs would hang the campaign.
       let text: Found['text'];
       try {
-        text = { extra: { blueprint: JSON.stringify(generated(prop, env, seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), note: 'the case timed out; its blueprint is kept (re-running it may hang again)' } };
+        text = { extra: { blueprint: JSON.stringify(generated(prop, env, seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
       } catch {
         text = { extra: { note: 'the case could not be regenerated' } };
       }
       const counts = propertyCounts(stats, prop.name);
       counts.checks++;
       counts.failures++;
-      // Hangs are de-duplicated per property, like other failures of one cause: one hanging plug-in
-      // or engine would otherwise write a reproducer per check.
-      record({
-        property: prop.name, index, checkSeed: seed, key: `${prop.name}/timeout`, text, shrinks: 0,
-        failure: { status: 'fail', verdict: 'timeout', expected: `the check finishes within ${o.budgetMs} ms`, actual: 'still running at the budget; the worker was stopped' },
-      });
+      // Hangs and exhausted heaps are de-duplicated per property, like other failures of one cause:
+      // one hanging plug-in or engine would otherwise write a reproducer per check.
+      record({ property: prop.name, index, checkSeed: seed, key: `${prop.name}/${end.verdict}`, text, shrinks: 0, failure: { status: 'fail', ...end } });
     };
     await Promise.all(Array.from({ length: o.jobs }, (_, j) => spawn(j, 0)));
   };

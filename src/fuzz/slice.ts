@@ -39,12 +39,11 @@ export const PROGRESS_MS = 200;
 export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly AnyProperty[], hooks: SliceHooks): Promise<void> {
   let delta = emptyStats();
   let checks = 0;
-  let lastFlush = Date.now();
+  let lastYield = Date.now();
   const flush = () => {
     hooks.onProgress(delta, checks);
     delta = emptyStats();
     checks = 0;
-    lastFlush = Date.now();
   };
   for (let k = spec.startK; ; k++) {
     const index = globalIndex(spec.shard, spec.jobs, spec.job, k);
@@ -59,11 +58,13 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     hooks.onStart?.(-1);
     checks++;
     if (found) hooks.onFound(found);
-    if (Date.now() - lastFlush >= PROGRESS_MS) {
-      flush();
+    // Each finished check is reported at once: a worker replaced after a hang or an exhausted heap
+    // must not take checks it had finished with it (counts would then depend on replacements).
+    flush();
+    if (Date.now() - lastYield >= PROGRESS_MS) {
+      lastYield = Date.now();
       // Let messages (stop requests, SIGINT, progress printing) through between checks.
       await new Promise((r) => setImmediate(r));
     }
   }
-  flush();
 }

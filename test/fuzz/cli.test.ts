@@ -126,6 +126,29 @@ describe('worker threads (compiled build)', () => {
     expect(s.failures.map((f: { verdict: string }) => f.verdict)).toEqual(['timeout']);
     expect(s.runs).toBeGreaterThan(1);
   }, 120_000);
+  it.runIf(built)('count every check when workers are replaced: --runs N reports N checks, however many hung', () => {
+    const dir = scratch();
+    const hang = join(dir, 'hang-some.mjs');
+    // Every third apply hangs: the worker is replaced twice or more, and no finished check is lost with it.
+    writeFileSync(hang, `let n = 0; export default (api) => api.defineDirective({ name: 'hang', phase: 'loops', params: [{ name: 'loop', type: 'loop' }],
+      validate(t, a) { api.resolveLoop(t, a.loop); }, apply(t) { if (++n % 3 === 0) for (;;) {} return t; },
+      generate(t, rng) { const l = api.pick(rng, api.loopsOf(t)); return l ? { loop: l.stmt.var } : undefined; } });\n`);
+    const r = spawnSync('node', [bin, 'fuzz', '--directive', hang, '--runs', '12', '--budget', '1s', '--jobs', '1', '--seed', '1', '--property', 'confluence', '--out', join(dir, 'out'), '--json'], { encoding: 'utf8', timeout: 120_000 });
+    const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(s.runs).toBe(12);
+    expect(s.failures.map((f: { verdict: string }) => f.verdict)).toEqual(['timeout']);
+  }, 180_000);
+  it.runIf(built)('an engine that exhausts its worker\'s heap is an out-of-memory verdict, and the campaign goes on', () => {
+    const dir = scratch();
+    const hog = join(dir, 'hog.mjs');
+    writeFileSync(hog, `let calls = 0; export default { name: 'hog', complete() {
+      if (++calls % 3 === 0) { const keep = []; for (;;) keep.push(new Array(1 << 20).fill(0.5 + calls)); }
+      return { ok: false, explanation: 'gives up' }; } };\n`);
+    const r = spawnSync('node', [bin, 'fuzz', '--engine', hog, '--runs', '8', '--budget', '120s', '--jobs', '1', '--seed', '2', '--property', 'confluence', '--out', join(dir, 'out'), '--json'], { encoding: 'utf8', timeout: 170_000 });
+    const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(s.runs).toBe(8);
+    expect(s.failures.map((f: { verdict: string; key: string }) => [f.verdict, f.key])).toEqual([['out-of-memory', 'confluence/out-of-memory']]);
+  }, 180_000);
   it.runIf(built)('find the same failures with --jobs 1 and --jobs 2', () => {
     const run = (jobs: string) => {
       const r = spawnSync('node', [bin, 'fuzz', '--runs', '300', '--seed', '5', '--jobs', jobs, '--property', 'race-free', '--directive', UNSOUND, '--out', scratch(), '--json'], { encoding: 'utf8' });
