@@ -44,8 +44,8 @@ export function arbCase(registry: DirectiveRegistry, focus: string): fc.Arbitrar
   );
   // Accesses at computed points (data-dependent) are left out: β0 cannot bound them, so they
   // would only yield vacuous verdicts (and they reach an evaluator crash, see the report).
-  // compute-at and store-at need a producer and a consumer
-  const minFuncs = focus === 'compute-at' || focus === 'store-at' ? 2 : 1;
+  // compute-at, store-at and inline need a producer and a consumer
+  const minFuncs = focus === 'compute-at' || focus === 'store-at' || focus === 'inline' ? 2 : 1;
   return arbPipeline({ minFuncs, maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 2, dataDependent: false }).chain((p) =>
     fc.record({
       p: fc.constant(p),
