@@ -24,15 +24,16 @@ interface Definition {
 /**
  * The definition of f when its computation is still the nest lowering made for a pure stage
  * (fig. 2.9): `label f: label f.s0: for … for … if 1 then f[v₁, …, vₙ] <- e`, the loops over
- * distinct variables vᵢ in any order. Anything else (a split, a fused loop, a specialization)
- * means loop directives were aimed at f, which inlining would silently discard.
+ * distinct variables vᵢ in any order, all serial. Anything else (a split, a fused loop, a parallel,
+ * vectorized or unrolled loop, a specialization) means loop directives were aimed at f, which
+ * inlining would silently discard.
  */
 function definitionOf(t: TgtProgram, f: string): Definition | undefined {
   const lab = labelOf(t, f)?.stmt;
   if (lab?.body.k !== 'label' || lab.body.name !== stageLabel(f, 0)) return undefined;
   let s: Stmt = lab.body.body;
   const loopVars = new Set<string>();
-  while (s.k === 'for') {
+  while (s.k === 'for' && s.trav === 'serial') {
     loopVars.add(s.var);
     s = s.body;
   }

@@ -91,7 +91,8 @@ export function checkCase(c: Case, registry: DirectiveRegistry, focus: string, s
   return undefined;
 }
 
-function checkCompleted(c: Case, done: TgtProgram, stats: Stats): string | undefined {
+/** Runs a completed program of case `c` on its inputs; returns the first non-confluent verdict, if any. */
+export function checkCompleted(c: Case, done: TgtProgram, stats: Stats): string | undefined {
   for (const input of c.inputs) {
     let v: Verdict;
     try {
