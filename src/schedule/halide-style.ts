@@ -1,4 +1,4 @@
-// Halide-style schedules (spec/halide.md, "Halide-style schedules"): the chains of calls read by
+// Halide-style schedules (spec/halide-schedules.md): the chains of calls read by
 // halide-syntax.ts become a refsem schedule for a given program. Halide lets a user write the
 // calls in any order and fills in what is left unsaid; refsem's schedules are explicit and in
 // phase order. The translation makes the difference explicit: it sorts the calls into phases,
@@ -79,7 +79,7 @@ const near = (a: string, b: string): number => {
   return d[b.length]!;
 };
 
-/** [HALIDE-STYLE-UNSUPPORTED] A call refsem does not translate, named with the nearest supported form. */
+/** A call refsem does not translate, named with the nearest supported form: implements [HALIDE-STYLE-UNSUPPORTED]. */
 function unsupported(c: HalideCall): never {
   const closest = [...SUPPORTED].sort((a, b) => near(c.name, a) - near(c.name, b))[0]!;
   const hint = NEAREST[c.name] ?? (near(c.name, closest) <= 3 ? `did you mean ${closest}(…)?` : `the supported calls are ${SUPPORTED.join(', ')}`);
@@ -91,8 +91,8 @@ class Translation {
   private readonly calls: DirectiveCall[] = [];
   /** Halide's name of a loop of a stage (`f.s0.x`) ↦ refsem's variable for it, where they differ. */
   private readonly renamed = new Map<string, string>();
-  /** Per stage label, the first split whose tail Halide's Auto made ShiftInwards (for hints). */
-  readonly autoShift = new Map<string, HalideCall>();
+  /** Per stage label, the first split whose tail Halide's Auto chose, with the choice (for hints). */
+  readonly autoTail = new Map<string, { readonly call: HalideCall; readonly tail: string }>();
   /** The stage label the loops-phase call being translated belongs to. */
   stage: string | undefined;
 
@@ -112,8 +112,9 @@ class Translation {
       this.t = applyCall(this.t, call, this.registry, this.calls);
     } catch (e) {
       if (e instanceof UserError && h) {
-        const shift = this.stage === undefined ? undefined : this.autoShift.get(this.stage);
-        const note = shift ? `; Halide's TailStrategy::Auto made ${shift.text} (${showLoc(shift.loc)}) ShiftInwards: give it TailStrategy.GuardWithIf to choose otherwise` : '';
+        // A split's tail, or a parallel loop over overlapping tails, may be Halide's Auto choice.
+        const auto = (name === 'split' || name === 'traverse') && this.stage !== undefined ? this.autoTail.get(this.stage) : undefined;
+        const note = auto ? `; Halide's TailStrategy::Auto made ${auto.call.text} (${showLoc(auto.call.loc)}) ${auto.tail}: give it TailStrategy.GuardWithIf to choose otherwise` : '';
         throw new UserError(`${h.text} → ${e.message}`, e.loc, `${e.hint ?? 'see spec/schedule.md for the rule'}${note}`);
       }
       throw e;
@@ -145,7 +146,7 @@ class Translation {
 }
 
 const argError = (c: HalideCall, a: HalideArg | undefined, what: string): never => {
-  throw new UserError(`${c.text}: expected ${what}`, a?.loc ?? c.loc, `see spec/halide.md, "Halide-style schedules", for the forms refsem reads`);
+  throw new UserError(`${c.text}: expected ${what}`, a?.loc ?? c.loc, `see spec/halide-schedules.md for the forms refsem reads`);
 };
 
 /** A plain name argument (a Var, an RVar or a func). */
@@ -172,9 +173,11 @@ function exprArg(c: HalideCall, a: HalideArg | undefined, what: string): Expr {
 function tailArg(tr: Translation, c: HalideCall, a: HalideArg | undefined, isReduction: boolean): 'guard' | 'shift' | 'round' {
   if (a === undefined || (a.k === 'name' && a.parts[a.parts.length - 1] === 'Auto')) {
     // Halide 14's TailStrategy::Auto, checked on its lowered code: ShiftInwards in a pure
-    // definition, RoundUp for a pure variable of an update, GuardWithIf for a reduction variable.
-    if (c.stage === 0 && !tr.autoShift.has(tr.stage!)) tr.autoShift.set(tr.stage!, c);
-    return c.stage === 0 ? 'shift' : isReduction ? 'guard' : 'round';
+    // definition, RoundUp for a pure variable of an update, GuardWithIf for a reduction variable:
+    // implements [HALIDE-STYLE-TAIL].
+    const tail = c.stage === 0 ? 'shift' : isReduction ? 'guard' : 'round';
+    if (tail !== 'guard' && !tr.autoTail.has(tr.stage!)) tr.autoTail.set(tr.stage!, { call: c, tail: tail === 'shift' ? 'ShiftInwards' : 'RoundUp' });
+    return tail;
   }
   const last = a.k === 'name' ? a.parts[a.parts.length - 1]! : '';
   return TAILS[last] ?? argError(c, a, `a tail strategy: TailStrategy.${Object.keys(TAILS).join(', TailStrategy.')} or TailStrategy.Auto`);
@@ -184,7 +187,7 @@ const arity = (c: HalideCall, ...counts: number[]) => {
   if (!counts.includes(c.args.length)) argError(c, undefined, `${counts.join(' or ')} argument${counts.length === 1 && counts[0] === 1 ? '' : 's'}, not ${c.args.length}`);
 };
 
-/** [HALIDE-STYLE-CALLS] The refsem directives of one loops-phase call. */
+/** The refsem directives of one loops-phase call: implements [HALIDE-STYLE-CALLS]. */
 function loopCall(tr: Translation, f: string, c: HalideCall): void {
   const s = c.stage;
   tr.stage = stageLabel(f, s);
@@ -286,7 +289,8 @@ function stageReads(t: TgtProgram, g: string, i: number, f: string): boolean {
 
 /**
  * refsem's loop for level (g, v): Halide's LoopLevel(g, v) without a stage is the loop v of the
- * stage of g that uses f (checked on Halide 14's loop nests), the final stage when none does.
+ * stage of g that uses f (checked on Halide 14's loop nests), the final stage when none does:
+ * implements [HALIDE-STYLE-LEVEL].
  */
 function levelLoop(tr: Translation, f: string, l: Extract<Level, { k: 'at' }>): string {
   const t = tr.program;
@@ -295,14 +299,14 @@ function levelLoop(tr: Translation, f: string, l: Extract<Level, { k: 'at' }>): 
   return tr.loop(l.func, stage, l.v);
 }
 
-/** [HALIDE-STYLE-DEFAULT] The innermost loop around every read of f, where Halide computes an unscheduled func with updates. */
+/** The innermost loop around every read of f, where Halide computes an unscheduled func with updates. */
 function innermostSite(t: TgtProgram, f: string): string | undefined {
   const depth = new Map(loopsOf(t).map((l) => [l.stmt.var, l.path.length]));
   const sites = computeSites(t).filter((s) => s.func === f).sort((a, b) => depth.get(b.loop)! - depth.get(a.loop)!);
   return sites[0]?.loop;
 }
 
-/** [HALIDE-STYLE-PHASES] Translates the chains into a refsem schedule for program t0. */
+/** Translates the chains into a refsem schedule for program t0: implements [HALIDE-STYLE-PHASES]. */
 export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtProgram, file: string, registry: DirectiveRegistry = builtinRegistry()): Schedule {
   const funcs = funcsOf(t0);
   const compute = new Map<string, Placement>();
@@ -315,6 +319,10 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
     }
     for (const c of ch.calls) {
       if (!SUPPORTED.includes(c.name)) unsupported(c);
+      const updates = stageCount(t0, ch.func) - 1;
+      if (c.stage > updates) {
+        throw new UserError(`${c.text}: '${ch.func}' has no update ${c.stage - 1}; it has ${updates} update definition${updates === 1 ? '' : 's'}`, c.loc, updates > 0 ? `the updates are numbered 0 to ${updates - 1}` : `only ${ch.func}'s pure definition has loops`);
+      }
       if (LOOP_CALLS.includes(c.name)) {
         loopCalls.push({ f: ch.func, c });
         continue;
@@ -338,7 +346,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   tr.stage = undefined;
 
   // Compute phase. Halide's defaults: the output at the root; a func with update stages inside
-  // the innermost loop around its reads; any other func inlined.
+  // the innermost loop around its reads; any other func inlined: implements [HALIDE-STYLE-DEFAULT].
   const levelOf = (f: string): Placement => compute.get(f) ?? {
     level: f === t0.output ? { k: 'root' } : stageCount(t0, f) > 1 ? { k: 'innermost' } : { k: 'inline' },
   };

@@ -1,4 +1,4 @@
-// The syntax of Halide-style schedules (`.halide` files; spec/halide.md, [HALIDE-STYLE]): the
+// The syntax of Halide-style schedules (`.halide` files; spec/halide-schedules.md, [HALIDE-STYLE]): the
 // scheduling calls as a Halide user writes them in C++ or Python, one chain per func,
 // `blur_x.compute_at(blur_y, xo).vectorize(x, 8);`. This module only reads the text into chains
 // of calls with their locations; what the calls mean is halide-style.ts's business.
@@ -71,7 +71,7 @@ function lex(src: string, file: string): Tok[] {
   return out;
 }
 
-/** [HALIDE-STYLE] Reads a Halide-style schedule into one chain per statement. */
+/** Reads a Halide-style schedule into one chain per statement: implements [HALIDE-STYLE]. */
 export function parseHalideSchedule(src: string, file: string): HalideChain[] {
   const toks = lex(src, file);
   let pos = 0;
@@ -92,14 +92,16 @@ export function parseHalideSchedule(src: string, file: string): HalideChain[] {
     }
     return parts;
   };
-  const args = (): HalideArg[] => {
+  /** The arguments of call `of`, from its '(' to its ')'. */
+  const args = (of: string): HalideArg[] => {
     expect('(');
     const out: HalideArg[] = [];
     if (!is(')')) {
       do out.push(sum());
       while (is(',') && ++pos);
     }
-    expect(')', 'arguments are separated by commas and closed by )');
+    if (!is(')')) fail(`',' or ')' after an argument of ${of}(…)`, 'arguments are separated by commas and closed by )');
+    pos++;
     return out;
   };
   const atom = (): HalideArg => {
@@ -120,7 +122,7 @@ export function parseHalideSchedule(src: string, file: string): HalideChain[] {
     }
     if (t.kind !== 'name') return fail('an argument (a name, an integer or an expression)');
     const parts = qualified();
-    return is('(') ? { k: 'call', parts, args: args(), loc: t.loc } : { k: 'name', parts, loc: t.loc };
+    return is('(') ? { k: 'call', parts, args: args(parts.join('.')), loc: t.loc } : { k: 'name', parts, loc: t.loc };
   };
   const binary = (ops: readonly ('+' | '-' | '*')[], next: () => HalideArg) => (): HalideArg => {
     let e = next();
@@ -145,7 +147,7 @@ export function parseHalideSchedule(src: string, file: string): HalideChain[] {
       pos++;
       const n = name('the name of a scheduling call after .');
       if (!is('(')) fail(`'(' after ${n.text}`, `scheduling calls are written ${n.text}(…)`);
-      const a = args();
+      const a = args(n.text);
       const text = src.slice(n.offset, toks[pos - 1]!.offset + 1);
       if (n.text === 'update') {
         const i = a.length === 0 ? 0n : a.length === 1 && a[0]!.k === 'int' ? a[0]!.value : undefined;
