@@ -35,6 +35,8 @@ describe('inline', () => {
   it('is allowed after a reorder of the func\'s loops and after compute-at placed it', () => {
     expect(funcsOf(scheduled(GRID, 'reorder g.x, g.y\ninline g'))).toEqual(['f']);
     expect(funcsOf(scheduled(SEC22, 'compute-at g at f.x\ninline g'))).toEqual(['f']);
+    // placed inside a parallel loop, then inlined: no buffer is left to race on ([COMPUTE-AT-PARALLEL])
+    expect(funcsOf(scheduled(SEC22, 'traverse f.x parallel\ncompute-at g at f.x\ninline g'))).toEqual(['f']);
   });
   it('[INLINE-OUTPUT] never the output', () => {
     expectRejection(() => scheduled(SEC22, 'inline f'), 'INLINE-OUTPUT', ["'f'", 'output']);
