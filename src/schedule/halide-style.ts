@@ -79,8 +79,9 @@ const near = (a: string, b: string): number => {
   return d[b.length]!;
 };
 
-/** A call refsem does not translate, named with the nearest supported form: implements [HALIDE-STYLE-UNSUPPORTED]. */
+/** A call refsem does not translate, named with the nearest supported form. */
 function unsupported(c: HalideCall): never {
+  // implements [HALIDE-STYLE-UNSUPPORTED]
   const closest = [...SUPPORTED].sort((a, b) => near(c.name, a) - near(c.name, b))[0]!;
   const hint = NEAREST[c.name] ?? (near(c.name, closest) <= 3 ? `did you mean ${closest}(…)?` : `the supported calls are ${SUPPORTED.join(', ')}`);
   throw new UserError(`${c.text}: [HALIDE-STYLE-UNSUPPORTED] refsem does not translate the Halide call '${c.name}'`, c.loc, `nearest supported form: ${hint}`);
@@ -187,8 +188,9 @@ const arity = (c: HalideCall, ...counts: number[]) => {
   if (!counts.includes(c.args.length)) argError(c, undefined, `${counts.join(' or ')} argument${counts.length === 1 && counts[0] === 1 ? '' : 's'}, not ${c.args.length}`);
 };
 
-/** The refsem directives of one loops-phase call: implements [HALIDE-STYLE-CALLS]. */
+/** The refsem directives of one loops-phase call. */
 function loopCall(tr: Translation, f: string, c: HalideCall): void {
+  // implements [HALIDE-STYLE-CALLS]
   const s = c.stage;
   tr.stage = stageLabel(f, s);
   const L = (v: string) => tr.loop(f, s, v);
@@ -289,10 +291,10 @@ function stageReads(t: TgtProgram, g: string, i: number, f: string): boolean {
 
 /**
  * refsem's loop for level (g, v): Halide's LoopLevel(g, v) without a stage is the loop v of the
- * stage of g that uses f (checked on Halide 14's loop nests), the final stage when none does:
- * implements [HALIDE-STYLE-LEVEL].
+ * stage of g that uses f (checked on Halide 14's loop nests), the final stage when none does.
  */
 function levelLoop(tr: Translation, f: string, l: Extract<Level, { k: 'at' }>): string {
+  // implements [HALIDE-STYLE-LEVEL]
   const t = tr.program;
   const n = stageCount(t, l.func);
   const stage = l.stage ?? Array.from({ length: n }, (_, i) => i).find((i) => stageReads(t, l.func, i, f)) ?? Math.max(0, n - 1);
@@ -306,8 +308,9 @@ function innermostSite(t: TgtProgram, f: string): string | undefined {
   return sites[0]?.loop;
 }
 
-/** Translates the chains into a refsem schedule for program t0: implements [HALIDE-STYLE-PHASES]. */
+/** Translates the chains into a refsem schedule for program t0. */
 export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtProgram, file: string, registry: DirectiveRegistry = builtinRegistry()): Schedule {
+  // implements [HALIDE-STYLE-PHASES]
   const funcs = funcsOf(t0);
   const compute = new Map<string, Placement>();
   const store = new Map<string, Placement>();

@@ -71,8 +71,9 @@ function lex(src: string, file: string): Tok[] {
   return out;
 }
 
-/** Reads a Halide-style schedule into one chain per statement: implements [HALIDE-STYLE]. */
+/** Reads a Halide-style schedule into one chain per statement. */
 export function parseHalideSchedule(src: string, file: string): HalideChain[] {
+  // implements [HALIDE-STYLE]
   const toks = lex(src, file);
   let pos = 0;
   const peek = () => toks[pos]!;
