@@ -2,11 +2,10 @@
 // spec/bounds.md, "Engines and plug-ins"). The semantics take directive and engine objects; this
 // module makes them from the user's modules and files.
 import { type BoundsEngine, BUILTIN_ENGINES, defineBoundsEngine } from '../bounds/engine.js';
-import { CLI_LOC, UserError } from '../diag.js';
+import { UserError } from '../diag.js';
 import { directiveApi } from '../schedule/api.js';
 import { builtinRegistry } from '../schedule/builtins.js';
-import { halideSchedule } from '../schedule/halide-style.js';
-import { parseSchedule } from '../schedule/parse.js';
+import { readSchedule } from '../schedule/halide-style.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { type Directive, type DirectiveApi, type DirectiveRegistry, type Schedule, defineDirective } from '../schedule/plugin.js';
 import { readSource } from './source.js';
@@ -56,10 +55,7 @@ export async function registryWith(modules: readonly string[]): Promise<Directiv
  */
 export async function loadSchedule(path: string, modules: readonly string[] = [], program?: () => TgtProgram): Promise<Schedule> {
   const { text, file } = readSource(path);
-  const registry = await registryWith(modules);
-  if (!file.endsWith('.halide')) return parseSchedule(text, file, registry);
-  if (!program) throw new UserError('a Halide-style schedule is translated for a program, and this command has none', CLI_LOC, 'write the schedule as a refsem .sched file');
-  return halideSchedule(text, file, program(), registry);
+  return readSchedule(text, file, program, await registryWith(modules));
 }
 
 /** Loads a plug-in: an ES module whose default export (or export `engine`) is an engine. */

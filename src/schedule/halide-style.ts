@@ -15,6 +15,7 @@ import { ownExprs } from '../target-semantics/holes.js';
 import { applyCall } from './apply.js';
 import { builtinRegistry } from './builtins.js';
 import { type HalideArg, type HalideCall, type HalideChain, parseHalideSchedule } from './halide-syntax.js';
+import { parseSchedule } from './parse.js';
 import { computeSites, funcsOf, inventName, isPure, labelOf, nestedLoop, stageCount } from './loops.js';
 import type { Args, DirectiveCall, DirectiveRegistry, Schedule } from './plugin.js';
 
@@ -397,4 +398,14 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
 /** A `.halide` file's text as a refsem schedule for program t0. */
 export function halideSchedule(text: string, file: string, t0: TgtProgram, registry: DirectiveRegistry = builtinRegistry()): Schedule {
   return translateHalideSchedule(parseHalideSchedule(text, file), t0, file, registry);
+}
+
+/**
+ * A schedule file's text, by its extension: a Halide-style `.halide` file translated for the
+ * program T0 that `program` gives (only then is it computed), anything else in refsem's syntax.
+ */
+export function readSchedule(text: string, file: string, program: (() => TgtProgram) | undefined, registry: DirectiveRegistry = builtinRegistry()): Schedule {
+  if (!file.endsWith('.halide')) return parseSchedule(text, file, registry);
+  if (!program) throw new UserError('a Halide-style schedule is translated for a program, and there is none here', { file, line: 1, col: 1 }, 'write the schedule as a refsem .sched file');
+  return halideSchedule(text, file, program(), registry);
 }

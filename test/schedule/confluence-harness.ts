@@ -69,7 +69,15 @@ export function scheduleOf(c: Case, registry: DirectiveRegistry): DirectiveCall[
   for (const { d, seed } of picked) {
     const call = generateCall(d as Directive, t, seededRng(seed), registry, calls);
     if (!call) continue;
-    t = applySchedule(t, { file: 'gen.sched', calls: [call], registry }, { check: true, pipeline: c.p });
+    // `generate` proposes arguments that pass validation; a check on the whole schedule (e.g. a
+    // shift-tail split of a loop an earlier call made parallel) may still refuse them, and then
+    // the call is dropped, as the fuzzers' driver does.
+    try {
+      t = applySchedule(t0, { file: 'gen.sched', calls: [...calls, call], registry }, { check: true, pipeline: c.p });
+    } catch (e) {
+      if (e instanceof UserError) continue;
+      throw e;
+    }
     calls.push(call);
   }
   return calls;
