@@ -106,20 +106,21 @@ class Translation {
     return { file: this.file, calls: [...this.calls], registry: this.registry };
   }
 
-  /** Applies one refsem directive made for Halide call `h`; refsem's rejection is reported at `h`. */
-  emit(h: HalideCall | undefined, name: string, args: Args, at?: Loc): void {
-    const loc = h?.loc ?? at;
-    const call: DirectiveCall = { directive: this.registry.get(name)!, args, ...(loc ? { loc } : {}) };
+  /**
+   * Applies one refsem directive made for Halide call `h`, or for one of Halide's defaults (`h` is
+   * then what the default is, said in words); refsem's rejection is reported there.
+   */
+  emit(h: HalideCall | string, name: string, args: Args, at?: Loc): void {
+    const loc = typeof h === 'string' ? at ?? { file: this.file, line: 1, col: 1 } : h.loc;
+    const call: DirectiveCall = { directive: this.registry.get(name)!, args, loc };
     try {
       this.t = applyCall(this.t, call, this.registry, this.calls);
     } catch (e) {
-      if (e instanceof UserError && h) {
-        // A split's tail, or a parallel loop over overlapping tails, may be Halide's Auto choice.
-        const auto = (name === 'split' || name === 'traverse') && this.stage !== undefined ? this.autoTail.get(this.stage) : undefined;
-        const note = auto ? `; Halide's TailStrategy::Auto made ${auto.call.text} (${showLoc(auto.call.loc)}) ${auto.tail}: give it TailStrategy.GuardWithIf to choose otherwise` : '';
-        throw new UserError(`${h.text} → ${e.message}`, e.loc, `${e.hint ?? 'see spec/schedule.md for the rule'}${note}`);
-      }
-      throw e;
+      if (!(e instanceof UserError)) throw e;
+      // A split's tail, or a parallel loop over overlapping tails, may be Halide's Auto choice.
+      const auto = (name === 'split' || name === 'traverse') && this.stage !== undefined ? this.autoTail.get(this.stage) : undefined;
+      const note = auto ? `; Halide's TailStrategy::Auto made ${auto.call.text} (${showLoc(auto.call.loc)}) ${auto.tail}: give it TailStrategy.GuardWithIf to choose otherwise` : '';
+      throw new UserError(`${typeof h === 'string' ? h : h.text} → ${e.message}`, loc, `${e.hint ?? 'see spec/schedule.md for the rule'}${note}`);
     }
     this.calls.push(call);
   }
@@ -314,7 +315,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   // implements [HALIDE-STYLE-PHASES]
   const funcs = funcsOf(t0);
   const compute = new Map<string, Placement>();
-  const store = new Map<string, Placement>();
+  const store = new Map<string, Required<Placement>>();
   const loopCalls: { f: string; c: HalideCall }[] = [];
   const boundCalls: { f: string; c: HalideCall }[] = [];
   for (const ch of chains) {
@@ -364,7 +365,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
       throw new UserError(`${c.text}: [HALIDE-STYLE-DEFAULT] '${f}' has no compute_root() or compute_at(), so Halide inlines it, and an inlined func has no loops to schedule`, c.loc,
         `add ${f}.compute_root() or ${f}.compute_at(consumer, loop)`);
     }
-    tr.emit(p.call, 'inline', { func: f }, chains.find((ch) => ch.func === f)?.loc);
+    tr.emit(p.call ?? `Halide's default for '${f}', inline`, 'inline', { func: f }, chains.find((ch) => ch.func === f)?.loc);
   }
   const computedAt = new Map<string, string>();
   for (const f of consumersFirst) {
@@ -372,7 +373,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
     if (p.level.k !== 'at' && p.level.k !== 'innermost') continue;
     const loop = p.level.k === 'at' ? levelLoop(tr, f, p.level) : innermostSite(tr.program, f);
     if (loop === undefined) continue;
-    tr.emit(p.call, 'compute-at', { func: f, loop });
+    tr.emit(p.call ?? `Halide's default for '${f}', which has update stages, compute_at the innermost loop around its reads`, 'compute-at', { func: f, loop }, chains.find((ch) => ch.func === f)?.loc);
     computedAt.set(f, loop);
   }
   // Storage phase: Halide stores a func where it is computed unless told otherwise; refsem's
@@ -380,7 +381,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   for (const f of consumersFirst) {
     const s = store.get(f);
     if (s?.level.k === 'at') tr.emit(s.call, 'store-at', { func: f, loop: levelLoop(tr, f, s.level) });
-    else if (!s && computedAt.has(f)) tr.emit(compute.get(f)?.call, 'store-at', { func: f, loop: computedAt.get(f)! });
+    else if (!s && computedAt.has(f)) tr.emit(compute.get(f)?.call ?? `Halide's default for '${f}', stored where computed`, 'store-at', { func: f, loop: computedAt.get(f)! }, chains.find((ch) => ch.func === f)?.loc);
   }
   // Bounds phase, in the order written.
   for (const { f, c } of boundCalls) {

@@ -169,6 +169,11 @@ describe('[HALIDE-STYLE-DEFAULT] what Halide fills in', () => {
     expect(translated(SUM, 'out.split(x, xo, xi, 4);')).toEqual(['split out.s0.x into xo, xi by 4 tail shift', 'compute-at box at out.s0.xi', 'store-at box at out.s0.xi']);
     expect(translated(SUM, '')).toEqual(['compute-at box at out.s0.x', 'store-at box at out.s0.x']);
   });
+  it('a default placement refsem refuses is reported as Halide\'s default, at the file', () => {
+    const two = `pipeline c() {\n  func s(x) {\n    0;\n    rdom(r = (0, 2)) in (x) <- s(x) + r;\n  }\n  func c(x) {\n    0;\n    rdom(q = (0, 2)) in (x) <- c(x) + s(x + q);\n  }\n}`;
+    expect(failure(two, '')).toContain("test.halide:1:1: error: Halide's default for 's', which has update stages, compute_at the innermost loop around its reads → compute-at s at c.s1.q: [COMPUTE-AT-DOMINANCE]");
+    expect(translated(two, 's.compute_root();')).toEqual([]);
+  });
   it('refuses loop calls on a func Halide would inline', () => {
     expect(failure(BLUR, 'blur_x.vectorize(x, 4);')).toContain("test.halide:1:8: error: vectorize(x, 4): [HALIDE-STYLE-DEFAULT] 'blur_x' has no compute_root() or compute_at()");
   });
@@ -185,6 +190,22 @@ describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
     expect(e).toContain('test.halide:1:8: error: ');
     expect(e).toContain('[HALIDE-STYLE-UNSUPPORTED]');
     expect(e).toContain(hint);
+  });
+});
+
+describe('bad .halide input is always a located error', () => {
+  it('every truncation and every one-token deletion of the Harris schedule is read or refused with a location', () => {
+    const text = example('harris.halide');
+    const t0 = lower(loadPipeline(HARRIS, 'harris.alg'));
+    const cuts = Array.from({ length: 40 }, (_, k) => Math.floor((k * text.length) / 40));
+    const variants = [...cuts.map((n) => text.slice(0, n)), ...cuts.map((n) => text.slice(0, n) + text.slice(n).replace(/^[\s\S]\w*/, ''))];
+    for (const v of variants) {
+      try {
+        halideSchedule(v, 'cut.halide', t0);
+      } catch (e) {
+        expect(userError(() => { throw e; }).loc?.file, v).toBe('cut.halide');
+      }
+    }
   });
 });
 
