@@ -90,7 +90,7 @@ export const inline: Directive<InlineArgs> = defineDirective<InlineArgs>({
         `compute '${a.func}' at the root or with compute-at instead`);
     }
     if (!definitionOf(t, a.func)) {
-      ctx.reject('INLINE-NEST', `the computation of '${a.func}' is no longer the loop nest lowering made (a specialize or loops-phase directive changed it), and inlining would discard what it did`,
+      ctx.reject('INLINE-NEST', `the computation of '${a.func}' is no longer the loop nest lowering made (a directive changed its loops or placed another func inside them), and inlining would discard what it did`,
         `drop the directives on the loops of '${a.func}': an inlined func has no loops`);
     }
   },

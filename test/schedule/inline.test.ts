@@ -51,6 +51,8 @@ describe('inline', () => {
     expectRejection(() => scheduled(GRID, 'traverse g.y parallel\ninline g'), 'INLINE-NEST', ["'g'"], 2);
     expectRejection(() => scheduled(GRID, 'vectorize g.x\ninline g'), 'INLINE-NEST', ["'g'"], 2);
     expectRejection(() => scheduled(SEC22, 'specialize g when 1 > 0\ninline g'), 'INLINE-NEST', ["'g'"], 2);
+    // a func computed inside the loops of f would be lost with them
+    expectRejection(() => scheduled(CHAIN, 'compute-at g at f.x\ninline f'), 'INLINE-NEST', ["'f'", 'placed another func inside them'], 2);
   });
   it('[SCHED-FUNC] an inlined func is gone for later directives', () => {
     expectRejection(() => scheduled(SEC22, 'inline g\nstore-at g at f.x'), 'SCHED-FUNC', ["'g'"], 2);
