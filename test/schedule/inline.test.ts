@@ -12,6 +12,8 @@ import { inline } from '../../src/schedule/inline.js';
 import { funcsOf } from '../../src/schedule/loops.js';
 import type { DirectiveCall } from '../../src/schedule/plugin.js';
 import { type Case, type Stats, checkCompleted } from './confluence-harness.js';
+import { runCli } from '../support/cli.js';
+import { scratch } from '../support/files.js';
 import { CHAIN, GRID, REDUCE, SEC22, THREE, body, expectRejection, scheduled } from './helpers.js';
 
 describe('inline', () => {
@@ -37,6 +39,15 @@ describe('inline', () => {
     expect(funcsOf(scheduled(SEC22, 'compute-at g at f.x\ninline g'))).toEqual(['f']);
     // placed inside a parallel loop, then inlined: no buffer is left to race on ([COMPUTE-AT-PARALLEL])
     expect(funcsOf(scheduled(SEC22, 'traverse f.x parallel\ncompute-at g at f.x\ninline g'))).toEqual(['f']);
+  });
+  it('the bounds of an inlined func\'s producers come from the reads substituted into its readers', async () => {
+    const { file } = scratch('refsem-inline-');
+    const alg = file('chain.alg', 'pipeline h() {\n  func g(x) = x * 3;\n  func f(x) = g(x - 1) + g(x + 1);\n  func h(x) = f(x) + f(x + 2);\n}\n');
+    for (const engine of ['beta0', 'beta1']) {
+      const r = await runCli(['bounds', alg, '--schedule', file('inline.sched', 'inline f\n'), '--engine', engine]);
+      expect(r.stdout).toContain('?cpu.min(g.x) = x.min - 1\n?cpu.len(g.x) = x.len + 4\n');
+      expect(r.stdout).not.toContain('f.x');
+    }
   });
   it('[INLINE-OUTPUT] never the output', () => {
     expectRejection(() => scheduled(SEC22, 'inline f'), 'INLINE-OUTPUT', ["'f'", 'output']);
