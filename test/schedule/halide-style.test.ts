@@ -1,7 +1,11 @@
 // Halide-style schedules (spec/halide-schedules.md): the reader of `.halide` files, the translation
 // into refsem directives, and the examples run end to end.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Func, Pipeline } from '../../src/alg-semantics/ast.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
+import { BUILTIN_ENGINES, completeProgram } from '../../src/bounds/engine.js';
+import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { lower } from '../../src/lowering/lower.js';
 import { applySchedule } from '../../src/schedule/apply.js';
 import { parseHalideSchedule } from '../../src/schedule/halide-syntax.js';
@@ -10,6 +14,7 @@ import { parseSchedule } from '../../src/schedule/parse.js';
 import { printSchedule } from '../../src/schedule/print.js';
 import { printTgt } from '../../src/target-semantics/print.js';
 import { userError } from '../support/errors.js';
+import { type Case, type Stats, checkCompleted } from './confluence-harness.js';
 import { runCli } from '../support/cli.js';
 import { example, examplesDir, scratch } from '../support/files.js';
 
@@ -191,6 +196,59 @@ describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
     expect(e).toContain('[HALIDE-STYLE-UNSUPPORTED]');
     expect(e).toContain(hint);
   });
+});
+
+describe('Halide-style schedules of generated pipelines (lemmas 2.13–2.17)', () => {
+  /** A Halide-style schedule over p: each func left to Halide's default, at the root, or inside a later func's loop. */
+  const arbHalideText = (p: Pipeline) => {
+    const out = p.funcs.find((f) => f.name === p.output)!;
+    return fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 4 }), fc.array(fc.tuple(fc.nat(2), fc.nat(7), fc.nat(3)), { minLength: p.funcs.length, maxLength: p.funcs.length }))
+      .map(([split, k, picks]) => {
+        const loopName = (g: Func, v: string) => (g === out && split && v === 'x' ? 'xo' : v);
+        const lines = split ? [`${out.name}.split(x, xo, xi, ${k}, TailStrategy.GuardWithIf);`] : [];
+        p.funcs.forEach((f, i) => {
+          const [how, which, dim] = picks[i]!;
+          const later = p.funcs.slice(i + 1);
+          if (f === out || how === 0) return;
+          if (how === 1 || later.length === 0) lines.push(`${f.name}.compute_root();`);
+          else {
+            const g = later[which % later.length]!;
+            lines.push(`${f.name}.compute_at(${g.name}, ${loopName(g, g.vars[dim % g.vars.length]!)});`);
+          }
+        });
+        return lines.join('\n');
+      });
+  };
+  it('every translation refsem accepts keeps the values of the algorithm, for β0 and β1', () => {
+    let translated = 0;
+    const stats: Stats = { runs: 0, focused: 0, equal: 0 };
+    fc.assert(
+      fc.property(
+        arbPipeline({ minFuncs: 2, maxFuncs: 4, maxDims: 2, maxUpdates: 1, maxRVars: 1, dataDependent: false }).chain((p) =>
+          fc.tuple(fc.constant(p), arbHalideText(p), fc.array(arbInput(p, { maxLen: 4, paramRange: [-1, 4] }), { minLength: 1, maxLength: 2 }))),
+        ([p, text, inputs]) => {
+          let t;
+          try {
+            const t0 = lower(p);
+            t = applySchedule(t0, halideSchedule(text, 'gen.halide', t0), { check: true, pipeline: p });
+          } catch (e) {
+            // refsem may refuse what Halide would run (its stricter rules); never with anything but a located error
+            expect(userError(() => { throw e; }).loc?.file).toBe('gen.halide');
+            return;
+          }
+          translated++;
+          const c: Case = { p, choices: [], inputs, seed: 0 };
+          for (const engine of [BUILTIN_ENGINES.beta0!, BUILTIN_ENGINES.beta1!]) {
+            const bad = checkCompleted(c, completeProgram(t, engine), stats);
+            if (bad) throw new Error(`${engine.name}: ${bad}\nschedule:\n${text}`);
+          }
+        },
+      ),
+      { numRuns: 60, seed: 20261125, endOnFailure: true },
+    );
+    expect(translated, 'schedules refsem accepted').toBeGreaterThanOrEqual(30);
+    expect(stats.equal, 'verdicts comparing real values').toBeGreaterThanOrEqual(30);
+  }, 120_000);
 });
 
 describe('bad .halide input is always a located error', () => {
