@@ -79,6 +79,8 @@ export class Translation {
   readonly autoTail = new Map<string, { readonly call: HalideCall; readonly tail: string }>();
   /** The stage label the loops-phase call being translated belongs to. */
   stage: string | undefined;
+  /** The funcs the translation has inlined. */
+  readonly inlined = new Set<string>();
 
   constructor(t0: TgtProgram, private readonly file: string, private readonly registry: DirectiveRegistry) {
     this.t = t0;

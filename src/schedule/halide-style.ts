@@ -59,9 +59,12 @@ function stageReads(t: TgtProgram, g: string, i: number, f: string): boolean {
  * refsem's loop for level (g, v): Halide's LoopLevel(g, v) without a stage is the loop v of the
  * stage of g that uses f (checked on Halide 14's loop nests), the final stage when none does.
  */
-function levelLoop(tr: Translation, f: string, l: Extract<Level, { k: 'at' }>): string {
+function levelLoop(tr: Translation, f: string, l: Extract<Level, { k: 'at' }>, c: HalideCall): string {
   // implements [HALIDE-STYLE-LEVEL]
   const t = tr.program;
+  if (tr.inlined.has(l.func)) {
+    throw new UserError(`${c.text}: '${l.func}' is inlined, so it has no loop ${l.v} to put '${f}' in`, c.loc, `give '${l.func}' a compute_root() or compute_at(…) of its own`);
+  }
   const n = stageCount(t, l.func);
   const stage = l.stage ?? Array.from({ length: n }, (_, i) => i).find((i) => stageReads(t, l.func, i, f)) ?? Math.max(0, n - 1);
   return tr.loop(l.func, stage, l.v);
@@ -130,12 +133,13 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
         `add ${f}.compute_root() or ${f}.compute_at(consumer, loop)`);
     }
     tr.emit(p.call ?? `Halide's default for '${f}', inline`, 'inline', { func: f }, chains.find((ch) => ch.func === f)?.loc);
+    tr.inlined.add(f);
   }
   const computedAt = new Map<string, string>();
   for (const f of consumersFirst) {
     const p = levelOf(f);
     if (p.level.k !== 'at' && p.level.k !== 'innermost') continue;
-    const loop = p.level.k === 'at' ? levelLoop(tr, f, p.level) : innermostSite(tr.program, f);
+    const loop = p.level.k === 'at' ? levelLoop(tr, f, p.level, p.call!) : innermostSite(tr.program, f);
     if (loop === undefined) continue;
     tr.emit(p.call ?? `Halide's default for '${f}', which has update stages, compute_at the innermost loop around its reads`, 'compute-at', { func: f, loop }, chains.find((ch) => ch.func === f)?.loc);
     computedAt.set(f, loop);
@@ -144,7 +148,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   // allocation stays at the top unless moved, which is store_root.
   for (const f of consumersFirst) {
     const s = store.get(f);
-    if (s?.level.k === 'at') tr.emit(s.call, 'store-at', { func: f, loop: levelLoop(tr, f, s.level) });
+    if (s?.level.k === 'at') tr.emit(s.call, 'store-at', { func: f, loop: levelLoop(tr, f, s.level, s.call) });
     else if (!s && computedAt.has(f)) tr.emit(compute.get(f)?.call ?? `Halide's default for '${f}', stored where computed`, 'store-at', { func: f, loop: computedAt.get(f)! }, chains.find((ch) => ch.func === f)?.loc);
   }
   // Bounds phase, in the order written.

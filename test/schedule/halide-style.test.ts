@@ -179,6 +179,11 @@ describe('[HALIDE-STYLE-DEFAULT] what Halide fills in', () => {
     expect(failure(two, '')).toContain("test.halide:1:1: error: Halide's default for 's', which has update stages, compute_at the innermost loop around its reads → compute-at s at c.s1.q: [COMPUTE-AT-DOMINANCE]");
     expect(translated(two, 's.compute_root();')).toEqual(['']);
   });
+  it('refuses a placement in the loops of a func Halide inlines', () => {
+    const chain = 'pipeline h() {\n  func g(x) = x * 3;\n  func f(x) = g(x) + 1;\n  func h(x) = f(x) * f(x + 1);\n}';
+    expect(failure(chain, 'g.compute_at(f, x);')).toContain("test.halide:1:3: error: compute_at(f, x): 'f' is inlined, so it has no loop x to put 'g' in");
+    expect(translated(chain, 'g.compute_at(f, x);\nf.compute_root();')).toEqual(['compute-at g at f.s0.x', 'store-at g at f.s0.x']);
+  });
   it('refuses loop calls on a func Halide would inline', () => {
     expect(failure(BLUR, 'blur_x.vectorize(x, 4);')).toContain("test.halide:1:8: error: vectorize(x, 4): [HALIDE-STYLE-DEFAULT] 'blur_x' has no compute_root() or compute_at()");
   });
