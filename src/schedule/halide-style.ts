@@ -8,11 +8,11 @@ import { UserError } from '../diag.js';
 import { walkExpr } from '../expr/ast.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { stageLabel } from '../target-semantics/loop-name.js';
-import { loopsOf, someStmt } from '../target-semantics/walk.js';
+import { type LoopInfo, isInside, loopsOf, someStmt } from '../target-semantics/walk.js';
 import { ownExprs } from '../target-semantics/holes.js';
 import { builtinRegistry } from './builtins.js';
 import { LOOP_CALLS, SUPPORTED, Translation, arity, argError, exprArg, loopCall, nameArg, unsupported } from './halide-calls.js';
-import { type HalideCall, type HalideChain, parseHalideSchedule } from './halide-syntax.js';
+import { type HalideArg, type HalideCall, type HalideChain, parseHalideSchedule } from './halide-syntax.js';
 import { parseSchedule } from './parse.js';
 import { computeSites, funcsOf, labelOf, stageCount } from './loops.js';
 import type { DirectiveRegistry, Schedule } from './plugin.js';
@@ -21,7 +21,8 @@ import type { DirectiveRegistry, Schedule } from './plugin.js';
 type Level =
   | { readonly k: 'root' }
   | { readonly k: 'inline' }
-  | { readonly k: 'at'; readonly func: string; readonly v: string; readonly stage?: number }
+  /** loop v of a stage of func, or with `edge` Halide's `Var::innermost()` / `Var::outermost()` of it */
+  | { readonly k: 'at'; readonly func: string; readonly v: string; readonly stage?: number; readonly edge?: 'innermost' | 'outermost' }
   /** Halide's placement of an unscheduled func with update stages */
   | { readonly k: 'innermost' };
 
@@ -29,6 +30,15 @@ interface Placement {
   readonly level: Level;
   /** the call that chose it (absent for Halide's default) */
   readonly call?: HalideCall;
+}
+
+const EDGES = ['innermost', 'outermost'] as const;
+
+/** The loop argument of a level: a name, or `Var::innermost()` / `Var::outermost()`. */
+function loopArg(c: HalideCall, a: HalideArg | undefined): Pick<Extract<Level, { k: 'at' }>, 'v' | 'edge'> {
+  const parts = a?.k === 'call' || a?.k === 'name' ? a.parts : [];
+  const edge = parts.length > 1 ? EDGES.find((e) => e === parts[parts.length - 1]) : undefined;
+  return edge ? { v: `Var::${edge}()`, edge } : { v: nameArg(c, a, 'a loop of the consumer') };
 }
 
 /** The level a compute_at / store_at call names: `(g, v)` or `(LoopLevel(g, v[, stage]))`. */
@@ -39,10 +49,10 @@ function levelArg(c: HalideCall): Level {
     arity(inner, 2, 3);
     const stage = inner.args[2];
     if (stage && stage.k !== 'int') argError(c, stage, 'a stage index, an integer');
-    return { k: 'at', func: nameArg(c, inner.args[0], 'a func'), v: nameArg(c, inner.args[1], 'a loop'), ...(stage?.k === 'int' ? { stage: Number(stage.value) } : {}) };
+    return { k: 'at', func: nameArg(c, inner.args[0], 'a func'), ...loopArg(c, inner.args[1]), ...(stage?.k === 'int' ? { stage: Number(stage.value) } : {}) };
   }
   arity(c, 2);
-  return { k: 'at', func: nameArg(c, a[0], 'the consumer func'), v: nameArg(c, a[1], 'a loop of the consumer') };
+  return { k: 'at', func: nameArg(c, a[0], 'the consumer func'), ...loopArg(c, a[1]) };
 }
 
 /** Does stage i of g read f? (where Halide puts `compute_at(g, v)` when g has several stages) */
@@ -58,8 +68,11 @@ function stageReads(t: TgtProgram, g: string, i: number, f: string): boolean {
 /**
  * refsem's loop for level (g, v): Halide's LoopLevel(g, v) without a stage is the loop v of the
  * stage of g that uses f (checked on Halide 14's loop nests), the final stage when none does.
+ * `Var::innermost()` is that stage's innermost loop; `Var::outermost()` is inside g's computation
+ * but outside its loops, which refsem states as the loop around g's computation (undefined: the
+ * top level, where refsem's root computation is).
  */
-function levelLoop(tr: Translation, f: string, l: Extract<Level, { k: 'at' }>, c: HalideCall): string {
+function levelLoop(tr: Translation, f: string, l: Extract<Level, { k: 'at' }>, c: HalideCall): string | undefined {
   // implements [HALIDE-STYLE-LEVEL]
   const t = tr.program;
   if (tr.inlined.has(l.func)) {
@@ -67,6 +80,10 @@ function levelLoop(tr: Translation, f: string, l: Extract<Level, { k: 'at' }>, c
   }
   const n = stageCount(t, l.func);
   const stage = l.stage ?? Array.from({ length: n }, (_, i) => i).find((i) => stageReads(t, l.func, i, f)) ?? Math.max(0, n - 1);
+  const deepest = (ls: LoopInfo[]) => ls.sort((a, b) => b.path.length - a.path.length)[0]?.stmt.var;
+  if (l.edge === 'innermost') return deepest(loopsOf(t).filter((x) => x.name?.func === l.func && x.name.stage === stage && x.name.spec === 0));
+  const own = labelOf(t, l.func);
+  if (l.edge === 'outermost') return own && deepest(loopsOf(t).filter((x) => isInside(own.path, x.path)));
   return tr.loop(l.func, stage, l.v);
 }
 
@@ -148,7 +165,8 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   // allocation stays at the top unless moved, which is store_root.
   for (const f of consumersFirst) {
     const s = store.get(f);
-    if (s?.level.k === 'at') tr.emit(s.call, 'store-at', { func: f, loop: levelLoop(tr, f, s.level, s.call) });
+    const at = s?.level.k === 'at' ? levelLoop(tr, f, s.level, s.call) : undefined;
+    if (at !== undefined) tr.emit(s!.call, 'store-at', { func: f, loop: at });
     else if (!s && computedAt.has(f)) tr.emit(compute.get(f)?.call ?? `Halide's default for '${f}', stored where computed`, 'store-at', { func: f, loop: computedAt.get(f)! }, chains.find((ch) => ch.func === f)?.loc);
   }
   // Bounds phase, in the order written.

@@ -168,6 +168,17 @@ describe('[HALIDE-STYLE-LEVEL] the stage a compute_at names', () => {
   });
 });
 
+describe('[HALIDE-STYLE-LEVEL] Var::innermost() and Var::outermost()', () => {
+  it('the innermost loop of the consumer\'s stage; the loop around the consumer\'s computation, or the top level', () => {
+    const split = 'blur_y.split(y, yo, yi, 4, TailStrategy.GuardWithIf);\n';
+    expect(translated(BLUR, `${split}blur_x.compute_at(blur_y, Var::innermost());`).slice(2)).toEqual(['compute-at blur_x at blur_y.s0.x', 'store-at blur_x at blur_y.s0.x']);
+    expect(translated(BLUR, `${split}blur_x.compute_at(blur_y, yo);\ninput.compute_at(blur_x, hl.Var.outermost());`).slice(1)).toEqual([
+      'compute-at blur_x at blur_y.s0.yo', 'compute-at input at blur_y.s0.yo', 'store-at blur_x at blur_y.s0.yo', 'store-at input at blur_y.s0.yo',
+    ]);
+    expect(translated(BLUR, 'blur_x.compute_at(blur_y, Var::outermost());')).toEqual(['inline input']);
+  });
+});
+
 describe('[HALIDE-STYLE-DEFAULT] what Halide fills in', () => {
   it('inlines unscheduled funcs without updates, never the output; computes one with updates at the innermost loop around its reads', () => {
     expect(translated(SEC22_ALG, 'f.compute_root();')).toEqual(['inline g']);
