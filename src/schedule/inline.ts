@@ -2,7 +2,7 @@
 // coordinates alone, so each read f[ā] may be replaced by f's defining expression with ā for its
 // variables; `allocate f` and `label f` then go away. This is Halide's default for funcs it is
 // not told where to compute, and what lets a Halide-style schedule be stated in refsem.
-import { type Expr, substExpr, walkExpr } from '../expr/ast.js';
+import { type Expr, freeVars, substExpr, walkExpr } from '../expr/ast.js';
 import { isError, toBig } from '../expr/value.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { mapStmtExprs } from '../target-semantics/holes.js';
@@ -44,7 +44,11 @@ function definitionOf(t: TgtProgram, f: string): Definition | undefined {
   if (new Set(vars).size !== vars.length || vars.length !== loopVars.size || !vars.every((v) => loopVars.has(v))) return undefined;
   let selfRead = false;
   walkExpr(st.value, (e) => void (e.k === 'access' && e.func === f && (selfRead = true)));
-  return selfRead ? undefined : { vars, value: st.value };
+  // Only f's own variables and the program's parameters may occur in e: any other variable (a
+  // hand-written program may mention an enclosing loop's) would mean something else at a reader.
+  const global = new Set([...loopVars, ...t.params, ...t.window.flatMap((w) => [w.min, w.len])]);
+  const closed = [...freeVars(st.value)].every((v) => global.has(v));
+  return selfRead || !closed ? undefined : { vars, value: st.value };
 }
 
 /** Reads of f replaced by its definition, innermost reads first (f's arguments may read f). */

@@ -62,6 +62,24 @@ describe('inline', () => {
     expectRejection(() => scheduled(GRID, 'traverse g.y parallel\ninline g'), 'INLINE-NEST', ["'g'"], 2);
     expectRejection(() => scheduled(GRID, 'vectorize g.x\ninline g'), 'INLINE-NEST', ["'g'"], 2);
     expectRejection(() => scheduled(SEC22, 'specialize g when 1 > 0\ninline g'), 'INLINE-NEST', ["'g'"], 2);
+    // a hand-written program whose g reads a variable of an enclosing loop: it would mean something else at a reader
+    const tgt = [
+      'pipeline f(; x in (x.min, x.len)):',
+      '{',
+      '  allocate f(x in (x.min, x.len));',
+      '  label f:',
+      '    label f.s0:',
+      '      for f.s0.x in (x.min, x.len) do {',
+      '        allocate g(x in (f.s0.x, 1));',
+      '        label g:',
+      '          label g.s0:',
+      '            for g.s0.x in (f.s0.x, 1) do',
+      '              if 1 then g[g.s0.x] <- f.s0.x * 2;',
+      '        if 1 then f[f.s0.x] <- g[f.s0.x]',
+      '      }',
+      '}',
+    ].join('\n');
+    expectRejection(() => scheduled(tgt, 'inline g'), 'INLINE-NEST', ["'g'"]);
     // a func computed inside the loops of f would be lost with them
     expectRejection(() => scheduled(CHAIN, 'compute-at g at f.x\ninline f'), 'INLINE-NEST', ["'f'", 'placed another func inside them'], 2);
   });
