@@ -152,9 +152,14 @@ export function targetProgram(src: Source): TgtProgram {
   return parseTgt(src.text, src.file);
 }
 
+/** T0: the target program as given, or the algorithm lowered. */
+export function initialProgram(input: ProgramInput, observer?: FlowObserver): TgtProgram {
+  return 'target' in input ? input.target : lowerStep(input.algorithm, observer);
+}
+
 /** Lower (when given an algorithm) and schedule: Tn, still with its holes. */
 export function scheduled(input: ProgramInput, s: Schedule | undefined, observer?: FlowObserver): TgtProgram {
-  const t = 'target' in input ? input.target : lowerStep(input.algorithm, observer);
+  const t = initialProgram(input, observer);
   return s ? schedule(t, s, input.algorithm, observer) : t;
 }
 

@@ -167,6 +167,9 @@ function innerOf(t: TgtProgram, outer: LoopInfo): LoopInfo {
   return loopsOf(t).find((l) => l !== outer && isInside(l.path, outer.path) && l.name?.func === outer.name?.func && l.name?.stage === outer.name?.stage && l.name?.spec === outer.name?.spec)!;
 }
 
+/** The placement of an inlined func: it has no loop level and no storage of its own. */
+const INLINED = 'inlined';
+
 const TAILS: Readonly<Record<string, string>> = { guard: 'GuardWithIf', shift: 'ShiftInwards', round: 'RoundUp' };
 
 /** The Python calls of one directive: implements [HALIDE-SCHEDULE]. */
@@ -244,6 +247,10 @@ function scheduleCall(p: Pipeline, step: ScheduleStep, loops: LoopVars, outer: S
       else stored.add(a.func as string);
       return [`${pyFunc(a.func as string)}.${name === 'compute-at' ? 'compute_at' : 'store_at'}(${level})`];
     }
+    case 'inline':
+      // Halide inlines a func by default; the call says so where the schedule does.
+      placed.set(a.func as string, INLINED);
+      return [`${pyFunc(a.func as string)}.compute_inline()`];
     case 'bound':
     case 'bound-extent':
     case 'align-bounds': {
@@ -254,7 +261,7 @@ function scheduleCall(p: Pipeline, step: ScheduleStep, loops: LoopVars, outer: S
       return [`${pyFunc(f!)}.align_bounds(${pyVar(d!)}, ${i32(a.modulus)}, ${i32(a.remainder)})`];
     }
     default:
-      throw new BridgeRefusal(`the bridge does not map directive '${name}' to Halide yet (it maps split, reorder, swap, fuse, traverse, vectorize, unroll, compute-at, store-at, specialize, bound, bound-extent and align-bounds)`);
+      throw new BridgeRefusal(`the bridge does not map directive '${name}' to Halide yet (it maps split, reorder, swap, fuse, traverse, vectorize, unroll, inline, compute-at, store-at, specialize, bound, bound-extent and align-bounds)`);
   }
 }
 
@@ -293,7 +300,7 @@ export function halideProgram(p: Pipeline, steps: readonly ScheduleStep[], input
   // Every func not placed is computed at the root, a placed one without store-at stored at the root: implements [HALIDE-ROOT].
   for (const f of p.funcs) {
     if (!placed.has(f.name)) out.push(`${pyFunc(f.name)}.compute_root()`);
-    else if (!stored.has(f.name)) out.push(`${pyFunc(f.name)}.store_root()`);
+    else if (!stored.has(f.name) && placed.get(f.name) !== INLINED) out.push(`${pyFunc(f.name)}.store_root()`);
   }
   const mins = input.window.map(([m]) => toBig(m));
   const lens = input.window.map(([, l]) => toBig(l));

@@ -8,7 +8,7 @@ import type { Pipeline } from '../alg-semantics/ast.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { parseLoopName, showLoopName, stageLabel } from '../target-semantics/loop-name.js';
 import { printHead } from '../target-semantics/print.js';
-import { type ForStmt, children, loopsOf } from '../target-semantics/walk.js';
+import { type ForStmt, children, loopsOf, visitStmts } from '../target-semantics/walk.js';
 
 /** Rule IDs of spec/lowering.md; every violation message starts with one. */
 export const LOOP_NAMING = 'LOOP-NAMING';
@@ -110,6 +110,23 @@ function producersOf(p: Pipeline): Map<string, Set<string>> {
   return out;
 }
 
+/** The funcs the program allocates: a func of the algorithm it does not allocate was inlined. */
+function allocated(t: TgtProgram): Set<string> {
+  const out = new Set<string>();
+  visitStmts(t.body, (s) => void (s.k === 'allocate' && out.add(s.func)));
+  return out;
+}
+
+/**
+ * The producers a func reads in the program: an inlined producer (spec/schedule.md, [INLINE]) is
+ * replaced by the producers its definition reads, since those reads now sit in the consumer.
+ */
+function computedProducers(direct: ReadonlyMap<string, ReadonlySet<string>>, present: ReadonlySet<string>): Map<string, Set<string>> {
+  const expand = (f: string, seen: Set<string>): string[] =>
+    present.has(f) ? [f] : seen.has(f) ? [] : (seen.add(f), [...(direct.get(f) ?? [])].flatMap((h) => expand(h, seen)));
+  return new Map([...direct].map(([g, fs]) => [g, new Set([...fs].flatMap((f) => expand(f, new Set())))]));
+}
+
 /**
  * Lemma 2.5: for every func f used in the definition of g, `label f` (all of f's loops) has
  * completed before each assignment to g starts; and `allocate f` dominates every loop of f and
@@ -119,7 +136,7 @@ export function checkDominance(t: TgtProgram, p: Pipeline): string[] {
   const found: string[] = [];
   const fail = (m: string) => found.push(`[${DOMINANCE}] ${m}`);
   const funcs = new Set(p.funcs.map((f) => f.name));
-  const producers = producersOf(p);
+  const producers = computedProducers(producersOf(p), allocated(t));
   withDominators(t.body, funcs, (s, dom) => {
     if (s.k === 'store') {
       for (const f of producers.get(s.func) ?? []) {

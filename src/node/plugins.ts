@@ -5,7 +5,8 @@ import { type BoundsEngine, BUILTIN_ENGINES, defineBoundsEngine } from '../bound
 import { UserError, argLoc } from '../diag.js';
 import { directiveApi } from '../schedule/api.js';
 import { builtinRegistry } from '../schedule/builtins.js';
-import { parseSchedule } from '../schedule/parse.js';
+import { readSchedule } from '../schedule/halide-style.js';
+import type { TgtProgram } from '../target-semantics/ast.js';
 import { type Directive, type DirectiveApi, type DirectiveRegistry, type Schedule, defineDirective } from '../schedule/plugin.js';
 import { readSource } from './source.js';
 import { importUserModule, locInModule } from './user-module.js';
@@ -54,10 +55,13 @@ export async function registryWith(modules: readonly string[]): Promise<Directiv
   return reg;
 }
 
-/** Reads and parses a schedule file (`-` is standard input) with the directives of `modules`. */
-export async function loadSchedule(path: string, modules: readonly string[] = []): Promise<Schedule> {
+/**
+ * Reads and parses a schedule file (`-` is standard input) with the directives of `modules`. A
+ * Halide-style schedule (`.halide`) is translated for the program T0 that `program` gives.
+ */
+export async function loadSchedule(path: string, modules: readonly string[] = [], program?: () => TgtProgram): Promise<Schedule> {
   const { text, file } = readSource(path);
-  return parseSchedule(text, file, await registryWith(modules));
+  return readSchedule(text, file, program, await registryWith(modules));
 }
 
 /** Loads a plug-in: an ES module whose default export (or export `engine`) is an engine. */

@@ -4,7 +4,7 @@
 // are the flow's (src/pipeline.ts).
 import type { Pipeline } from '../alg-semantics/ast.js';
 import { loadPipeline } from '../alg-semantics/load.js';
-import { algorithm, completed, type FlowObserver, type ProgramInput, scheduled, targetProgram } from '../pipeline.js';
+import { algorithm, completed, type FlowObserver, initialProgram, type ProgramInput, scheduled, targetProgram } from '../pipeline.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { checkTgt } from '../target-semantics/check.js';
 import { loadSchedule, resolveEngine } from './plugins.js';
@@ -36,7 +36,7 @@ function readAlgorithm(path: string): Pipeline {
 /** Tn with its holes, and the algorithm when there is one. */
 export async function readScheduled(files: ProgramFiles, observer?: FlowObserver): Promise<{ t: TgtProgram; alg?: Pipeline }> {
   const input = readProgramInput(files, observer);
-  const s = files.schedule === undefined ? undefined : await loadSchedule(files.schedule, files.directives ?? []);
+  const s = files.schedule === undefined ? undefined : await loadSchedule(files.schedule, files.directives ?? [], () => initialProgram(input));
   const t = scheduled(input, s, observer);
   return input.algorithm ? { t, alg: input.algorithm } : { t };
 }
@@ -44,7 +44,7 @@ export async function readScheduled(files: ProgramFiles, observer?: FlowObserver
 /** The completed program, and a note when the engine failed (the program is then `assert 0`). */
 export async function readCompleted(files: ProgramFiles & { readonly engine?: string }): Promise<{ t: TgtProgram; note?: string }> {
   const input = readProgramInput(files);
-  const s = files.schedule === undefined ? undefined : await loadSchedule(files.schedule, files.directives ?? []);
+  const s = files.schedule === undefined ? undefined : await loadSchedule(files.schedule, files.directives ?? [], () => initialProgram(input));
   const engine = await resolveEngine(files.engine ?? 'beta0');
   const done = completed(input, s, engine);
   checkTgt(done);

@@ -16,7 +16,7 @@ import { holeKey } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import { showValue, type Int } from '../expr/value.js';
 import { builtinRegistry } from '../schedule/builtins.js';
-import { parseSchedule } from '../schedule/parse.js';
+import { readSchedule } from '../schedule/halide-style.js';
 import type { DirectiveRegistry } from '../schedule/plugin.js';
 import { printCall } from '../schedule/print.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
@@ -76,7 +76,8 @@ export function buildReport(req: ReportRequest): ReportModel {
   programs.push({ label: 'T0', text: printTgt(t) });
   if (req.schedule) {
     try {
-      const s = parseSchedule(req.schedule.text, req.schedule.file, req.registry ?? builtinRegistry());
+      const t0 = t;
+      const s = readSchedule(req.schedule.text, req.schedule.file, () => t0, req.registry ?? builtinRegistry());
       t = schedule(t, s, alg, {
         onStep: (e) => {
           if (e.step !== 'directive') return;

@@ -114,21 +114,29 @@ export function requireInvariants(t: TgtProgram, call: DirectiveCall, pipeline: 
   throw new Error(`internal: ${what}`);
 }
 
+/**
+ * 𝓢(s, T) for one call after `history`: validated, then applied; a rejection is a UserError at the
+ * call. Final checks are the whole schedule's business (applySchedule).
+ */
+export function applyCall(cur: TgtProgram, call: DirectiveCall, registry: DirectiveRegistry, history: readonly DirectiveCall[]): TgtProgram {
+  const ctx = directiveCtx(call, registry, [...history]);
+  return reporting(call, () => {
+    call.directive.validate(cur, call.args, ctx);
+    const next = call.directive.apply(cur, call.args, ctx);
+    if (typeof next !== 'object' || next === null || typeof next.body !== 'object') {
+      throw new UserError(`${printCall(call)}: directive '${call.directive.name}' returned something that is not a program`, call.loc, 'apply must return the new program');
+    }
+    if (call.directive.source !== undefined) wellFormed(next, call);
+    return next;
+  });
+}
+
 export function applySchedule(t: TgtProgram, s: Schedule, opts: ApplyOptions = {}): TgtProgram {
   checkPhaseOrder(s.calls);
   const history: DirectiveCall[] = [];
   let cur = t;
   for (const call of s.calls) {
-    const ctx = directiveCtx(call, s.registry, [...history]);
-    cur = reporting(call, () => {
-      call.directive.validate(cur, call.args, ctx);
-      const next = call.directive.apply(cur, call.args, ctx);
-      if (typeof next !== 'object' || next === null || typeof next.body !== 'object') {
-        throw new UserError(`${printCall(call)}: directive '${call.directive.name}' returned something that is not a program`, call.loc, 'apply must return the new program');
-      }
-      if (call.directive.source !== undefined) wellFormed(next, call);
-      return next;
-    });
+    cur = applyCall(cur, call, s.registry, history);
     // A user directive's output is always checked: its invariants are not ours to vouch for.
     if (opts.check || call.directive.source !== undefined) requireInvariants(cur, call, opts.pipeline);
     opts.onStep?.(call, cur);

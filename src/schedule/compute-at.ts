@@ -90,7 +90,9 @@ export const computeAt: Directive<ComputeAtArgs> = defineDirective<ComputeAtArgs
 
 /** A parallel loop that contains f's computation but not its allocation. */
 function racingLoop(t: TgtProgram, f: string): LoopInfo | undefined {
-  const lab = labelOf(t, f)!;
-  const al = allocOf(t, f)!;
+  const lab = labelOf(t, f);
+  const al = allocOf(t, f);
+  // A func inlined after it was placed has no computation or buffer left to race on.
+  if (!lab || !al) return undefined;
   return loopsOf(t).find((l) => l.stmt.trav === 'parallel' && isInside(lab.path, l.path) && !isInside(al.path, l.path));
 }

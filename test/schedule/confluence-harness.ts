@@ -44,8 +44,8 @@ export function arbCase(registry: DirectiveRegistry, focus: string): fc.Arbitrar
   );
   // Accesses at computed points (data-dependent) are left out: β0 cannot bound them, so they
   // would only yield vacuous verdicts (and they reach an evaluator crash, see the report).
-  // compute-at and store-at need a producer and a consumer
-  const minFuncs = focus === 'compute-at' || focus === 'store-at' ? 2 : 1;
+  // compute-at, store-at and inline need a producer and a consumer
+  const minFuncs = focus === 'compute-at' || focus === 'store-at' || focus === 'inline' ? 2 : 1;
   return arbPipeline({ minFuncs, maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 2, dataDependent: false }).chain((p) =>
     fc.record({
       p: fc.constant(p),
@@ -69,7 +69,15 @@ export function scheduleOf(c: Case, registry: DirectiveRegistry): DirectiveCall[
   for (const { d, seed } of picked) {
     const call = generateCall(d as Directive, t, seededRng(seed), registry, calls);
     if (!call) continue;
-    t = applySchedule(t, { file: 'gen.sched', calls: [call], registry }, { check: true, pipeline: c.p });
+    // `generate` proposes arguments that pass validation; a check on the whole schedule (e.g. a
+    // shift-tail split of a loop an earlier call made parallel) may still refuse them, and then
+    // the call is dropped, as the fuzzers' driver does.
+    try {
+      t = applySchedule(t0, { file: 'gen.sched', calls: [...calls, call], registry }, { check: true, pipeline: c.p });
+    } catch (e) {
+      if (e instanceof UserError) continue;
+      throw e;
+    }
     calls.push(call);
   }
   return calls;
@@ -91,7 +99,8 @@ export function checkCase(c: Case, registry: DirectiveRegistry, focus: string, s
   return undefined;
 }
 
-function checkCompleted(c: Case, done: TgtProgram, stats: Stats): string | undefined {
+/** Runs a completed program of case `c` on its inputs; returns the first non-confluent verdict, if any. */
+export function checkCompleted(c: Case, done: TgtProgram, stats: Stats): string | undefined {
   for (const input of c.inputs) {
     let v: Verdict;
     try {

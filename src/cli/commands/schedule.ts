@@ -1,11 +1,12 @@
-// `refsem schedule PROG --schedule SCHED [--trace] [--check] [--directive MODULE …]`: lowers PROG
-// (or reads a .tgt program), applies the schedule (§2.8) and prints the final Tgt? program; with
-// --trace, every intermediate T0 … Tn, each headed by the directive that produced it.
+// `refsem schedule PROG --schedule SCHED [--trace] [--check] [--print] [--directive MODULE …]`: lowers
+// PROG (or reads a .tgt program), applies the schedule (§2.8) and prints the final Tgt? program; with
+// --trace, every intermediate T0 … Tn, each headed by the directive that produced it; with --print,
+// the schedule itself as refsem directives (a Halide-style .halide schedule, translated).
 import { showLoc } from '../../diag.js';
 import { printTgt } from '../../target-semantics/print.js';
-import { type FlowObserver, lemmaCheck, lowerStep, observers, schedule } from '../../pipeline.js';
+import { type FlowObserver, initialProgram, lemmaCheck, observers, schedule } from '../../pipeline.js';
 import { readProgramInput } from '../../node/program.js';
-import { printCall, usage } from '../../schedule/print.js';
+import { printCall, printSchedule, usage } from '../../schedule/print.js';
 import { loadSchedule, registryWith } from '../../node/plugins.js';
 import { collect } from '../options.js';
 import type { Register } from './index.js';
@@ -16,6 +17,7 @@ interface Opts {
   check?: boolean;
   directive: string[];
   list?: boolean;
+  print?: boolean;
 }
 
 export const register: Register = (program, io) => {
@@ -23,11 +25,12 @@ export const register: Register = (program, io) => {
     .command('schedule')
     .description('apply a schedule to a program and print the scheduled Tgt? program (§2.8)')
     .argument('[prog]', 'algorithm source file, or a Tgt? program (.tgt)')
-    .option('--schedule <file>', 'the schedule (.sched): one directive per line')
+    .option('--schedule <file>', 'the schedule: a .sched file (one directive per line) or a Halide-style .halide file')
     .option('--trace', 'print T0 … Tn, each headed by the directive that produced it')
     .option('--check', 'check lemmas 2.4 and 2.5 after every directive')
     .option('--directive <module>', 'load a user directive module (.mjs), repeatable', collect, [])
     .option('--list', 'list the available directives with their syntax and phase')
+    .option('--print', 'print the schedule as refsem directives (what a .halide schedule translates to) instead of the program')
     .action(async (prog: string | undefined, o: Opts) => {
       if (o.list) {
         const reg = await registryWith(o.directive);
@@ -38,8 +41,8 @@ export const register: Register = (program, io) => {
         program.error('error: schedule needs PROG and --schedule SCHED (or --list)', { exitCode: 2 });
       }
       const input = readProgramInput({ prog: prog! });
-      const s = await loadSchedule(o.schedule!, o.directive);
-      const t0 = 'target' in input ? input.target : lowerStep(input.algorithm);
+      const t0 = initialProgram(input);
+      const s = await loadSchedule(o.schedule!, o.directive, () => t0);
       if (o.trace) io.out(`// T0 = lowering of ${prog === '-' ? '<stdin>' : prog}\n${printTgt(t0)}`);
       let i = 0;
       const trace: FlowObserver = {
@@ -48,6 +51,7 @@ export const register: Register = (program, io) => {
         },
       };
       const final = schedule(t0, s, input.algorithm, observers(o.check ? lemmaCheck : undefined, o.trace ? trace : undefined));
-      if (!o.trace) io.out(printTgt(final));
+      if (o.print) io.out(printSchedule(s));
+      else if (!o.trace) io.out(printTgt(final));
     });
 };
