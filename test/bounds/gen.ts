@@ -25,6 +25,6 @@ export function arbCase(o: { maxFuncs?: number; directives?: number; dataDepende
   return fc.tuple(algs, choices).chain(([p, cs]) => {
     const s = decodeChoices(lower(p), cs, env);
     const t = s.steps[s.steps.length - 1]!;
-    return arbInput(p, { maxLen: 4, paramRange: [-1, 4] }).map((input) => ({ p, t, schedule: s.scheduleText, input }));
+    return arbInput(p).map((input) => ({ p, t, schedule: s.scheduleText, input }));
   });
 }

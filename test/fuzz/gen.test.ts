@@ -6,7 +6,7 @@ import { checkPipeline } from '../../src/alg-semantics/validate.js';
 import { checkInput } from '../../src/alg-semantics/input.js';
 import { parsePipeline } from '../../src/alg-semantics/parse.js';
 import { printPipeline } from '../../src/alg-semantics/print.js';
-import { DEFAULT_GEN, arbInput, arbInputB, arbPipelineB, decodeInput, decodePipeline } from '../../src/fuzz/gen/pipeline.js';
+import { DEFAULT_GEN, type GenOptions, arbInputB, arbPipelineB, decodeInput, decodePipeline } from '../../src/fuzz/gen/pipeline.js';
 import { walkExpr } from '../../src/expr/ast.js';
 import { type Pipeline } from '../../src/alg-semantics/ast.js';
 import { observePipeline } from '../../src/fuzz/gen/observe.js';
@@ -14,7 +14,7 @@ import { emptyStats } from '../../src/fuzz/stats.js';
 
 describe('algorithm generator', () => {
   it('decodes every blueprint to a valid pipeline and an acceptable input', () => {
-    fc.assert(fc.property(arbPipelineB(), arbInputB, (b, z) => {
+    fc.assert(fc.property(arbPipelineB(), arbInputB(), (b, z) => {
       const p = decodePipeline(b);
       expect(checkPipeline(p).map((e) => e.message)).toEqual([]);
       expect(() => checkInput(p, decodeInput(z, p))).not.toThrow();
@@ -39,7 +39,7 @@ describe('algorithm generator', () => {
 
   it('reaches every construct of the issue', () => {
     const stats = emptyStats();
-    for (const [b, z] of fc.sample(fc.tuple(arbPipelineB(), arbInputB), { numRuns: 2000, seed: 11 })) {
+    for (const [b, z] of fc.sample(fc.tuple(arbPipelineB(), arbInputB()), { numRuns: 2000, seed: 11 })) {
       const p = decodePipeline(b);
       observePipeline(p, decodeInput(z, p), stats);
     }
@@ -62,10 +62,15 @@ describe('algorithm generator', () => {
     expect(loose).toBeGreaterThan(0);
   });
 
-  it('draws exactly the default distribution when the codegen switches are off', () => {
-    const plain = fc.sample(fc.tuple(arbPipelineB(), arbInputB), { numRuns: 200, seed: 21 });
-    const off = fc.sample(fc.tuple(arbPipelineB({ ...DEFAULT_GEN, wideConstants: false }), arbInput({ maxWindowLen: 4 })), { numRuns: 200, seed: 21 });
+  it('draws exactly the default distribution when every switch is off', () => {
+    const plain = fc.sample(fc.tuple(arbPipelineB(), arbInputB()), { numRuns: 200, seed: 21 });
+    const o: GenOptions = {
+      ...DEFAULT_GEN, minFuncs: 1, maxDims: 3, maxRVars: 2, maxParams: 2, maxExtent: 3, negativeExtents: true, errorConstants: true,
+      dataDependent: true, selfCoords: false, extremeConstants: false, wideConstants: false,
+    };
+    const off = fc.sample(fc.tuple(arbPipelineB(o), arbInputB({ maxWindowLen: 4, maxInnerLen: 4, farWindows: false, extremeMins: false })), { numRuns: 200, seed: 21 });
     expect(off).toEqual(plain);
+    expect(off.map(([b]) => decodePipeline(b, o))).toEqual(plain.map(([b]) => decodePipeline(b)));
   });
 
   it('with wide constants, generates valid programs holding values beyond 32 bits', () => {
@@ -80,7 +85,7 @@ describe('algorithm generator', () => {
   });
 
   it('widens only dimension 0 of the window when asked', () => {
-    const lens = fc.sample(arbInput({ maxWindowLen: 20 }), { numRuns: 500, seed: 4 }).map((z) => z.window.map(([, len]) => len));
+    const lens = fc.sample(arbInputB({ maxInnerLen: 20 }), { numRuns: 500, seed: 4 }).map((z) => z.window.map(([, len]) => len));
     expect(Math.max(...lens.map((l) => l[0]!))).toBe(20);
     expect(Math.max(...lens.flatMap((l) => l.slice(1)))).toBe(4);
   });
