@@ -46,7 +46,9 @@ export function arbCase(registry: DirectiveRegistry, focus: string): fc.Arbitrar
   // would only yield vacuous verdicts (and they reach an evaluator crash, see the report).
   // compute-at and store-at need a producer and a consumer
   const minFuncs = focus === 'compute-at' || focus === 'store-at' ? 2 : 1;
-  return arbPipeline({ minFuncs, maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 2, dataDependent: false }).chain((p) =>
+  // vectorize and unroll need a loop of constant extent: without parameters, every rdom gives one
+  const maxParams = focus === 'vectorize' || focus === 'unroll' ? 0 : 2;
+  return arbPipeline({ minFuncs, maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 2, maxParams, dataDependent: false }).chain((p) =>
     fc.record({
       p: fc.constant(p),
       // every run tries the focus directive at least once (store-at after a compute-at)
