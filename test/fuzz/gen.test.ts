@@ -66,7 +66,7 @@ describe('algorithm generator', () => {
     const plain = fc.sample(fc.tuple(arbPipelineB(), arbInputB()), { numRuns: 200, seed: 21 });
     const o: GenOptions = {
       ...DEFAULT_GEN, minFuncs: 1, maxDims: 3, maxRVars: 2, maxParams: 2, maxExtent: 3, negativeExtents: true, errorConstants: true,
-      dataDependent: true, selfCoords: false, extremeConstants: false, wideConstants: false,
+      memErrors: true, dataDependent: true, selfCoords: false, extremeConstants: false, wideConstants: false,
     };
     const off = fc.sample(fc.tuple(arbPipelineB(o), arbInputB({ maxWindowLen: 4, maxInnerLen: 4, farWindows: false, extremeMins: false })), { numRuns: 200, seed: 21 });
     expect(off).toEqual(plain);

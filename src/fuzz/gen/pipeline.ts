@@ -66,6 +66,12 @@ export interface GenOptions extends InputOptions {
   readonly negativeExtents?: boolean;
   /** error constants among the leaves (default on) */
   readonly errorConstants?: boolean;
+  /**
+   * ε_mem among the error constants (default on). Off, every error constant is ε_rdom: the only
+   * error a run may meet outside the window without being unsafe under the verdicts of
+   * spec/lowering.md ([VERDICT-ALG-ERROR-ELSEWHERE]).
+   */
+  readonly memErrors?: boolean;
   /** accesses inside indices and reduction coordinates: data-dependent indexing (default on) */
   readonly dataDependent?: boolean;
   /**
@@ -129,7 +135,7 @@ const WIDE = [2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32 + 3, -(2 ** 33) + 7,
 /** Integers at the edge of the safe range and beyond, where values switch representation (value.ts). */
 const EXTREME: readonly Int[] = [2n ** 53n, -(2n ** 53n), 2 ** 53 - 1, -(2 ** 53 - 1), 2n ** 53n + 1n, -(2n ** 60n), 2n ** 64n];
 
-type LeafOptions = Pick<GenOptions, 'wideConstants' | 'errorConstants' | 'extremeConstants'>;
+type LeafOptions = Pick<GenOptions, 'wideConstants' | 'errorConstants' | 'memErrors' | 'extremeConstants'>;
 
 export function arbEB(depth: number, o: LeafOptions = {}): fc.Arbitrary<EB> {
   // Error constants are rare: an error value spreads to every point of its func (spec/lowering.md,
@@ -140,7 +146,7 @@ export function arbEB(depth: number, o: LeafOptions = {}): fc.Arbitrary<EB> {
     { weight: 40, arbitrary: fc.integer({ min: -3, max: 4 }).map((v): EB => ({ t: 'c', v })) },
     { weight: 10, arbitrary: fc.integer({ min: -40, max: 40 }).map((v): EB => ({ t: 'c', v })) },
     { weight: 60, arbitrary: fc.nat(5).map((i): EB => ({ t: 'v', i })) },
-    ...(o.errorConstants === false ? [] : [{ weight: o.extremeConstants ? 11 : 1, arbitrary: fc.boolean().map((mem): EB => ({ t: 'err', mem })) }]),
+    ...(o.errorConstants === false ? [] : [{ weight: o.extremeConstants ? 11 : 1, arbitrary: (o.memErrors === false ? fc.constant(false) : fc.boolean()).map((mem): EB => ({ t: 'err', mem })) }]),
     ...(o.wideConstants ? [{ weight: 8, arbitrary: fc.constantFrom(...WIDE).map((v): EB => ({ t: 'c', v })) }] : []),
     ...(o.extremeConstants ? [{ weight: 18, arbitrary: fc.constantFrom(...EXTREME).map((v): EB => ({ t: 'c', v })) }] : []),
   );
