@@ -70,7 +70,9 @@ describe('lemma 2.6: completions in BI(T) are memory safe', () => {
           if (memoryError(run)) seen.caught++;
         }
       }),
-      { numRuns: 200, seed: 26 },
+      // Windows are rarely empty, so a query holds mostly on cases that run something: fewer
+      // hold than on a distribution rich in empty windows, hence the runs.
+      { numRuns: 400, seed: 26 },
     );
     expect(seen.perturbedHolds, 'perturbed completions still in BI(T)').toBeGreaterThan(15);
     expect(seen.caught, 'query violations that do run out of bounds').toBeGreaterThan(50);
