@@ -69,7 +69,7 @@ export interface GenOptions extends InputOptions {
   /**
    * ε_mem among the error constants (default on). Off, every error constant is ε_rdom: the only
    * error a run may meet outside the window without being unsafe under the verdicts of
-   * spec/lowering.md ([VERDICT-ALG-ERROR-ELSEWHERE]).
+   * spec/lowering.md (the decision on errors met outside the window).
    */
   readonly memErrors?: boolean;
   /** accesses inside indices and reduction coordinates: data-dependent indexing (default on) */
