@@ -73,4 +73,4 @@ export { mergeSummaries } from './fuzz/merge.js';
 export { checkDirective } from './fuzz/check-directive.js';
 export { FAULTS, type Fault } from './fuzz/zoo/faults.js';
 export { runZoo, zooFigures } from './fuzz/zoo/run.js';
-export { arbInputB, arbPipelineB, decodeInput, decodePipeline } from './fuzz/gen/pipeline.js';
+export { type AlgGenOptions, arbInput, arbPipeline } from './fuzz/arbitraries/alg.js';

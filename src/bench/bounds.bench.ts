@@ -36,7 +36,7 @@ interface Case {
 function generated(n: number): Case[] {
   const arb = fc.tuple(arbPipeline({ maxFuncs: 3, maxDims: 2, maxUpdates: 1 }), arbChoices(env)).chain(([p, cs]) => {
     const s = decodeChoices(lower(p), cs, env);
-    return arbInput(p, { maxLen: 4 }).map((input) => ({ t: s.steps[s.steps.length - 1]!, input }));
+    return arbInput(p).map((input) => ({ t: s.steps[s.steps.length - 1]!, input }));
   });
   return fc.sample(arb, { numRuns: n, seed: 2024 });
 }

@@ -17,8 +17,8 @@ import { E_MEM, E_RDOM, type Int, type Value, isError } from '../../src/expr/val
 import { type AlgGenOptions, arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { userError } from '../support/errors.js';
 
-const HOSTILE: AlgGenOptions = { maxFuncs: 2, maxDims: 2, maxUpdates: 2, exprDepth: 3, selfCoords: true, extremeConstants: true };
-const cases = arbPipeline(HOSTILE).chain((p) => fc.tuple(fc.constant(p), arbInput(p, { maxLen: 3, paramRange: [-3, 6], extremeMins: true })));
+const HOSTILE: AlgGenOptions = { maxFuncs: 2, maxDims: 2, maxUpdates: 2, exprDepth: 2, selfCoords: true, extremeConstants: true };
+const cases = arbPipeline(HOSTILE).chain((p) => fc.tuple(fc.constant(p), arbInput(p, { maxWindowLen: 2, paramRange: [-3, 4], extremeMins: true })));
 
 /** The resource limits of spec/alg.md ("Resource limits") are the only UserErrors of a valid program. */
 const LIMIT = /more than .* steps|more than the step limit|nests too deeply/;

@@ -7,7 +7,7 @@ import { parsePipeline } from '../../src/alg-semantics/parse.js';
 import { printPipeline } from '../../src/alg-semantics/print.js';
 import { STAGE_KINDS, arbAppB, kindOf } from '../../src/fuzz/gen/app.js';
 import { arbAlgorithmB, decodeAlgorithm, isApp } from '../../src/fuzz/gen/algorithm.js';
-import { DEFAULT_GEN, arbInput, decodeInput } from '../../src/fuzz/gen/pipeline.js';
+import { DEFAULT_GEN, arbInputB, decodeInput } from '../../src/fuzz/gen/pipeline.js';
 import { realize } from '../../src/alg-semantics/fast-eval.js';
 
 const o = { ...DEFAULT_GEN, app: { share: 100, maxFuncs: 16 } };
@@ -37,7 +37,7 @@ describe('app-shaped pipelines', () => {
 
   it('evaluate on their inputs within the campaign step budget most of the time', () => {
     let ok = 0;
-    const samples = fc.sample(fc.tuple(arbAlgorithmB(o), arbInput()), { numRuns: 100, seed: 9 });
+    const samples = fc.sample(fc.tuple(arbAlgorithmB(o), arbInputB()), { numRuns: 100, seed: 9 });
     for (const [b, z] of samples) {
       expect(isApp(b)).toBe(true);
       const p = decodeAlgorithm(b, o);

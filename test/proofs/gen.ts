@@ -2,11 +2,7 @@
 // one at a time with the driver's invariant checks OFF, so that a broken lemma shows up in the
 // property that checks it rather than as an exception inside the driver.
 import fc from 'fast-check';
-import type { Pipeline } from '../../src/alg-semantics/ast.js';
 import { UserError } from '../../src/diag.js';
-import { type Expr, walkExpr } from '../../src/expr/ast.js';
-import { isInt } from '../../src/expr/value.js';
-import { type AlgGenOptions, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { seededRng } from '../../src/rng.js';
 import { applySchedule, generateCall } from '../../src/schedule/apply.js';
@@ -53,23 +49,3 @@ export function randomSchedule(t0: TgtProgram, picks: readonly Pick[], after: (t
   }
   return { t, calls };
 }
-
-const HUGE = 2 ** 20;
-
-/** Does any constant of `p` (or its rdoms) lie beyond ±2^20? */
-function hasHugeConstant(p: Pipeline): boolean {
-  let huge = false;
-  const visit = (e: Expr) => walkExpr(e, (x) => {
-    if (x.k === 'const' && isInt(x.value) && (x.value > HUGE || x.value < -HUGE)) huge = true;
-  });
-  for (const f of p.funcs) for (const u of f.stages) [...u.lhs, u.rhs, u.pred, ...u.rdom.flatMap((r) => [r.min, r.len])].forEach(visit);
-  return huge;
-}
-
-/**
- * Generated valid algorithms without the generator's huge constants (2^53 and beyond): those
- * coordinates only reach the executors' size limit, and allocations mixing an empty dimension with
- * one beyond 2^53 crash the executors (see the regression test in memory-safety.test.ts), which
- * would hide what these properties are about.
- */
-export const algs = (o: AlgGenOptions): fc.Arbitrary<Pipeline> => arbPipeline(o).filter((p) => !hasHugeConstant(p));

@@ -12,7 +12,7 @@ import { applyCompletion } from '../../src/bounds/completion.js';
 import { UserError } from '../../src/diag.js';
 import { type Expr, holeKey } from '../../src/expr/ast.js';
 import type { Input, Pipeline } from '../../src/alg-semantics/ast.js';
-import { arbInput } from '../../src/fuzz/arbitraries/alg.js';
+import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { negativeRdom } from '../../src/lowering/equivalence.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { type ForStmt, loopsOf, replaceAt } from '../../src/target-semantics/walk.js';
@@ -26,7 +26,7 @@ import { holesOf } from '../../src/target-semantics/holes.js';
 import type { Outcome } from '../../src/target-semantics/outcome.js';
 import { printCall } from '../../src/schedule/print.js';
 import type { DirectiveCall } from '../../src/schedule/plugin.js';
-import { algs, registry, step } from './gen.js';
+import { registry, step } from './gen.js';
 
 const LOOP_PHASE = registry.directives.filter((d) => d.phase === 'loops');
 const holeSet = (t: TgtProgram) => new Set(holesOf(t).map((h) => holeKey(h)));
@@ -53,12 +53,12 @@ function excusedBy(after: Outcome | undefined, call: DirectiveCall, p: Pipeline,
   return after.stuck.kind === 'rdom-failure' && negativeRdom(p, z.params) !== undefined;
 }
 
-const cases = algs({ maxFuncs: 2, maxDims: 2, maxUpdates: 1, maxRVars: 2, dataDependent: false }).chain((p) =>
+const cases = arbPipeline({ maxFuncs: 2, maxDims: 2, maxUpdates: 1, maxRVars: 2, dataDependent: false }).chain((p) =>
   fc.record({
     p: fc.constant(p),
     specialize: fc.option(fc.nat(0xffffff)),
     picks: fc.array(fc.record({ d: fc.nat(), seed: fc.nat(0xffffff) }), { minLength: 1, maxLength: 4 }),
-    z: arbInput(p, { maxLen: 3, paramRange: [-1, 4] }),
+    z: arbInput(p, { maxWindowLen: 3 }),
     seed: fc.nat(1000),
   }));
 

@@ -13,14 +13,13 @@ import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { UserError } from '../../src/diag.js';
 import { add, mul, sub } from '../../src/expr/ops.js';
 import { type Int, type Value, showValue } from '../../src/expr/value.js';
-import { arbInput } from '../../src/fuzz/arbitraries/alg.js';
+import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { lower, seq } from '../../src/lowering/lower.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
 import { execTgt } from '../../src/target-semantics/exec.js';
 import { fillHoles } from '../../src/target-semantics/holes.js';
 import type { Buffer } from '../../src/target-semantics/outcome.js';
 import { type DemandBounds, demandBounds } from '../lowering/demand-bounds.js';
-import { algs } from './gen.js';
 
 type Box = readonly (readonly [Int, Int])[];
 
@@ -92,10 +91,10 @@ function compareStages(p: Pipeline, t: TgtProgram, b1: DemandBounds, b2: DemandB
   return { mismatches, compared };
 }
 
-const cases = algs({ maxFuncs: 3, maxDims: 2, maxUpdates: 2, maxRVars: 2, exprDepth: 2 }).chain((p) =>
+const cases = arbPipeline({ maxFuncs: 3, maxDims: 2, maxUpdates: 2, maxRVars: 2, exprDepth: 2 }).chain((p) =>
   fc.record({
     p: fc.constant(p),
-    z: arbInput(p, { maxLen: 3, paramRange: [-1, 4] }),
+    z: arbInput(p, { maxWindowLen: 3 }),
     widen: fc.array(fc.tuple(fc.nat(2), fc.nat(2)), { minLength: 3, maxLength: 3 }),
   }));
 

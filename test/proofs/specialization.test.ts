@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diag.js';
 import type { Input } from '../../src/alg-semantics/ast.js';
-import { arbInput } from '../../src/fuzz/arbitraries/alg.js';
+import { arbInput, arbPipeline } from '../../src/fuzz/arbitraries/alg.js';
 import { BUILTIN_ENGINES, completeProgram } from '../../src/bounds/engine.js';
 import { parseLoopName } from '../../src/target-semantics/loop-name.js';
 import { mapChildren } from '../../src/target-semantics/walk.js';
@@ -17,7 +17,7 @@ import { runMachine } from '../../src/target-semantics/machine.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
 import { printTgt } from '../../src/target-semantics/print.js';
 import { printCall } from '../../src/schedule/print.js';
-import { algs, randomSchedule, registry } from './gen.js';
+import { randomSchedule, registry } from './gen.js';
 
 const PROBE = 'probe';
 const PROBE_STEP = new RegExp(`^label ${PROBE} (\\S+) (\\d+): …$`);
@@ -65,14 +65,14 @@ function runnable<T>(f: () => T): T | undefined {
 const SPECIALIZE = registry.directives.findIndex((d) => d.name === 'specialize');
 
 /** A valid algorithm, a schedule with one to three specialize proposals among others, and inputs. */
-const cases = algs({ maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 1, dataDependent: false }).chain((p) =>
+const cases = arbPipeline({ maxFuncs: 3, maxDims: 2, maxUpdates: 1, maxRVars: 1, dataDependent: false }).chain((p) =>
   fc.record({
     p: fc.constant(p),
     picks: fc.tuple(
       fc.array(fc.record({ d: fc.constant(SPECIALIZE), seed: fc.nat(0xffffff) }), { minLength: 1, maxLength: 3 }),
       fc.array(fc.record({ d: fc.nat(), seed: fc.nat(0xffffff) }), { maxLength: 4 }),
     ).map(([a, b]) => [...a, ...b]),
-    inputs: fc.array(arbInput(p, { maxLen: 3, paramRange: [-1, 5] }), { minLength: 1, maxLength: 3 }),
+    inputs: fc.array(arbInput(p, { maxWindowLen: 3, paramRange: [-1, 5] }), { minLength: 1, maxLength: 3 }),
   }));
 
 describe('lemma 2.9: exactly one specialization of each func runs', () => {

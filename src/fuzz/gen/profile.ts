@@ -22,7 +22,7 @@ export const PROFILES = {
   // windows give the loops it splits room for whole vectors plus a tail.
   // The generic generator alone: its leaves carry the wide constants, and each backend check
   // compiles its case, so pipelines stay small.
-  codegen: { favour: { vectorize: 4 }, gen: { wideConstants: true, maxWindowLen: 20, farWindows: false, app: { share: 0, maxFuncs: 1 } } },
+  codegen: { favour: { vectorize: 4 }, gen: { wideConstants: true, maxInnerLen: 20, farWindows: false, app: { share: 0, maxFuncs: 1 } } },
 } as const satisfies Record<string, Profile>;
 
 export type ProfileName = keyof typeof PROFILES;

@@ -24,7 +24,7 @@ const cache = new WeakMap<FuzzEnv, fc.Arbitrary<AlgGen>>();
 
 export function arbAlgGen(env: FuzzEnv): fc.Arbitrary<AlgGen> {
   let a = cache.get(env);
-  if (!a) cache.set(env, (a = fc.record({ p: arbAlgorithmB(env.gen), z: arbInputB })));
+  if (!a) cache.set(env, (a = fc.record({ p: arbAlgorithmB(env.gen), z: arbInputB() })));
   return a;
 }
 

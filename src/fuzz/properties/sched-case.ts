@@ -11,7 +11,7 @@ import type { CaseText } from '../property.js';
 import { type Stats, bump } from '../stats.js';
 import { observePipeline } from '../gen/observe.js';
 import { countShapes } from '../gen/shape.js';
-import { arbInput } from '../gen/pipeline.js';
+import { arbInputB } from '../gen/pipeline.js';
 import { arbAlgorithmB } from '../gen/algorithm.js';
 import { PROFILES, type ProfileName } from '../gen/profile.js';
 import { type AlgCase, type AlgGen, algCase, algShape, decodeAlg, encodeAlg } from './alg-case.js';
@@ -34,7 +34,7 @@ export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default'): fc.
   if (!a) {
     const { favour, gen } = PROFILES[profile];
     const o = { ...env.gen, ...gen };
-    const parts = { p: arbAlgorithmB(o), z: arbInput(o), d: arbChoices(env, favour) };
+    const parts = { p: arbAlgorithmB(o), z: arbInputB(o), d: arbChoices(env, favour) };
     byProfile.set(profile, (a = o.swarm ? fc.record({ ...parts, m: fc.nat(0xffff) }) : fc.record(parts)));
   }
   return a;
