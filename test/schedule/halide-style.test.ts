@@ -241,7 +241,7 @@ describe('Halide-style schedules of generated pipelines (lemmas 2.13–2.17)', (
     fc.assert(
       fc.property(
         arbPipeline({ minFuncs: 2, maxFuncs: 4, maxDims: 2, maxUpdates: 1, maxRVars: 1, dataDependent: false }).chain((p) =>
-          fc.tuple(fc.constant(p), arbHalideText(p), fc.array(arbInput(p, { maxLen: 4, paramRange: [-1, 4] }), { minLength: 1, maxLength: 2 }))),
+          fc.tuple(fc.constant(p), arbHalideText(p), fc.array(arbInput(p, { maxWindowLen: 4, paramRange: [-1, 4] }), { minLength: 1, maxLength: 2 }))),
         ([p, text, inputs]) => {
           let t;
           try {

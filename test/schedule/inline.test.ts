@@ -100,7 +100,7 @@ describe('confluence with inlining (lemmas 2.13–2.17)', () => {
           fc.record({
             p: fc.constant(p),
             choices: fc.constant([]),
-            inputs: fc.array(arbInput(p, { maxLen: 4, paramRange: [-1, 4] }), { minLength: 1, maxLength: 2 }),
+            inputs: fc.array(arbInput(p, { maxWindowLen: 4, paramRange: [-1, 4] }), { minLength: 1, maxLength: 2 }),
             seed: fc.nat(0xffff),
           })),
         (c: Case) => {
