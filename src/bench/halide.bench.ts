@@ -1,8 +1,8 @@
 // Halide 14 as a peer (spec/halide.md): programs per second through the bridge and its server
 // (a campaign of the `halide` property on two jobs), and, on the blur and on Harris under one
-// schedule, the run time of Halide's JIT code against refsem's fast executor and its emitted C,
-// scalar and SIMD, measured in one run on one thread each. Without the bindings the module reports
-// that and measures nothing.
+// Halide-style schedule (examples/*.halide, inlining included), the run time of Halide's JIT code
+// against refsem's fast executor and its emitted C, scalar and SIMD, measured in one run on one
+// thread each. Without the bindings the module reports that and measures nothing.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,7 +80,7 @@ export async function run(): Promise<object> {
   process.env.HL_NUM_THREADS = '1';
   return {
     bridge: await throughput(),
-    blur_512: await compareOn('blur.alg', 'blur.sched', [[0, 512], [0, 512]]),
-    harris_256: await compareOn('harris.alg', 'harris.sched', [[0, 256], [0, 256]]),
+    blur_512: await compareOn('blur.alg', 'blur.halide', [[0, 512], [0, 512]]),
+    harris_256: await compareOn('harris.alg', 'harris.halide', [[0, 256], [0, 256]]),
   };
 }
