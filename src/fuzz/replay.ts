@@ -3,13 +3,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { CLI_LOC, UserError } from '../diag.js';
-import { evaluateAsync } from './check.js';
+import { evaluate, evaluateAsync, generated } from './check.js';
+import { watched } from '../node/watchdog.js';
 import type { Scheduled } from './gen/schedule.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { DEFAULT_CONFIG, type FuzzEnv } from './env.js';
 import { makeEnv } from './make-env.js';
 import { propertyNamed } from './properties/index.js';
-import type { CheckResult } from './property.js';
+import type { AnyProperty, CheckResult } from './property.js';
 import { type Reproducer, readReproducer, sha256 } from './reproducer.js';
 import { isModulePath } from '../node/plugins.js';
 import { REFSEM_BIN } from '../node/package.js';
@@ -56,6 +57,22 @@ function replayEnv(r: Reproducer, warnings: string[]): Promise<FuzzEnv> {
   });
 }
 
+/**
+ * A replayed check runs under the default per-check budget of campaigns (`--budget 10s`), so that
+ * the reproducer of a check that timed out replays to `timeout` instead of hanging replay.
+ */
+export const REPLAY_BUDGET_MS = 10_000;
+
+function evaluateWithin(prop: AnyProperty, c: unknown, env: FuzzEnv): Promise<CheckResult> {
+  // Asynchronous checks run compilers and Python processes under limits of their own.
+  if (prop.checkAsync) return evaluateAsync(prop, c, env);
+  try {
+    return Promise.resolve(watched(() => evaluate(prop, c, env), 'the check', REPLAY_BUDGET_MS)());
+  } catch (e) {
+    return Promise.resolve({ status: 'fail', verdict: 'timeout', expected: `the check finishes within ${REPLAY_BUDGET_MS} ms`, actual: String((e as Error)?.message ?? e) });
+  }
+}
+
 export async function replay(path: string): Promise<ReplayResult> {
   const r = readReproducer(path);
   const at = { file: path, line: 1, col: 1 };
@@ -69,13 +86,20 @@ export async function replay(path: string): Promise<ReplayResult> {
     const env = await replayEnv(r, warnings);
     let c: unknown;
     try {
-      c = prop.decode(r.case, env);
+      // A check that ended its worker (a timeout, an exhausted heap) left only its blueprint: the
+      // case is generated again from the campaign's seed, and made concrete under the watchdog.
+      c = r.case.program === undefined && r.case.extra?.blueprint !== undefined
+        ? watched(() => prop.concretize(generated(prop, env, r.check_seed), env), 'making the case concrete', REPLAY_BUDGET_MS)()
+        : prop.decode(r.case, env);
     } catch (e) {
+      if (e instanceof Error && /did not return within/.test(e.message)) {
+        return { reproducer: r, result: { status: 'fail', verdict: 'timeout', expected: `the case is made within ${REPLAY_BUDGET_MS} ms`, actual: e.message }, reproduced: r.verdict === 'timeout', warnings };
+      }
       if (e instanceof UserError) throw e;
       // The case text of a file written by a campaign always decodes; this one was edited.
       throw new UserError(`the recorded case cannot be rebuilt: ${(e as Error)?.message ?? String(e)}`, at, 'reproducers are written by refsem fuzz and are not edited by hand; run the campaign again to get a fresh one');
     }
-    const result = await evaluateAsync(prop, c, env);
+    const result = await evaluateWithin(prop, c, env);
     return { reproducer: r, result, reproduced: result.status === 'fail' && result.verdict === r.verdict, warnings };
   } catch (e) {
     throw fromFile(e);

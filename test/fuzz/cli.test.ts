@@ -125,6 +125,10 @@ describe('worker threads (compiled build)', () => {
     const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
     expect(s.failures.map((f: { verdict: string }) => f.verdict)).toEqual(['timeout']);
     expect(s.runs).toBeGreaterThan(1);
+    // Its reproducer replays to the same verdict under the budget instead of hanging replay.
+    const replayed = spawnSync('node', [bin, 'replay', s.failures[0].reproducer], { encoding: 'utf8', timeout: 60_000 });
+    expect(replayed.stdout).toContain('replayed verdict: timeout (reproduced)');
+    expect(replayed.status).toBe(1);
   }, 120_000);
   it.runIf(built)('count every check when workers are replaced: --runs N reports N checks, however many hung', () => {
     const dir = scratch();
