@@ -59,7 +59,8 @@ export { type BoundsEngine, type CompletedProgram, type EngineAnswer, type Engin
 export { loadEngineModule, resolveEngine } from './node/plugins.js';
 export { applyCompletion, failedProgram, withAssertions } from './bounds/completion.js';
 export { type ConcreteReport, type Violation as BoundsViolation, checkConcrete, showViolation } from './bounds/concrete-check.js';
-export { type VerifyOptions, type VerifyResult, shutdownZ3, verifyCompletion } from './bounds/verify-z3.js';
+export { type VerifyOptions, type VerifyResult, verifyCompletion } from './bounds/verify-z3.js';
+export { shutdownZ3 } from './expr/smt.js';
 export { type QualityReport, checkQuality, showQuality } from './bounds/quality.js';
 // Fuzzing (docs/fuzzing.md): properties, campaigns, reproducers, the bug zoo.
 export { type AnyProperty, type CaseText, type CheckResult, type Property } from './fuzz/property.js';

@@ -20,7 +20,8 @@ import { checkConcrete } from '../bounds/concrete-check.js';
 import { withAssertions } from '../bounds/completion.js';
 import type { EngineResult } from '../bounds/engine.js';
 import { extractQuery } from '../bounds/query.js';
-import { shutdownZ3, verifyCompletion, z3StartupMs } from '../bounds/verify-z3.js';
+import { verifyCompletion } from '../bounds/verify-z3.js';
+import { shutdownZ3, z3StartupMs } from '../expr/smt.js';
 import { median, round } from './timing.js';
 
 export const name = 'bounds';

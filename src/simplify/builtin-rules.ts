@@ -49,7 +49,6 @@ integers div-mod-self:      (x % c0) / c0 -> 0;
 
 // SR-MOD
 values   mod-mod-self:      (x % c0) % c0 -> x % c0;
-values   mod-add-multiple:  (x + c0) % c1 -> x % c1 if c0 % c1 == 0;
 integers mod-one:           x % c0 -> 0 if c0 == 1 || c0 == -1;
 integers mod-zero:          x % 0 -> 0;
 integers mod-mul-self:      (x * c0) % c0 -> 0;
