@@ -36,7 +36,6 @@ integers sub-sub-cancel:    x - (x - y) -> y;
 values   mul-one:           x * 1 -> x;
 values   one-mul:           1 * x -> x;
 values   mul-const-const:   (x * c0) * c1 -> x * (c0 * c1);
-values   mul-div-const:     (x / c0) * c0 -> x - x % c0 if c0 != 0;
 integers mul-zero:          x * 0 -> 0;
 
 // SR-DIV

@@ -4,7 +4,7 @@
 // the strongest operator down, or the histograms are equal and the root of s is weaker than the
 // root of t. Each rule needs only l > r, as the order is a reduction order (the seed's theorem).
 import type { Expr, OpName } from '../expr/ast.js';
-import { isConstWildcard, isFoldable } from './rule.js';
+import { type Rule, isConstWildcard, isFoldable } from './rule.js';
 
 /**
  * Operator strength, strongest first (the seed's appendix, restricted to fig. 2.5b: `<=`, `>=`
@@ -26,30 +26,34 @@ export interface Measure {
 }
 
 /**
- * The measure of a rule side. A part of a right-hand side made of constants and constant wildcards
- * is computed when the rule fires, so it counts as the one constant it becomes (the seed's
- * `fold`); constant wildcards are replaced by constants, which hold no operator, so the
- * occurrence condition concerns term wildcards only.
+ * The measure of a term. In a rule's right-hand side (`folded`), a part made of constants and
+ * constant wildcards is computed when the rule fires, so it counts as the one constant it becomes
+ * (the seed's `fold`). Constant wildcards are replaced by constants, which hold no operator, so
+ * the occurrence condition concerns term wildcards only.
  */
-export function measure(e: Expr): Measure {
+export function measure(e: Expr, folded = false): Measure {
+  const computed = (x: Expr): boolean => folded && isFoldable(x);
   const histogram = STRENGTH.map(() => 0);
   const occurrences = new Map<string, number>();
   const visit = (x: Expr): void => {
     if (x.k === 'var' && !isConstWildcard(x.name)) occurrences.set(x.name, (occurrences.get(x.name) ?? 0) + 1);
-    if (x.k !== 'op' || isFoldable(x)) return;
+    if (x.k !== 'op' || computed(x)) return;
     histogram[rankOf(x.op)]!++;
     x.args.forEach(visit);
   };
   visit(e);
-  return { histogram, occurrences, root: e.k === 'op' && !isFoldable(e) ? rankOf(e.op) : -1 };
+  return { histogram, occurrences, root: e.k === 'op' && !computed(e) ? rankOf(e.op) : -1 };
 }
 
 export type Comparison = { readonly greater: true } | { readonly greater: false; readonly why: string };
 
 /** Is s > t in the reduction order? When not, says which condition fails. */
-export function reduces(s: Expr, t: Expr): Comparison {
-  const ms = measure(s);
-  const mt = measure(t);
+export const reduces = (s: Expr, t: Expr): Comparison => compare(measure(s), measure(t));
+
+/** Does a rule decrease the order: lhs > rhs, with the rhs's computed parts as constants? */
+export const ruleDecreases = (r: Rule): Comparison => compare(measure(r.lhs), measure(r.rhs, true));
+
+function compare(ms: Measure, mt: Measure): Comparison {
   for (const [v, n] of mt.occurrences) {
     if ((ms.occurrences.get(v) ?? 0) < n) return { greater: false, why: `'${v}' occurs ${n} times on the right but ${ms.occurrences.get(v) ?? 0} on the left` };
   }
