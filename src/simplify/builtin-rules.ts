@@ -1,5 +1,5 @@
 // The simplifier's own rules, grouped by the operator at the root of the left-hand side as the
-// seed groups Halide's (§2.2); within a group the first rule that applies wins. Every rule here is
+// TRS paper groups Halide's (its §2.2); within a group the first rule that applies wins. Every rule here is
 // proved in its domain by `npm run verify-rules` (a test keeps it so) and decreases the reduction
 // order (test/simplify/order.test.ts). Rules that drop a wildcard are `integers` rules: an error
 // value in the dropped part would have absorbed the whole term (def. 2.6).

@@ -1,7 +1,7 @@
 // Matching one left-hand side against one term, and building the right-hand side from the
 // bindings (spec/simplify.md [SIMP-MATCH]). Patterns are trees without associativity or
 // commutativity, so a match is a single walk that either binds every wildcard or fails: there is
-// nothing to backtrack over, as in the seed's matcher (§2.2).
+// nothing to backtrack over, as in the TRS paper's matcher (its §2.2).
 import { type Expr, exprEquals } from '../expr/ast.js';
 import { evalExpr } from '../expr/eval.js';
 import { type Value, isInt } from '../expr/value.js';
@@ -48,6 +48,7 @@ function instantiate(e: Expr, b: Bindings, env: ReadonlyMap<string, Value>): Exp
   }
 }
 
+// implements [SIMP-MATCH]
 /** The term `term` rewrites to by `rule`, or undefined when the rule does not apply there. */
 export function applyRule(rule: Rule, term: Expr): Expr | undefined {
   const b: Bindings = new Map();

@@ -1,13 +1,13 @@
-// The reduction order of the seed's appendix (spec/simplify.md [SIMP-ORDER]), which makes the
-// rewriting terminate (§3.2): s > t when every term wildcard occurs in s at least as often as in t
+// The reduction order of the TRS paper's appendix (spec/simplify.md names the paper) ([SIMP-ORDER]), which makes the
+// rewriting terminate (its §3.2): s > t when every term wildcard occurs in s at least as often as in t
 // and either the operator histogram of s is greater than that of t, read lexicographically from
 // the strongest operator down, or the histograms are equal and the root of s is weaker than the
-// root of t. Each rule needs only l > r, as the order is a reduction order (the seed's theorem).
+// root of t. Each rule needs only l > r, as the order is a reduction order (the paper's theorem).
 import type { Expr, OpName } from '../expr/ast.js';
 import { type Rule, isConstWildcard, isFoldable } from './rule.js';
 
 /**
- * Operator strength, strongest first (the seed's appendix, restricted to fig. 2.5b: `<=`, `>=`
+ * Operator strength, strongest first (the paper's appendix, restricted to fig. 2.5b: `<=`, `>=`
  * and `!=` are sugar here, and min and max share a place as there).
  */
 export const STRENGTH: readonly (readonly OpName[])[] = [
@@ -28,7 +28,7 @@ export interface Measure {
 /**
  * The measure of a term. In a rule's right-hand side (`folded`), a part made of constants and
  * constant wildcards is computed when the rule fires, so it counts as the one constant it becomes
- * (the seed's `fold`). Constant wildcards are replaced by constants, which hold no operator, so
+ * (the paper's `fold`). Constant wildcards are replaced by constants, which hold no operator, so
  * the occurrence condition concerns term wildcards only.
  */
 export function measure(e: Expr, folded = false): Measure {
@@ -53,6 +53,7 @@ export const reduces = (s: Expr, t: Expr): Comparison => compare(measure(s), mea
 /** Does a rule decrease the order: lhs > rhs, with the rhs's computed parts as constants? */
 export const ruleDecreases = (r: Rule): Comparison => compare(measure(r.lhs), measure(r.rhs, true));
 
+// implements [SIMP-ORDER]
 function compare(ms: Measure, mt: Measure): Comparison {
   for (const [v, n] of mt.occurrences) {
     if ((ms.occurrences.get(v) ?? 0) < n) return { greater: false, why: `'${v}' occurs ${n} times on the right but ${ms.occurrences.get(v) ?? 0} on the left` };

@@ -1,6 +1,6 @@
-// Proving rules with Z3 (spec/simplify.md [SIMP-PROVE]), as the seed verifies Halide's (§3.1):
-// assert the predicate and that the two sides differ, and ask for a model. Unlike the seed, a
-// divisor is never assumed non-zero (x div 0 = x mod 0 = 0, §2.9, is modelled), and a rule of the
+// Proving rules with Z3 (spec/simplify.md [SIMP-PROVE]), as the TRS paper verifies Halide's (its §3.1):
+// assert the predicate and that the two sides differ, and ask for a model. Unlike the paper, a
+// divisor is never assumed non-zero (x div 0 = x mod 0 = 0, thesis §2.9, is modelled), and a rule of the
 // `values` domain is checked on error values too: each side is a pair (error rank, integer), with
 // rank 0 for integers, 1 for ε_rdom and 2 for ε_mem, and an operator yields the greatest rank of
 // its arguments (def. 2.6). Every refutation is replayed with the evaluator before it is

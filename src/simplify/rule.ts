@@ -1,7 +1,7 @@
 // A rewrite rule of the simplifier as plain data (spec/simplify.md): a name, a left-hand side and a
 // right-hand side written in the expression language, a predicate over the constant wildcards, and
-// the domain of values on which the rule is claimed to hold. The seed's rules are matched by root
-// operator (§2.2 "Term rewriting in Halide"), so a rule set is kept grouped that way.
+// the domain of values on which the rule is claimed to hold. The TRS paper's rules are matched by
+// root operator (its §2.2, spec/simplify.md), so a rule set is kept grouped that way.
 import type { Loc } from '../diag.js';
 import { type Expr, type OpName, walkExpr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
@@ -16,7 +16,7 @@ export type Domain = 'values' | 'integers';
 export interface Rule {
   readonly name: string;
   readonly domain: Domain;
-  /** never a bare wildcard: a rule rewrites an operator application (§2.1) */
+  /** never a bare wildcard: a rule rewrites an operator application (TRS paper §2.1) */
   readonly lhs: Extract<Expr, { k: 'op' }>;
   readonly rhs: Expr;
   /** over constant wildcards only; the rule applies where it is non-zero */
@@ -50,8 +50,8 @@ export const showRule = (r: Rule): string =>
   `${printExpr(r.lhs, 'alg')} → ${printExpr(r.rhs, 'alg')}${r.pred ? ` if ${printExpr(r.pred, 'alg')}` : ''}`;
 
 /**
- * The rule groups of spec/simplify.md, one per root operator as the seed groups Halide's rules
- * (§2.2); traces print a rule's group before its name.
+ * The rule groups of spec/simplify.md, one per root operator as the TRS paper groups Halide's
+ * rules (its §2.2); traces print a rule's group before its name.
  */
 export const ROOT_GROUP: Readonly<Record<OpName, string>> = {
   '+': 'SR-ADD', '-': 'SR-SUB', '*': 'SR-MUL', div: 'SR-DIV', mod: 'SR-MOD',

@@ -1,8 +1,8 @@
 // The simplifier (spec/simplify.md): a bottom-up walk that simplifies the arguments of a node,
 // folds it when they are all constants, then tries the rules grouped under its operator in order
 // and, when one applies, simplifies the result again. It never backtracks and never calls a
-// solver, so the same expression always gives the same answer (the seed's two requirements of a
-// compiler's rewriter, §2.2). Termination follows from every rule decreasing the reduction order
+// solver, so the same expression always gives the same answer (the TRS paper's two requirements of
+// a compiler's rewriter, its §2.2). Termination follows from every rule decreasing the reduction order
 // of order.ts (checked by test/simplify/order.test.ts).
 import type { Expr } from '../expr/ast.js';
 import { applyOp } from '../expr/ops.js';
@@ -30,6 +30,7 @@ const FOLD_RULE = 'SIMP-FOLD';
  * [SIMP-DOMAIN] A rule claimed for every value applies in both domains; a rule claimed for
  * integers only applies only where the caller says every value is an integer.
  */
+// implements [SIMP-DOMAIN]
 export const appliesIn = (r: Rule, domain: Domain): boolean => r.domain === 'values' || domain === 'integers';
 
 /** Simplifies `e` with the rules of `rules` that hold in `opts.domain`. */

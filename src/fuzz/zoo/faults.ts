@@ -115,7 +115,7 @@ export const FAULTS: readonly Fault[] = [
     plant: (env) => ({ ...env, exec: execNonTotalDivision }),
   },
   ruleFault('rule-wrong-on-errors', 'a rule true of every integer claimed for every value: x * 0 → 0, although an error value absorbs the product (def. 2.6)', 'values mul-zero-any: x * 0 -> 0;'),
-  ruleFault('rule-wrong-on-zero-divisor', 'a cancellation proved with a non-zero divisor assumed, as the seed\'s verifier assumed (§3.1): (x * y) / y → x, wrong when y = 0 (§2.9)', 'integers div-cancel-any: (x * y) / y -> x;'),
+  ruleFault('rule-wrong-on-zero-divisor', 'a cancellation proved with every divisor assumed non-zero, as the verifier of the TRS paper did (its §3.1): (x * y) / y → x, wrong when y = 0 (§2.9)', 'integers div-cancel-any: (x * y) / y -> x;'),
   codegenFault('c-truncating-division', "C's truncating / and % emitted for the Euclidean div and mod (§5.1)", 'c', { truncatingDiv: true }),
   codegenFault('simd-unproven-narrowing', 'vector lanes narrowed to 32 bits without a proof that the values fit (§5.1)', 'simd', { unprovenNarrowing: true }),
   codegenFault('simd-dropped-tail', 'a vector loop whose extent is no multiple of the width drops its last iterations', 'simd', { dropVectorTail: true }),
