@@ -29,12 +29,13 @@ export const group = 'core';
 
 const env: FuzzEnv = { ...baseEnv(DEFAULT_CONFIG), schedule: scheduleDriver(builtinRegistry()) };
 
-interface Case {
+export interface Case {
   readonly t: TgtProgram;
   readonly input: Input;
 }
 
-function generated(n: number): Case[] {
+/** Generated scheduled programs with an input each (seeded: the same programs every run). */
+export function generated(n: number): Case[] {
   const arb = fc.tuple(arbPipeline({ maxFuncs: 3, maxDims: 2, maxUpdates: 1 }), arbChoices(env)).chain(([p, cs]) => {
     const s = decodeChoices(lower(p), cs, env);
     return arbInput(p, { maxLen: 4 }).map((input) => ({ t: s.steps[s.steps.length - 1]!, input }));
@@ -43,7 +44,7 @@ function generated(n: number): Case[] {
 }
 
 const SEC22 = 'pipeline f() { func g(x) = x * x; func f(x) = g(x) + g(x + 1); }';
-const EXAMPLES: readonly { name: string; alg: string; schedule: string; window: number }[] = [
+export const EXAMPLES: readonly { name: string; alg: string; schedule: string; window: number }[] = [
   { name: 'sec22-default', alg: SEC22, schedule: '', window: 64 },
   { name: 'sec22-tiles', alg: SEC22, schedule: 'split f.x into xo, xi by 3\ncompute-at g at f.xo\nstore-at g at f.xo', window: 64 },
   { name: 'sec22-round', alg: SEC22, schedule: 'split f.x into xo, xi by 4 tail round', window: 62 },
@@ -53,7 +54,7 @@ const EXAMPLES: readonly { name: string; alg: string; schedule: string; window: 
 ];
 
 /** Total allocated points on the input, or undefined when the engine fails. */
-function allocated(t: TgtProgram, r: EngineResult, input: Input): number | undefined {
+export function allocated(t: TgtProgram, r: EngineResult, input: Input): number | undefined {
   if (!r.ok) return undefined;
   const tt = withAssertions(t, r.assertions ?? []);
   const rep = checkConcrete(tt, extractQuery(tt), r.completion, input, { maxSteps: 2_000_000 });

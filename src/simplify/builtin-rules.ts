@@ -14,6 +14,7 @@ values   add-zero:          x + 0 -> x;
 values   zero-add:          0 + x -> x;
 values   add-const-const:   (x + c0) + c1 -> x + (c0 + c1);
 values   add-sub-const:     (c0 - x) + c1 -> (c0 + c1) - x;
+values   add-sub-const-const: (x - c0) + c1 -> x + (c1 - c0);
 values   add-mul-same:      x * c0 + x * c1 -> x * (c0 + c1);
 values   add-mul-one:       x * c0 + x -> x * (c0 + 1);
 values   add-min-max:       min(x, y) + max(x, y) -> x + y;
@@ -22,7 +23,8 @@ integers add-sub-cancel-r:  x + (y - x) -> y;
 
 // SR-SUB
 values   sub-zero:          x - 0 -> x;
-values   sub-const:         x - c0 -> x + (0 - c0);
+values   sub-add-const-const: (x + c0) - c1 -> x + (c0 - c1);
+values   sub-sub-const:     (x - c0) - c1 -> x - (c0 + c1);
 values   sub-mul-same:      x * c0 - x * c1 -> x * (c0 - c1);
 integers sub-self:          x - x -> 0;
 integers sub-add-cancel:    (x + y) - y -> x;

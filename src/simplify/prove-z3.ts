@@ -50,6 +50,40 @@ function wildcardNames(r: Rule): string[] {
   return [...names];
 }
 
+/**
+ * A counterexample that does not depend on the solver's history, so that reports are the same on
+ * every run: inside the smallest box |v| ≤ 4^k that holds one, each wildcard in turn takes the
+ * first possible of integer, ε_rdom, ε_mem, and then of 0, −1, 1, −2, 2, … Undefined when a call
+ * is undecided; the solver's own model is reported then.
+ */
+async function smallestModel(c: Ctx, facts: readonly BoolE[], vars: readonly Sym[], timeoutMs: number) {
+  const s = new c.Solver();
+  s.set('timeout', timeoutMs);
+  s.add(...facts);
+  const box = (b: number) => c.And(...vars.map((x) => c.And(x.v.ge(-b), x.v.le(b))));
+  let b = 1;
+  while ((await s.check(box(b))) !== 'sat') {
+    if (b >= 1 << 20) return undefined;
+    b *= 4;
+  }
+  s.add(box(b));
+  /** Fixes `e` to the first candidate the facts allow. */
+  const fix = async (e: IntE, candidates: readonly number[]): Promise<boolean> => {
+    for (const k of candidates) {
+      const answer = await s.check(e.eq(k));
+      if (answer === 'unknown') return false;
+      if (answer === 'sat') {
+        s.add(e.eq(k));
+        return true;
+      }
+    }
+    return false;
+  };
+  const values = [0, ...Array.from({ length: b }, (_, i) => [-(i + 1), i + 1]).flat()];
+  for (const x of vars) if (!(await fix(x.rank, [0, 1, 2])) || !(await fix(x.v, values))) return undefined;
+  return (await s.check()) === 'sat' ? s.model() : undefined;
+}
+
 // implements [SIMP-PROVE]
 export function proveRule(r: Rule, timeoutMs = 10_000): Promise<RuleVerdict> {
   return withZ3(async (c) => {
@@ -57,6 +91,7 @@ export function proveRule(r: Rule, timeoutMs = 10_000): Promise<RuleVerdict> {
     const ms = () => Math.round((performance.now() - t0) * 100) / 100;
     const zero = c.Int.val(0);
     const vars = new Map<string, Sym>();
+    const domainFacts: BoolE[] = [];
     const solver = new c.Solver();
     solver.set('timeout', timeoutMs);
     for (const name of wildcardNames(r)) {
@@ -67,19 +102,19 @@ export function proveRule(r: Rule, timeoutMs = 10_000): Promise<RuleVerdict> {
         continue;
       }
       const rank = c.Int.const(`rank.${name}`);
-      solver.add(rank.ge(0), rank.le(2), c.Implies(rank.neq(zero), v.eq(zero)));
+      domainFacts.push(rank.ge(0), rank.le(2), c.Implies(rank.neq(zero), v.eq(zero)));
       vars.set(name, { rank, v });
     }
     const ex = encoder(c, vars);
     const l = ex(r.lhs);
     const rr = ex(r.rhs);
-    const differ: BoolE = c.Or(l.rank.neq(rr.rank), l.v.neq(rr.v));
-    if (r.pred) solver.add(ex(r.pred).v.neq(zero));
-    solver.add(differ);
+    const facts: BoolE[] = [...domainFacts, c.Or(l.rank.neq(rr.rank), l.v.neq(rr.v))];
+    if (r.pred) facts.push(ex(r.pred).v.neq(zero));
+    solver.add(...facts);
     const answer = await solver.check();
     if (answer === 'unsat') return { status: 'proved', ms: ms() } as const;
     if (answer === 'unknown') return { status: 'unknown', ms: ms(), reason: `the solver answered unknown (${solver.reasonUnknown?.() ?? 'no reason given'})` } as const;
-    const model = solver.model();
+    const model = (await smallestModel(c, facts, [...vars.values()], timeoutMs)) ?? solver.model();
     const int = (e: IntE): bigint => {
       const v = model.eval(e, true);
       if (!c.isIntVal(v)) throw new Error(`internal: Z3 gave no integer: ${v.toString()}`);
