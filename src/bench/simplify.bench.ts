@@ -17,7 +17,8 @@ import { BUILTIN, BUILTIN_RULES } from '../simplify/builtin-rules.js';
 import { proveRules } from '../simplify/prove-z3.js';
 import type { Domain } from '../simplify/rule.js';
 import { simplifyWith } from '../simplify/simplify.js';
-import { EXAMPLES, allocated, generated } from './bounds.bench.js';
+import { EXAMPLES, allocated } from './bounds.bench.js';
+import { sampleScheduled } from '../fuzz/gen/scheduled-sample.js';
 import { readExample } from './examples.js';
 import { median, round } from './timing.js';
 import { BUILTIN_ENGINES } from '../bounds/engine.js';
@@ -59,7 +60,7 @@ function tightness(): object {
     const t = scheduled({ algorithm: p }, ex.schedule ? parseSchedule(ex.schedule, `${ex.name}.sched`) : undefined);
     return { t, input: { window: [[0, ex.window]], params: new Map() } as Input };
   });
-  return { examples: sum(examples), generated: sum(generated(300)) };
+  return { examples: sum(examples), generated: sum(sampleScheduled(300)) };
 }
 
 /** Bytes of scalar C with and without simplified index expressions. */
