@@ -9,7 +9,7 @@ import { isError } from '../expr/value.js';
 import { BUILTIN } from '../simplify/builtin-rules.js';
 import { simplifyWith } from '../simplify/simplify.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
-import { mapStmtExprs } from '../target-semantics/holes.js';
+import { mapStmtExprs, ownExprs } from '../target-semantics/holes.js';
 import { mapChildren, visitStmts } from '../target-semantics/walk.js';
 
 // implements [C-INDEX]
@@ -33,4 +33,15 @@ export function simplifyIndices(t: TgtProgram): TgtProgram {
     return inner.k === 'store' ? { ...inner, idx: inner.idx.map(index) } : inner;
   };
   return { ...t, body: stores(mapStmtExprs(t.body, reads)) };
+}
+
+/** Every subscript of a read or a store in a program, in program order. */
+export function subscripts(t: TgtProgram): Expr[] {
+  const out: Expr[] = [];
+  const reads = (e: Expr) => walkExpr(e, (x) => void (x.k === 'access' && out.push(...x.args)));
+  visitStmts(t.body, (s) => {
+    for (const e of ownExprs(s)) reads(e);
+    if (s.k === 'store') out.push(...s.idx);
+  });
+  return out;
 }

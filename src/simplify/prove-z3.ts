@@ -8,12 +8,13 @@
 import { type Expr, walkExpr } from '../expr/ast.js';
 import { evalExpr } from '../expr/eval.js';
 import { type BoolE, type Ctx, type IntE, intOp, withZ3 } from '../expr/smt.js';
-import { E_MEM, E_RDOM, type Value, isError, normBig, showValue } from '../expr/value.js';
+import { E_MEM, E_RDOM, type Value, isError, normBig, valueToJson } from '../expr/value.js';
 import { type Rule, isConstWildcard, showRule } from './rule.js';
 
 export type RuleVerdict =
   | { readonly status: 'proved'; readonly ms: number }
-  | { readonly status: 'refuted'; readonly ms: number; readonly counterexample: Readonly<Record<string, string>>; readonly lhs: string; readonly rhs: string }
+  /** values as in JSON (docs/architecture.md): integers, or "err:rdom" and "err:mem" */
+  | { readonly status: 'refuted'; readonly ms: number; readonly counterexample: Readonly<Record<string, number | string>>; readonly lhs: number | string; readonly rhs: number | string }
   | { readonly status: 'unknown'; readonly ms: number; readonly reason: string };
 
 /** A value as Z3 sees it: its error rank (0 for an integer) and, for an integer, the integer. */
@@ -130,8 +131,8 @@ export function proveRule(r: Rule, timeoutMs = 10_000): Promise<RuleVerdict> {
     const rv = evalExpr(r.rhs, env);
     const predHolds = r.pred === undefined || evalExpr(r.pred, env) !== 0;
     if (!predHolds || lv === rv) return { status: 'unknown', ms: ms(), reason: "the solver's counterexample does not replay with the evaluator" } as const;
-    const counterexample = Object.fromEntries([...env].map(([k, v]) => [k, showValue(v)]));
-    return { status: 'refuted', ms: ms(), counterexample, lhs: showValue(lv), rhs: showValue(rv) } as const;
+    const counterexample = Object.fromEntries([...env].map(([k, v]) => [k, valueToJson(v)]));
+    return { status: 'refuted', ms: ms(), counterexample, lhs: valueToJson(lv), rhs: valueToJson(rv) } as const;
   });
 }
 

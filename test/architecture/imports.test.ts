@@ -21,7 +21,7 @@ const CORE_BELOW: Record<string, readonly string[]> = {
   diag: [],
   rng: [],
   expr: ['diag'],
-  simplify: ['diag', 'expr'],
+  simplify: ['diag', 'rng', 'expr'],
   'alg-semantics': ['diag', 'expr'],
   'target-semantics': ['diag', 'rng', 'expr', 'alg-semantics'],
   lowering: ['diag', 'expr', 'alg-semantics', 'target-semantics'],

@@ -36,9 +36,9 @@ describe('verify-rules', () => {
     const [errors, zero] = FAULTS.filter((f) => f.rules).map((f) => parseRules(f.rules!, f.name)[0]!);
     const a = await proveRule(errors!);
     expect(a.status).toBe('refuted');
-    expect(a.status === 'refuted' && a.counterexample.x).toMatch(/^ε_/);
+    expect(a.status === 'refuted' && a.counterexample.x).toBe('err:rdom');
     const b = await proveRule(zero!);
-    expect(b.status === 'refuted' && b.counterexample.y).toBe('0');
+    expect(b.status === 'refuted' && b.counterexample.y).toBe(0);
     // The same rule claimed for every value is still wrong; claimed with y ≠ 0 ruled out it is not.
     const [guarded] = parseRules('integers g: (x * c0) / c0 -> x if c0 != 0;', 'g.rules');
     expect((await proveRule(guarded!)).status).toBe('proved');

@@ -5,6 +5,7 @@ import type { Register } from './index.js';
 import { CheckFailed } from '../main.js';
 import { median } from '../../bench/timing.js';
 import { shutdownZ3 } from '../../expr/smt.js';
+import { showValue, valueFromJson } from '../../expr/value.js';
 import { BUILTIN_RULES } from '../../simplify/builtin-rules.js';
 import { type RuleReport, proveRules } from '../../simplify/prove-z3.js';
 import { readRules } from '../../node/rules-file.js';
@@ -24,8 +25,9 @@ function showReport(r: RuleReport): string {
   const v = r.verdict;
   const head = `${v.status.padEnd(8)}${r.name} (${r.domain}): ${r.rule}`;
   if (v.status === 'refuted') {
-    const at = Object.entries(v.counterexample).map(([k, x]) => `${k} = ${x}`).join(', ');
-    return `${head}\n          counterexample: ${at}; left ${v.lhs}, right ${v.rhs}`;
+    const show = (x: number | string) => showValue(valueFromJson(x));
+    const at = Object.entries(v.counterexample).map(([k, x]) => `${k} = ${show(x)}`).join(', ');
+    return `${head}\n          counterexample: ${at}; left ${show(v.lhs)}, right ${show(v.rhs)}`;
   }
   return v.status === 'unknown' ? `${head}\n          ${v.reason}` : head;
 }
