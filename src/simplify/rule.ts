@@ -46,6 +46,11 @@ export function isFoldable(e: Expr): boolean {
   return ok;
 }
 
+/** A rule in the rule format of parse-rules.ts (what `--rules` files hold). */
+export const ruleSource = (r: Rule): string =>
+  `${r.domain} ${r.name}: ${printExpr(r.lhs, 'alg')} -> ${printExpr(r.rhs, 'alg')}${r.pred ? ` if ${printExpr(r.pred, 'alg')}` : ''};`;
+
+/** A rule as reports and traces show it. */
 export const showRule = (r: Rule): string =>
   `${printExpr(r.lhs, 'alg')} → ${printExpr(r.rhs, 'alg')}${r.pred ? ` if ${printExpr(r.pred, 'alg')}` : ''}`;
 

@@ -6,6 +6,7 @@
 // so far, and is then given to Z3: a proof ends the search, a counterexample joins the tests.
 import { type Expr, type OpName, OP_ARITY, exprEquals, walkExpr } from '../expr/ast.js';
 import { evalExpr } from '../expr/eval.js';
+import { printExpr } from '../expr/print.js';
 import { E_MEM, E_RDOM, type Value, int, valueFromJson } from '../expr/value.js';
 import { seededRng } from '../rng.js';
 import { ruleDecreases } from './order.js';
@@ -109,7 +110,7 @@ export function proposeLhs(e: Expr, maxNodes = 7): Extract<Expr, { k: 'op' }>[] 
         if (x.k === 'op') return { k: 'op', op: x.op, args: x.args.map(gen) };
         if (x.k === 'const') return generalizeConsts && typeof x.value !== 'object' ? { k: 'var', name: `c${consts++}` } : { k: 'const', value: x.value };
         // Equal leaves get the same wildcard, so that correlated terms stay correlated.
-        const key = JSON.stringify(x, ['k', 'name', 'func', 'args', 'hole', 'value']);
+        const key = printExpr(x, 'tgt');
         if (!names.has(key)) names.set(key, 'xyzwuv'[names.size] ?? `t${names.size}`);
         return { k: 'var', name: names.get(key)! };
       };

@@ -5,6 +5,8 @@ import { UserError } from '../../src/diag.js';
 import { printExpr } from '../../src/expr/print.js';
 import { BUILTIN_RULES } from '../../src/simplify/builtin-rules.js';
 import { parseRules } from '../../src/simplify/parse-rules.js';
+import { ruleSource } from '../../src/simplify/rule.js';
+import { exprEquals } from '../../src/expr/ast.js';
 
 function error(text: string): string {
   try {
@@ -29,6 +31,12 @@ describe('parseRules [SIMP-RULE]', () => {
   it('has unique names for the built-in rules', () => {
     expect(new Set(BUILTIN_RULES.map((r) => r.name)).size).toBe(BUILTIN_RULES.length);
     expect(BUILTIN_RULES.length).toBeGreaterThan(60);
+  });
+
+  it('prints every built-in rule back in the format it was read from', () => {
+    const again = parseRules(BUILTIN_RULES.map(ruleSource).join('\n'), 'again.rules');
+    expect(again.map(ruleSource)).toEqual(BUILTIN_RULES.map(ruleSource));
+    expect(again.map((r) => exprEquals(r.lhs, BUILTIN_RULES.find((b) => b.name === r.name)!.lhs))).not.toContain(false);
   });
 
   it('refuses malformed rules at the offending place', () => {

@@ -15,7 +15,7 @@ import { shutdownZ3 } from '../../expr/smt.js';
 import { arbTgtProgram } from '../../fuzz/arbitraries/tgt.js';
 import { sampleScheduled } from '../../fuzz/gen/scheduled-sample.js';
 import { BUILTIN, BUILTIN_RULES } from '../../simplify/builtin-rules.js';
-import { type Domain, type Rule, ruleSet } from '../../simplify/rule.js';
+import { type Domain, type Rule, ruleSet, ruleSource } from '../../simplify/rule.js';
 import { simplifyWith } from '../../simplify/simplify.js';
 import { proposeLhs, synthesizeRhs } from '../../simplify/synthesize.js';
 import { CLI_LOC, UserError } from '../../diag.js';
@@ -98,10 +98,9 @@ export const register: Register = (program, io) => {
       } finally {
         await shutdownZ3();
       }
-      const ruleText = (r: Rule) => `${r.domain} ${r.name}: ${show(r.lhs)} -> ${show(r.rhs)};`;
       if (o.out) {
         try {
-          writeFileSync(o.out, adopted.map((a) => `${ruleText(a.rule)}\n`).join(''));
+          writeFileSync(o.out, adopted.map((a) => `${ruleSource(a.rule)}\n`).join(''));
         } catch (e) {
           throw new UserError(`cannot write '${o.out}': ${(e as Error).message}`, CLI_LOC, 'check the path');
         }
@@ -113,8 +112,8 @@ export const register: Register = (program, io) => {
         lhs_tried: tried.length,
         candidates_proved_or_refuted: proofs,
         counterexamples,
-        synthesized: synthesized.map(ruleText),
-        adopted: adopted.map((a) => ({ rule: ruleText(a.rule), improves_expressions: a.improves, nodes_saved: a.nodes_saved })),
+        synthesized: synthesized.map(ruleSource),
+        adopted: adopted.map((a) => ({ rule: ruleSource(a.rule), improves_expressions: a.improves, nodes_saved: a.nodes_saved })),
       };
       if (o.json) io.out(`${JSON.stringify(report)}\n`);
       else {
