@@ -62,6 +62,12 @@ export { type ConcreteReport, type Violation as BoundsViolation, checkConcrete, 
 export { type VerifyOptions, type VerifyResult, verifyCompletion } from './bounds/verify-z3.js';
 export { shutdownZ3 } from './expr/smt.js';
 export { type QualityReport, checkQuality, showQuality } from './bounds/quality.js';
+// The simplifier (spec/simplify.md): proved rewrite rules in two domains.
+export { type Domain, type Rule, type RuleSet, ruleSet, ruleSource } from './simplify/rule.js';
+export { parseRules } from './simplify/parse-rules.js';
+export { BUILTIN_RULE_SET, BUILTIN_RULES } from './simplify/builtin-rules.js';
+export { type RewriteStep, type SimplifyOptions, simplifyWith } from './simplify/simplify.js';
+export { type RuleVerdict, proveRule, proveRules } from './simplify/prove-z3.js';
 // Fuzzing (docs/fuzzing.md): properties, campaigns, reproducers, the bug zoo.
 export { type AnyProperty, type CaseText, type CheckResult, type Property } from './fuzz/property.js';
 export { PROPERTIES, propertyNamed, selectProperties } from './fuzz/properties/index.js';

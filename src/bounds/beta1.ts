@@ -19,7 +19,7 @@ import { type Interval, type IntervalEnv, TOP, evalInterval, hull, isBounded, po
 import type { Query } from './query.js';
 import { simplify } from './symbolic.js';
 import { printExpr } from '../expr/print.js';
-import { BUILTIN } from '../simplify/builtin-rules.js';
+import { BUILTIN_RULE_SET } from '../simplify/builtin-rules.js';
 import type { RuleSet } from '../simplify/rule.js';
 import { simplifyWith } from '../simplify/simplify.js';
 
@@ -71,7 +71,7 @@ function rewriter(rules: RuleSet): (e: Expr) => Expr {
 }
 
 /** β1; `rules: null` leaves out the simplifier's rules (the linear simplification alone, for comparison). */
-export function beta1(t: TgtProgram, q: Query, trace?: (rule: string, text: string) => void, rules: RuleSet | null = BUILTIN): InferResult {
+export function beta1(t: TgtProgram, q: Query, trace?: (rule: string, text: string) => void, rules: RuleSet | null = BUILTIN_RULE_SET): InferResult {
   const ranges = funcValueRanges(t);
   return infer(t, q, {
     ...(trace ? { trace } : {}),

@@ -6,7 +6,7 @@
 // out-of-bounds failure the reference reports first.
 import { type Expr, walkExpr } from '../expr/ast.js';
 import { isError } from '../expr/value.js';
-import { BUILTIN } from '../simplify/builtin-rules.js';
+import { BUILTIN_RULE_SET } from '../simplify/builtin-rules.js';
 import { simplifyWith } from '../simplify/simplify.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { mapStmtExprs, ownExprs } from '../target-semantics/holes.js';
@@ -23,7 +23,7 @@ export function simplifyIndices(t: TgtProgram): TgtProgram {
     });
     return ok;
   };
-  const index = (e: Expr): Expr => (integral(e) ? simplifyWith(e, BUILTIN, { domain: 'integers' }) : e);
+  const index = (e: Expr): Expr => (integral(e) ? simplifyWith(e, BUILTIN_RULE_SET, { domain: 'integers' }) : e);
   const reads = (e: Expr): Expr => {
     if (e.k === 'access') return { ...e, args: e.args.map((a) => index(reads(a))) };
     return e.k === 'op' ? { ...e, args: e.args.map(reads) } : e;

@@ -11,7 +11,7 @@ import { DEFAULT_GEN, type GenOptions } from './gen/pipeline.js';
 import type { ScheduleDriver } from './gen/driver.js';
 import { BUILTIN_ENGINES, type BoundsEngine } from '../bounds/engine.js';
 import type { CodegenFaults } from '../codegen/c-syntax.js';
-import { BUILTIN } from '../simplify/builtin-rules.js';
+import { BUILTIN_RULE_SET } from '../simplify/builtin-rules.js';
 import type { RuleSet } from '../simplify/rule.js';
 
 export interface EnvConfig {
@@ -85,6 +85,6 @@ export function baseEnv(config: EnvConfig): FuzzEnv {
     exec: execTgt,
     validate: (p) => checkPipeline(p).map((e) => e.message),
     engine: BUILTIN_ENGINES[config.engine] ?? BUILTIN_ENGINES.beta0!,
-    rules: BUILTIN,
+    rules: BUILTIN_RULE_SET,
   };
 }

@@ -106,4 +106,4 @@ integers true-or:           c0 || x -> 1 if c0 != 0;
 /** The built-in rules, parsed once. */
 export const BUILTIN_RULES: readonly Rule[] = parseRules(TEXT, BUILTIN_RULES_FILE);
 
-export const BUILTIN: RuleSet = ruleSet(BUILTIN_RULES);
+export const BUILTIN_RULE_SET: RuleSet = ruleSet(BUILTIN_RULES);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { exprEquals } from '../../src/expr/ast.js';
 import { parseExprText } from '../../src/expr/parse.js';
 import { printExpr } from '../../src/expr/print.js';
-import { BUILTIN, BUILTIN_RULES } from '../../src/simplify/builtin-rules.js';
+import { BUILTIN_RULE_SET, BUILTIN_RULES } from '../../src/simplify/builtin-rules.js';
 import { parseRules } from '../../src/simplify/parse-rules.js';
 import { ruleSet } from '../../src/simplify/rule.js';
 import { type RewriteStep, simplifyWith } from '../../src/simplify/simplify.js';
@@ -16,7 +16,7 @@ import { DEFAULT_CONFIG, baseEnv } from '../../src/fuzz/env.js';
 
 function run(text: string, domain: Domain = 'values'): { out: string; steps: string[] } {
   const steps: RewriteStep[] = [];
-  const out = simplifyWith(parseExprText(text, 'alg'), BUILTIN, { domain, trace: (s) => steps.push(s) });
+  const out = simplifyWith(parseExprText(text, 'alg'), BUILTIN_RULE_SET, { domain, trace: (s) => steps.push(s) });
   return { out: printExpr(out, 'alg'), steps: steps.map((s) => `${s.group} ${s.name}`) };
 }
 

@@ -4,7 +4,7 @@ import type { Register } from './index.js';
 import { CLI_LOC, UserError } from '../../diag.js';
 import { parseExprText } from '../../expr/parse.js';
 import { printExpr } from '../../expr/print.js';
-import { BUILTIN } from '../../simplify/builtin-rules.js';
+import { BUILTIN_RULE_SET } from '../../simplify/builtin-rules.js';
 import { type Domain, ruleSet } from '../../simplify/rule.js';
 import { simplifyWith } from '../../simplify/simplify.js';
 import { readRules } from '../../node/rules-file.js';
@@ -25,7 +25,7 @@ export const register: Register = (program, io) => {
     .option('--trace', 'print every rewrite with the rule that made it')
     .action((text: string, o: { domain: string; rules: string[]; trace?: boolean }) => {
       const domain = domainOption(o.domain);
-      const rules = o.rules.length > 0 ? ruleSet(readRules(o.rules)) : BUILTIN;
+      const rules = o.rules.length > 0 ? ruleSet(readRules(o.rules)) : BUILTIN_RULE_SET;
       const e = parseExprText(text, 'alg', '<expr>');
       const show = (x: Parameters<typeof printExpr>[0]) => printExpr(x, 'alg');
       const out = simplifyWith(e, rules, {

@@ -14,7 +14,7 @@ import { printExpr } from '../../expr/print.js';
 import { shutdownZ3 } from '../../expr/smt.js';
 import { arbTgtProgram } from '../../fuzz/arbitraries/tgt.js';
 import { sampleScheduled } from '../../fuzz/gen/scheduled-sample.js';
-import { BUILTIN, BUILTIN_RULES } from '../../simplify/builtin-rules.js';
+import { BUILTIN_RULE_SET, BUILTIN_RULES } from '../../simplify/builtin-rules.js';
 import { type Domain, type Rule, ruleSet, ruleSource } from '../../simplify/rule.js';
 import { simplifyWith } from '../../simplify/simplify.js';
 import { proposeLhs, synthesizeRhs } from '../../simplify/synthesize.js';
@@ -64,7 +64,7 @@ export const register: Register = (program, io) => {
           else count.set(k, { lhs, n: 1 });
         }
       }
-      const open = [...count.values()].filter((c) => show(simplifyWith(c.lhs, BUILTIN, { domain: 'integers' })) === show(c.lhs));
+      const open = [...count.values()].filter((c) => show(simplifyWith(c.lhs, BUILTIN_RULE_SET, { domain: 'integers' })) === show(c.lhs));
       const tried = open.sort((a, b) => b.n - a.n).slice(0, maxLhs);
       const adopted: { rule: Rule; improves: number; nodes_saved: number }[] = [];
       const synthesized: Rule[] = [];
