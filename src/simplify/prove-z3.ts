@@ -5,11 +5,11 @@
 // rank 0 for integers, 1 for ε_rdom and 2 for ε_mem, and an operator yields the greatest rank of
 // its arguments (def. 2.6). Every refutation is replayed with the evaluator before it is
 // reported; an unknown or a timeout is reported as such, never as a proof.
-import { type Expr, walkExpr } from '../expr/ast.js';
+import type { Expr } from '../expr/ast.js';
 import { evalExpr } from '../expr/eval.js';
 import { type BoolE, type Ctx, type IntE, intOp, withZ3 } from '../expr/smt.js';
 import { E_MEM, E_RDOM, type Value, isError, normBig, valueToJson } from '../expr/value.js';
-import { type Rule, isConstWildcard, showRule } from './rule.js';
+import { type Rule, isConstWildcard, showRule, wildcardNames } from './rule.js';
 
 export type RuleVerdict =
   | { readonly status: 'proved'; readonly ms: number }
@@ -43,12 +43,6 @@ function encoder(c: Ctx, vars: ReadonlyMap<string, Sym>): (e: Expr) => Sym {
     }
   };
   return ex;
-}
-
-function wildcardNames(r: Rule): string[] {
-  const names = new Set<string>();
-  walkExpr(r.lhs, (x) => void (x.k === 'var' && names.add(x.name)));
-  return [...names];
 }
 
 /**
@@ -95,7 +89,7 @@ export function proveRule(r: Rule, timeoutMs = 10_000): Promise<RuleVerdict> {
     const domainFacts: BoolE[] = [];
     const solver = new c.Solver();
     solver.set('timeout', timeoutMs);
-    for (const name of wildcardNames(r)) {
+    for (const name of wildcardNames(r.lhs)) {
       const v = c.Int.const(`v.${name}`);
       // Constant wildcards match integer literals only; term wildcards may be errors in `values`.
       if (isConstWildcard(name) || r.domain === 'integers') {

@@ -27,14 +27,17 @@ export interface Rule {
 /** `c0`, `c1`, …: wildcards that match integer constants only; every other name matches any term. */
 export const isConstWildcard = (name: string): boolean => /^c[0-9]+$/.test(name);
 
+/** The wildcards of a pattern, in the order they first occur. */
+export function wildcardNames(e: Expr): string[] {
+  const names = new Set<string>();
+  walkExpr(e, (x) => void (x.k === 'var' && names.add(x.name)));
+  return [...names];
+}
+
 /** The wildcards of a pattern, split by kind. */
 export function wildcards(e: Expr): { terms: Set<string>; consts: Set<string> } {
-  const terms = new Set<string>();
-  const consts = new Set<string>();
-  walkExpr(e, (x) => {
-    if (x.k === 'var') (isConstWildcard(x.name) ? consts : terms).add(x.name);
-  });
-  return { terms, consts };
+  const names = wildcardNames(e);
+  return { terms: new Set(names.filter((n) => !isConstWildcard(n))), consts: new Set(names.filter(isConstWildcard)) };
 }
 
 /** Is a subterm of a right-hand side computed when the rule fires (only constants and constant wildcards)? */

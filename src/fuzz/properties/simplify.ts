@@ -5,12 +5,12 @@
 // terms, constant wildcards by small constants), so that every rule of the campaign's set is
 // exercised where it fires rather than where a random tree happens to match it.
 import fc from 'fast-check';
-import { type Expr, exprEquals, substExpr, walkExpr } from '../../expr/ast.js';
+import { type Expr, exprEquals, substExpr } from '../../expr/ast.js';
 import { evalExpr } from '../../expr/eval.js';
 import { parseExprText } from '../../expr/parse.js';
 import { printExpr } from '../../expr/print.js';
 import { E_MEM, E_RDOM, type Value, int, showValue, valueFromJson, valueToJson } from '../../expr/value.js';
-import { type Domain, type Rule, isConstWildcard } from '../../simplify/rule.js';
+import { type Domain, type Rule, isConstWildcard, wildcardNames } from '../../simplify/rule.js';
 import { simplifyWith } from '../../simplify/simplify.js';
 import { arbExpr } from '../arbitraries/expr.js';
 import type { FuzzEnv } from '../env.js';
@@ -51,13 +51,12 @@ const arbPart = (d: Domain): fc.Arbitrary<Expr> =>
  */
 function arbInstance(rules: readonly Rule[]): fc.Arbitrary<SimplifyCase> {
   return fc.constantFrom(...rules).chain((r) => {
-    const names = new Set<string>();
-    walkExpr(r.lhs, (x) => void (x.k === 'var' && names.add(x.name)));
+    const names = wildcardNames(r.lhs);
     const domain = r.domain === 'integers' ? fc.constant<Domain>('integers') : fc.constantFrom(...DOMAINS);
     return domain.chain((d) =>
       fc.record({
         domain: fc.constant(d),
-        expr: fc.tuple(...[...names].map((n) => (isConstWildcard(n) ? arbSmallConst : arbPart(d)))).map((es) => substExpr(r.lhs, new Map([...names].map((n, i) => [n, es[i]!] as const)))),
+        expr: fc.tuple(...names.map((n) => (isConstWildcard(n) ? arbSmallConst : arbPart(d)))).map((es) => substExpr(r.lhs, new Map(names.map((n, i) => [n, es[i]!] as const)))),
         env: arbEnv(d),
       }),
     );
