@@ -1,5 +1,5 @@
 // Termination [SIMP-ORDER]: every built-in rule strictly decreases the reduction order of the
-// seed's appendix, the order's three parts behave as defined there, and the decrease survives
+// TRS paper's appendix (spec/simplify.md), the order's three parts behave as defined there, and the decrease survives
 // substituting terms for the wildcards (closure under substitution, which makes checking l > r
 // per rule enough).
 import fc from 'fast-check';
@@ -27,7 +27,7 @@ describe('reduction order [SIMP-ORDER]', () => {
     expect(measure(p('min(x, y) + max(x, y)')).histogram).toEqual([0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0]);
   });
 
-  it('needs every term wildcard at least as often on the left (the seed’s x1 ⊗ x2 vs x2 ⊕ x2)', () => {
+  it('needs every term wildcard at least as often on the left (the TRS paper’s x1 ⊗ x2 vs x2 ⊕ x2)', () => {
     expect(reduces(p('x * y'), p('y + y'))).toEqual({ greater: false, why: "'y' occurs 2 times on the right but 1 on the left" });
   });
 

@@ -1,5 +1,5 @@
 // Proving rules with Z3 [SIMP-PROVE]: every built-in rule is proved in its domain; the incorrect
-// rules the seed reports (its table of incorrect rules, restated in our notation) are refuted, and
+// rules the TRS paper reports (its table of incorrect rules, restated in this notation) are refuted, and
 // so are the two rules planted in the zoo, with counterexamples that replay; a timeout is reported
 // as unknown, never as a proof.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,12 +13,12 @@ afterAll(async () => {
   await shutdownZ3();
 });
 
-/** The seed's four incorrect rules (§3.1, table of incorrect rules). */
-const SEED_INCORRECT = `
-integers seed-1: ((x + c0) / c1) * c1 - x -> x % c1 if c1 > 0 && c0 + 1 == c1;
-integers seed-2: x - ((x + c0) / c1) * c1 -> 0 - x % c1 if c1 > 0 && c0 + 1 == c1;
-integers seed-3: min(x, c0) < min(x, c1) + c2 -> 0 if c0 >= c1 + c2;
-integers seed-4: max(x, c0) < max(x, c1) + c2 -> 0 if c0 >= c1 + c2;
+/** The TRS paper's four incorrect rules (its §3.1, table of incorrect rules). */
+const PAPER_INCORRECT = `
+integers paper-1: ((x + c0) / c1) * c1 - x -> x % c1 if c1 > 0 && c0 + 1 == c1;
+integers paper-2: x - ((x + c0) / c1) * c1 -> 0 - x % c1 if c1 > 0 && c0 + 1 == c1;
+integers paper-3: min(x, c0) < min(x, c1) + c2 -> 0 if c0 >= c1 + c2;
+integers paper-4: max(x, c0) < max(x, c1) + c2 -> 0 if c0 >= c1 + c2;
 `;
 
 describe('verify-rules', () => {
@@ -27,8 +27,8 @@ describe('verify-rules', () => {
     expect(reports.filter((r) => r.verdict.status !== 'proved').map((r) => `${r.name}: ${JSON.stringify(r.verdict)}`)).toEqual([]);
   }, 90_000);
 
-  it("refutes the seed's incorrect rules", async () => {
-    const reports = await proveRules(parseRules(SEED_INCORRECT, 'seed.rules'));
+  it("refutes the TRS paper's incorrect rules", async () => {
+    const reports = await proveRules(parseRules(PAPER_INCORRECT, 'paper.rules'));
     expect(reports.map((r) => r.verdict.status)).toEqual(['refuted', 'refuted', 'refuted', 'refuted']);
   }, 60_000);
 
