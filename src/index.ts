@@ -38,8 +38,15 @@ export { loadDirectiveModule, loadEngineModule, loadSchedule, resolveEngine } fr
 export { type Query, extractQuery, printQuery } from './bounds/query.js';
 export { type BoundsEngine, type CompletedProgram, type EngineAnswer, BUILTIN_ENGINES, completeProgram, defineBoundsEngine } from './bounds/engine.js';
 export { type ConcreteReport, checkConcrete } from './bounds/concrete-check.js';
-export { type VerifyOptions, type VerifyResult, shutdownZ3, verifyCompletion } from './bounds/verify-z3.js';
+export { type VerifyOptions, type VerifyResult, verifyCompletion } from './bounds/verify-z3.js';
+export { shutdownZ3 } from './expr/smt.js';
 export { type QualityReport, checkQuality } from './bounds/quality.js';
+// The simplifier (spec/simplify.md): rewrite rules proved in their domain.
+export { type Domain, type Rule, type RuleSet, ruleSet } from './simplify/rule.js';
+export { parseRules } from './simplify/parse-rules.js';
+export { BUILTIN_RULE_SET } from './simplify/builtin-rules.js';
+export { type RewriteStep, type SimplifyOptions, simplifyWith } from './simplify/simplify.js';
+export { type RuleVerdict, proveRules } from './simplify/prove-z3.js';
 // Code generation (ch. 5): C and SIMD emission and validation against the reference.
 export { type Backend, type BackendVerdict, type EmitOptions, emitC, showBackendVerdict, validateBackend } from './codegen/index.js';
 // Halide 14 as a peer (spec/halide.md).

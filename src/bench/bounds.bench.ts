@@ -1,17 +1,11 @@
 // Bounds inference costs and quality: query extraction + β0 (and β1) per generated program, the
 // tightness of β1 against β0 (total allocated points), and Z3 verification per completion on the
 // examples, with the solver's start-up reported separately.
-import fc from 'fast-check';
+import { type ScheduledCase as Case, sampleScheduled } from '../fuzz/gen/scheduled-sample.js';
 import type { Input } from '../alg-semantics/ast.js';
 import { scheduled } from '../pipeline.js';
 import { parseSchedule } from '../schedule/parse.js';
 import { loadPipeline } from '../alg-semantics/load.js';
-import { arbInput, arbPipeline } from '../fuzz/arbitraries/alg.js';
-import { DEFAULT_CONFIG, type FuzzEnv, baseEnv } from '../fuzz/env.js';
-import { scheduleDriver } from '../fuzz/gen/driver.js';
-import { arbChoices, decodeChoices } from '../fuzz/gen/schedule.js';
-import { lower } from '../lowering/lower.js';
-import { builtinRegistry } from '../schedule/builtins.js';
 
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { beta0 } from '../bounds/beta0.js';
@@ -20,29 +14,16 @@ import { checkConcrete } from '../bounds/concrete-check.js';
 import { withAssertions } from '../bounds/completion.js';
 import type { EngineResult } from '../bounds/engine.js';
 import { extractQuery } from '../bounds/query.js';
-import { shutdownZ3, verifyCompletion, z3StartupMs } from '../bounds/verify-z3.js';
+import { verifyCompletion } from '../bounds/verify-z3.js';
+import { shutdownZ3, z3StartupMs } from '../expr/smt.js';
 import { median, round } from './timing.js';
 
 export const name = 'bounds';
 export const group = 'core';
 
-const env: FuzzEnv = { ...baseEnv(DEFAULT_CONFIG), schedule: scheduleDriver(builtinRegistry()) };
-
-interface Case {
-  readonly t: TgtProgram;
-  readonly input: Input;
-}
-
-function generated(n: number): Case[] {
-  const arb = fc.tuple(arbPipeline({ maxFuncs: 3, maxDims: 2, maxUpdates: 1 }), arbChoices(env)).chain(([p, cs]) => {
-    const s = decodeChoices(lower(p), cs, env);
-    return arbInput(p).map((input) => ({ t: s.steps[s.steps.length - 1]!, input }));
-  });
-  return fc.sample(arb, { numRuns: n, seed: 2024 });
-}
 
 const SEC22 = 'pipeline f() { func g(x) = x * x; func f(x) = g(x) + g(x + 1); }';
-const EXAMPLES: readonly { name: string; alg: string; schedule: string; window: number }[] = [
+export const EXAMPLES: readonly { name: string; alg: string; schedule: string; window: number }[] = [
   { name: 'sec22-default', alg: SEC22, schedule: '', window: 64 },
   { name: 'sec22-tiles', alg: SEC22, schedule: 'split f.x into xo, xi by 3\ncompute-at g at f.xo\nstore-at g at f.xo', window: 64 },
   { name: 'sec22-round', alg: SEC22, schedule: 'split f.x into xo, xi by 4 tail round', window: 62 },
@@ -52,7 +33,7 @@ const EXAMPLES: readonly { name: string; alg: string; schedule: string; window: 
 ];
 
 /** Total allocated points on the input, or undefined when the engine fails. */
-function allocated(t: TgtProgram, r: EngineResult, input: Input): number | undefined {
+export function allocated(t: TgtProgram, r: EngineResult, input: Input): number | undefined {
   if (!r.ok) return undefined;
   const tt = withAssertions(t, r.assertions ?? []);
   const rep = checkConcrete(tt, extractQuery(tt), r.completion, input, { maxSteps: 2_000_000 });
@@ -70,7 +51,7 @@ function timePerProgram(cases: readonly Case[], f: (t: TgtProgram) => void): num
 }
 
 export async function run(): Promise<object> {
-  const cases = generated(300);
+  const cases = sampleScheduled(300);
   const b0 = timePerProgram(cases, (t) => void beta0(t, extractQuery(t)));
   const b1 = timePerProgram(cases, (t) => void beta1(t, extractQuery(t)));
 

@@ -35,6 +35,8 @@ export type InferResult =
 export interface InferOptions {
   /** simplify expressions before evaluating them, so that correlated terms cancel */
   readonly simplifyFirst?: boolean;
+  /** a further rewriting of expressions before they are simplified and of the completion's ends */
+  readonly rewrite?: (e: Expr) => Expr;
   /** interval of the values of a func access, from the func's definitions; undefined = unknown */
   readonly accessRange?: (e: Extract<Expr, { k: 'access' }>) => Interval | undefined;
   /** refine variable intervals with the antecedents of implications (guards, if conditions) */
@@ -137,7 +139,7 @@ class Inference {
 
   eval(e: Expr, d: number): Interval {
     if (!this.opts.simplifyFirst) return evalInterval(e, this.envAt(d));
-    const s = simplify(e);
+    const s = simplify(this.opts.rewrite ? this.opts.rewrite(e) : e);
     if (this.opts.trace && !exprEquals(s, e)) this.opts.trace('BETA1-SIMPLIFY', `${show(e)} is read as ${show(s)}`);
     return evalInterval(s, this.envAt(d));
   }
@@ -362,8 +364,9 @@ export function infer(t: TgtProgram, q: Query, opts: InferOptions = {}): InferRe
     }
     intervals.set(key, st.iv);
     const ml = minLen(st.iv);
-    const len = simplify(ml.len!);
-    completion.set(keyOf(st.pair, 'min'), simplify(ml.min!));
+    const end = (x: Expr): Expr => (opts.rewrite ? simplify(opts.rewrite(simplify(x))) : simplify(x));
+    const len = end(ml.len!);
+    completion.set(keyOf(st.pair, 'min'), end(ml.min!));
     opts.trace?.('BETA0-LIFT', `${key} = ${showIv(st.iv)}`);
     // An empty covering (a loop that runs no iteration) may come out with a negative
     // length; the hole gets length 0 then, since loops over it need a non-negative extent.

@@ -2,7 +2,9 @@
 // backward inference as β0 (beta0.ts) with four refinements, each of which only ever shrinks an
 // interval β0 would compute, so β1 succeeds wherever β0 does and its completions are no wider:
 //  [BETA1-SIMPLIFY]  expressions are simplified before interval evaluation, so correlated terms
-//                    cancel: (x + 1) − x is the point 1, not [1 − len, 1 + len];
+//                    cancel: (x + 1) − x is the point 1, not [1 − len, 1 + len]; the proved
+//                    rules of the simplifier (spec/simplify.md, `integers` domain) rewrite them
+//                    first, and the ends of the completion after;
 //  [BETA1-RANGE]     a func access has the range of values the func's stores can write, when
 //                    that range is bounded (min/max/select/clamp definitions), which bounds
 //                    data-dependent indexing;
@@ -17,6 +19,9 @@ import { type Interval, type IntervalEnv, TOP, evalInterval, hull, isBounded, po
 import type { Query } from './query.js';
 import { simplify } from './symbolic.js';
 import { printExpr } from '../expr/print.js';
+import { BUILTIN_RULE_SET } from '../simplify/builtin-rules.js';
+import type { RuleSet } from '../simplify/rule.js';
+import { simplifyWith } from '../simplify/simplify.js';
 
 /**
  * The interval of every integer a func's buffer can ever hold: the union over its stores of the
@@ -51,11 +56,27 @@ export function funcValueRanges(t: TgtProgram): Map<string, Interval> {
   return ranges;
 }
 
-export function beta1(t: TgtProgram, q: Query, trace?: (rule: string, text: string) => void): InferResult {
+/**
+ * The simplifier's rewriting in the `integers` domain: interval ends and the index expressions
+ * they come from only need to cover integer values (an error value as an index is out of bounds
+ * whatever the bounds, def. 2.13). Memoized per run, since β1 reads the same expressions often.
+ */
+function rewriter(rules: RuleSet): (e: Expr) => Expr {
+  const memo = new Map<Expr, Expr>();
+  return (e) => {
+    let r = memo.get(e);
+    if (!r) memo.set(e, (r = simplifyWith(e, rules, { domain: 'integers' })));
+    return r;
+  };
+}
+
+/** β1; `rules: null` leaves out the simplifier's rules (the linear simplification alone, for comparison). */
+export function beta1(t: TgtProgram, q: Query, trace?: (rule: string, text: string) => void, rules: RuleSet | null = BUILTIN_RULE_SET): InferResult {
   const ranges = funcValueRanges(t);
   return infer(t, q, {
     ...(trace ? { trace } : {}),
     simplifyFirst: true,
+    ...(rules ? { rewrite: rewriter(rules) } : {}),
     accessRange: (e) => {
       const r = ranges.get(e.func);
       if (!r || !isBounded(r)) return undefined;

@@ -6,9 +6,9 @@
 // Funcs defined by a single store are inlined; other funcs are uninterpreted, so a model may rely
 // on values no program computes: every counterexample is replayed concretely before it is
 // reported as a refutation.
-import { type Arith, type Bool, type Context, type Z3HighLevel, type Z3LowLevel, init, killThreads } from 'z3-solver';
 import { UserError } from '../diag.js';
 import { type Expr, type Hole, holeKey } from '../expr/ast.js';
+import { type BoolE, type Ctx, type IntE, intOp, withZ3 } from '../expr/smt.js';
 import { type Int, isError, normBig } from '../expr/value.js';
 import type { Input } from '../alg-semantics/ast.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
@@ -39,47 +39,6 @@ export function defaultRange(name: string, t: TgtProgram): readonly [Int, Int] {
   return t.window.some((w) => w.len === name) ? [0, 64] : [-64, 64];
 }
 
-type Api = Z3HighLevel & Z3LowLevel;
-type Ctx = Context<'refsem'>;
-type IntE = Arith<'refsem'>;
-type BoolE = Bool<'refsem'>;
-
-let api: Promise<Api> | undefined;
-let ctx: Ctx | undefined;
-let startupMs = 0;
-let chain: Promise<unknown> = Promise.resolve();
-
-/** Z3 is initialised once, lazily; its start-up time is kept for the benchmark. */
-async function z3(): Promise<{ api: Api; ctx: Ctx }> {
-  if (!api) {
-    const t0 = performance.now();
-    api = init();
-    const a = await api;
-    startupMs = performance.now() - t0;
-    ctx = new a.Context('refsem');
-  }
-  return { api: await api, ctx: ctx! };
-}
-
-export const z3StartupMs = (): number => startupMs;
-
-/** Ends Z3's worker threads so that the process can exit; the next call starts Z3 again. */
-export async function shutdownZ3(): Promise<void> {
-  await chain.catch(() => undefined);
-  if (!api) return;
-  const a = await api;
-  await killThreads(a.em);
-  api = undefined;
-  ctx = undefined;
-}
-
-/** One solver call at a time: the wasm build shares one heap and must not be re-entered. */
-function serialized<T>(f: () => Promise<T>): Promise<T> {
-  const next = chain.then(f, f);
-  chain = next.catch(() => undefined);
-  return next;
-}
-
 class Unsupported extends Error {}
 
 /** Encodes the negation of the query: true iff some atom fails on some path. */
@@ -89,8 +48,6 @@ function encode(c: Ctx, t: TgtProgram, q: Query, gamma: Completion): { violation
   const funcs = new Map<string, ReturnType<typeof c.Function.declare>>();
   let fresh = 0;
   const zero = c.Int.val(0);
-  const one = c.Int.val(1);
-  const asInt = (b: BoolE): IntE => c.If(b, one, zero) as IntE;
   const truth = (e: IntE): BoolE => e.neq(zero);
 
   const hole = (h: Hole): Expr => {
@@ -126,40 +83,8 @@ function encode(c: Ctx, t: TgtProgram, q: Query, gamma: Completion): { violation
         }
         return f.call(...(args as [IntE])) as IntE;
       }
-      case 'op': {
-        const a = e.args.map((x) => ex(x, env, depth));
-        const [x, y, z] = a as [IntE, IntE, IntE];
-        switch (e.op) {
-          case '+':
-            return x.add(y);
-          case '-':
-            return x.sub(y);
-          case '*':
-            return x.mul(y);
-          case 'div':
-            return c.If(y.eq(zero), zero, x.div(y)) as IntE;
-          case 'mod':
-            return c.If(y.eq(zero), zero, x.mod(y)) as IntE;
-          case '<':
-            return asInt(x.lt(y));
-          case '>':
-            return asInt(x.gt(y));
-          case '=':
-            return asInt(x.eq(y));
-          case 'and':
-            return asInt(c.And(truth(x), truth(y)));
-          case 'or':
-            return asInt(c.Or(truth(x), truth(y)));
-          case 'not':
-            return asInt(x.eq(zero));
-          case 'select':
-            return c.If(truth(x), y, z) as IntE;
-          case 'min':
-            return c.If(x.le(y), x, y) as IntE;
-          case 'max':
-            return c.If(x.ge(y), x, y) as IntE;
-        }
-      }
+      case 'op':
+        return intOp(c, e.op, e.args.map((x) => ex(x, env, depth)));
     }
   };
 
@@ -216,8 +141,7 @@ export function verifyCompletion(t: TgtProgram, gamma: Completion, ranges?: Read
     if (!q.params.includes(name)) throw new UserError(`--range names '${name}', which is not a parameter`, undefined, `the parameters are ${q.params.join(', ') || '(none)'}`);
     if (lo > hi) throw new UserError(`the range of '${name}' is empty (${lo}..${hi})`, undefined, 'give LO..HI with LO ≤ HI');
   }
-  return serialized(async () => {
-    const { ctx: c } = await z3();
+  return withZ3(async (c) => {
     let enc: ReturnType<typeof encode>;
     try {
       enc = encode(c, tt, q, gamma);

@@ -14,6 +14,7 @@ import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
 import { ISA_TARGET, emitVectorLoop, vectorPlan } from './emit-simd.js';
 import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, cLiteral, cString } from './c-syntax.js';
 import { RUNTIME_SCALAR } from './runtime.js';
+import { simplifyIndices } from './indices.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';
 import { type FuncRanges, funcRanges } from './ranges.js';
 
@@ -27,6 +28,8 @@ export interface EmitOptions {
   /** Vector code for `vectorize` loops: chosen at run time (auto), forced, or none (scalar loops). */
   readonly simd?: SimdMode;
   readonly faults?: CodegenFaults;
+  /** simplify the subscripts of reads and stores first ([C-INDEX]); on unless false */
+  readonly simplifyIndices?: boolean;
 }
 
 
@@ -467,8 +470,9 @@ function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, fname: s
 }
 
 /** `C-PIPELINE` for all requested instruction sets, with run-time dispatch (`C-DISPATCH`). */
-export function emitPipeline(t: TgtProgram, opts: EmitOptions = {}): EmittedPipeline {
-  const { arity } = checkTgt(t);
+export function emitPipeline(program: TgtProgram, opts: EmitOptions = {}): EmittedPipeline {
+  const { arity } = checkTgt(program);
+  const t = opts.simplifyIndices === false ? program : simplifyIndices(program);
   const name = entryName(opts.name ?? t.output);
   const faults = opts.faults ?? {};
   const bufs = `rsb_${name}`;

@@ -11,6 +11,8 @@ import { DEFAULT_GEN, type GenOptions } from './gen/pipeline.js';
 import type { ScheduleDriver } from './gen/driver.js';
 import { BUILTIN_ENGINES, type BoundsEngine } from '../bounds/engine.js';
 import type { CodegenFaults } from '../codegen/c-syntax.js';
+import { BUILTIN_RULE_SET } from '../simplify/builtin-rules.js';
+import type { RuleSet } from '../simplify/rule.js';
 
 export interface EnvConfig {
   /** bounds engine: a built-in name (beta0, beta1) or the path of an engine module */
@@ -70,6 +72,8 @@ export interface FuzzEnv {
   readonly engine: BoundsEngine;
   /** the scheduling driver with the campaign's directives (built-ins, plug-ins, zoo faults) */
   readonly schedule?: ScheduleDriver;
+  /** the simplifier's rules (a zoo fault may plant a wrong one) */
+  readonly rules: RuleSet;
   /** miscompilations a zoo fault switches on in the backend property's emitted code */
   readonly codegenFaults?: CodegenFaults;
 }
@@ -81,5 +85,6 @@ export function baseEnv(config: EnvConfig): FuzzEnv {
     exec: execTgt,
     validate: (p) => checkPipeline(p).map((e) => e.message),
     engine: BUILTIN_ENGINES[config.engine] ?? BUILTIN_ENGINES.beta0!,
+    rules: BUILTIN_RULE_SET,
   };
 }

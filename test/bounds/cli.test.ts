@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { scratch } from '../support/files.js';
-import { shutdownZ3 } from '../../src/bounds/verify-z3.js';
+import { shutdownZ3 } from '../../src/expr/smt.js';
 
 afterAll(async () => {
   await shutdownZ3();

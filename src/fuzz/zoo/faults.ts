@@ -14,6 +14,8 @@ import {
   computeAtOneConsumer, computeWithLike, parallelAny, splitForgetsMin, splitGuardLe, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere, storeAtReuse, swapReductionLoops,
 } from './directives.js';
 import { DirectiveRegistry } from '../../schedule/plugin.js';
+import { parseRules } from '../../simplify/parse-rules.js';
+import { ruleSet } from '../../simplify/rule.js';
 import { BUILTINS } from '../../schedule/builtins.js';
 
 export interface Fault {
@@ -26,6 +28,8 @@ export interface Fault {
   readonly directive?: string;
   /** the bounds engine of the detection campaign (default β0) */
   readonly engine?: string;
+  /** the planted rewrite rules, in the rule format of spec/simplify.md, for simplifier faults */
+  readonly rules?: string;
   /** the compiled backend the detection campaign checks (`--backend`), for code generation faults */
   readonly backend?: 'c' | 'simd';
   plant(env: FuzzEnv): FuzzEnv;
@@ -50,6 +54,15 @@ function validityIgnoringPredicates(p: Pipeline): string[] {
 /** A miscompilation switched on in the emitted code, found by the backend property (thesis ch. 5). */
 const codegenFault = (name: string, history: string, backend: 'c' | 'simd', faults: CodegenFaults): Fault => ({
   name, history, properties: ['backend'], backend, plant: (env) => ({ ...env, codegenFaults: faults }),
+});
+
+/**
+ * Wrong rewrite rules put in front of the simplifier's own, found by the `simplify` property (and
+ * refuted by `refsem verify-rules`, test/simplify/prove.test.ts).
+ */
+const ruleFault = (name: string, history: string, rules: string): Fault => ({
+  name, history, properties: ['simplify'], rules,
+  plant: (env) => ({ ...env, rules: ruleSet([...parseRules(rules, `<zoo ${name}>`), ...env.rules.rules]) }),
 });
 
 export const FAULTS: readonly Fault[] = [
@@ -101,6 +114,8 @@ export const FAULTS: readonly Fault[] = [
     properties: ['confluence', 'evaluators-tgt'],
     plant: (env) => ({ ...env, exec: execNonTotalDivision }),
   },
+  ruleFault('rule-wrong-on-errors', 'a rule true of every integer claimed for every value: x * 0 → 0, although an error value absorbs the product (def. 2.6)', 'values mul-zero-any: x * 0 -> 0;'),
+  ruleFault('rule-wrong-on-zero-divisor', 'a cancellation proved with every divisor assumed non-zero, as the verifier of the TRS paper did (its §3.1): (x * y) / y → x, wrong when y = 0 (§2.9)', 'integers div-cancel-any: (x * y) / y -> x;'),
   codegenFault('c-truncating-division', "C's truncating / and % emitted for the Euclidean div and mod (§5.1)", 'c', { truncatingDiv: true }),
   codegenFault('simd-unproven-narrowing', 'vector lanes narrowed to 32 bits without a proof that the values fit (§5.1)', 'simd', { unprovenNarrowing: true }),
   codegenFault('simd-dropped-tail', 'a vector loop whose extent is no multiple of the width drops its last iterations', 'simd', { dropVectorTail: true }),

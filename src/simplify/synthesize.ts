@@ -1,0 +1,122 @@
+// Synthesizing rules, as the TRS paper does (its §4): left-hand sides are proposed from
+// expressions the simplifier leaves alone, and a right-hand side is found by a counterexample-
+// guided loop. Candidates are enumerated smallest first from the left-hand side's wildcards,
+// a few constants and the operators; only those below the left-hand side in the reduction order
+// are considered; a candidate must agree with the left-hand side on every test environment found
+// so far, and is then given to Z3: a proof ends the search, a counterexample joins the tests.
+import { type Expr, type OpName, OP_ARITY, exprEquals, walkExpr } from '../expr/ast.js';
+import { evalExpr } from '../expr/eval.js';
+import { printExpr } from '../expr/print.js';
+import { E_MEM, E_RDOM, type Value, int, valueFromJson } from '../expr/value.js';
+import { seededRng } from '../rng.js';
+import { ruleDecreases } from './order.js';
+import { proveRule } from './prove-z3.js';
+import { type Domain, type Rule, wildcards } from './rule.js';
+
+/** Operators right-hand sides are built from (select and the logical ones add little here). */
+const RHS_OPS: readonly OpName[] = ['+', '-', '*', 'div', 'mod', 'min', 'max'];
+
+// implements [SIMP-SYNTH]
+export interface SynthesisResult {
+  readonly rule?: Rule;
+  /** candidates that survived the tests and were given to Z3 */
+  readonly proofs: number;
+  /** counterexamples Z3 returned, each a new test */
+  readonly counterexamples: number;
+}
+
+/** Right-hand side candidates with at most `maxOps` operators, smallest first. */
+function candidates(leaves: readonly Expr[], maxOps: number): Expr[][] {
+  const bySize: Expr[][] = [leaves.slice()];
+  for (let n = 1; n <= maxOps; n++) {
+    const out: Expr[] = [];
+    for (const o of RHS_OPS) {
+      if (OP_ARITY[o] !== 2) continue;
+      for (let a = 0; a < n; a++) {
+        for (const x of bySize[a]!) for (const y of bySize[n - 1 - a]!) out.push({ k: 'op', op: o, args: [x, y] });
+      }
+    }
+    bySize.push(out);
+  }
+  return bySize;
+}
+
+/** Test environments: random small values for every wildcard, error values for term wildcards in `values`. */
+function initialTests(lhs: Expr, domain: Domain, n: number): Map<string, Value>[] {
+  const { terms, consts } = wildcards(lhs);
+  const rng = seededRng(7);
+  const pick = (xs: readonly Value[]) => xs[rng.below(xs.length)]!;
+  const ints = [-7, -3, -2, -1, 0, 0, 1, 2, 3, 5, 8].map((k) => int(k));
+  return Array.from({ length: n }, () => {
+    const env = new Map<string, Value>();
+    for (const c of consts) env.set(c, pick(ints));
+    for (const t of terms) env.set(t, domain === 'values' && rng.below(7) === 0 ? pick([E_RDOM, E_MEM]) : pick(ints));
+    return env;
+  });
+}
+
+const agrees = (lhs: Expr, rhs: Expr, pred: Expr | undefined, env: ReadonlyMap<string, Value>): boolean =>
+  (pred !== undefined && evalExpr(pred, env) === 0) || evalExpr(lhs, env) === evalExpr(rhs, env);
+
+/** Searches for a right-hand side of `lhs` (with predicate `pred`) that is proved in `domain`. */
+export async function synthesizeRhs(
+  name: string,
+  lhs: Extract<Expr, { k: 'op' }>,
+  domain: Domain,
+  opts: { pred?: Expr; maxOps?: number; timeoutMs?: number; tests?: number } = {},
+): Promise<SynthesisResult> {
+  const { terms, consts } = wildcards(lhs);
+  // Leaves: the wildcards, 0 and 1, and the integer constants of the left-hand side.
+  const literals = new Set<Value>([0, 1]);
+  walkExpr(lhs, (x) => void (x.k === 'const' && typeof x.value !== 'object' && literals.add(x.value)));
+  const leaves: Expr[] = [...[...terms, ...consts].map((v): Expr => ({ k: 'var', name: v })), ...[...literals].map((value): Expr => ({ k: 'const', value }))];
+  const tests = initialTests(lhs, domain, opts.tests ?? 24);
+  let proofs = 0;
+  let counterexamples = 0;
+  for (const size of candidates(leaves, opts.maxOps ?? 2)) {
+    for (const rhs of size) {
+      if (exprEquals(rhs, lhs)) continue;
+      const rule: Rule = { name, domain, lhs, rhs, ...(opts.pred ? { pred: opts.pred } : {}) };
+      if (!ruleDecreases(rule).greater) continue;
+      if (!tests.every((env) => agrees(lhs, rhs, opts.pred, env))) continue;
+      proofs++;
+      const v = await proveRule(rule, opts.timeoutMs ?? 2000);
+      if (v.status === 'proved') return { rule, proofs, counterexamples };
+      if (v.status === 'refuted') {
+        counterexamples++;
+        tests.push(new Map(Object.entries(v.counterexample).map(([k, x]) => [k, valueFromJson(x)] as const)));
+      }
+    }
+  }
+  return { proofs, counterexamples };
+}
+
+/**
+ * Left-hand sides proposed by one expression: each operator subterm of at most `maxNodes` nodes,
+ * with its variables, accesses and holes made term wildcards and its integer constants either kept
+ * or made constant wildcards (the TRS paper generalizes subterms the same way, §4).
+ */
+export function proposeLhs(e: Expr, maxNodes = 7): Extract<Expr, { k: 'op' }>[] {
+  const out: Extract<Expr, { k: 'op' }>[] = [];
+  walkExpr(e, (sub) => {
+    if (sub.k !== 'op') return;
+    let nodes = 0;
+    walkExpr(sub, () => void nodes++);
+    if (nodes > maxNodes) return;
+    for (const generalizeConsts of [false, true]) {
+      const names = new Map<string, string>();
+      let consts = 0;
+      const gen = (x: Expr): Expr => {
+        if (x.k === 'op') return { k: 'op', op: x.op, args: x.args.map(gen) };
+        if (x.k === 'const') return generalizeConsts && typeof x.value !== 'object' ? { k: 'var', name: `c${consts++}` } : { k: 'const', value: x.value };
+        // Equal leaves get the same wildcard, so that correlated terms stay correlated.
+        const key = printExpr(x, 'tgt');
+        if (!names.has(key)) names.set(key, 'xyzwuv'[names.size] ?? `t${names.size}`);
+        return { k: 'var', name: names.get(key)! };
+      };
+      const p = gen(sub);
+      if (p.k === 'op' && !out.some((q) => exprEquals(q, p))) out.push(p);
+    }
+  });
+  return out;
+}
