@@ -15,7 +15,7 @@ export const group = 'perceus';
 export const BENCHMARKS: readonly (readonly [string, number])[] = [
   ['rbtree', 100_000],
   ['rbtree-ck', 20_000],
-  ['deriv', 7],
+  ['deriv', 8],
   ['nqueens', 8],
   ['cfold', 16],
   ['map', 100_000],

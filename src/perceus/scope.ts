@@ -8,7 +8,7 @@
 // is still needed elsewhere is first bound to a fresh name, because [SMATCH] consumes it.
 import { type Loc, UserError } from '../diag.js';
 import { type RawProgram, parseProgram } from './parse.js';
-import { type Branch, type ConInfo, ENTRY, type Expr, type FunDecl, type Program, type TypeDecl, freeVars, isAtom } from './syntax.js';
+import { type Branch, type ConInfo, ENTRY, type Expr, type FunDecl, type Program, type TypeDecl, freeVars, isAtom, mapChildren } from './syntax.js';
 import { NameSupply } from './names.js';
 
 interface Ctx {
@@ -132,13 +132,20 @@ function res(e: Expr, env: ReadonlySet<string>, ctx: Ctx): Expr {
   }
 }
 
+// implements [DEFAULT-BRANCH]
+/** The pattern of a default branch: `_ -> e` covers every constructor no other branch names. */
+export const DEFAULT_PATTERN = '_';
+
 function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ctx: Ctx): Expr {
   const where = at(e.loc, ctx.file);
-  if (e.branches.length === 0) throw new UserError('a match needs at least one branch', where);
+  const named = e.branches.filter((b) => b.con !== DEFAULT_PATTERN);
+  const dflt = e.branches.find((b) => b.con === DEFAULT_PATTERN);
+  if (named.length === 0) throw new UserError('a match needs at least one constructor pattern', where, 'the type of the scrutinee is read from its patterns');
+  if (dflt && e.branches[e.branches.length - 1] !== dflt) throw new UserError(`the default branch '${DEFAULT_PATTERN}' must come last`, at(dflt.loc, ctx.file));
   let type: TypeDecl | undefined;
   const covered = new Set<string>();
   let wild = 0;
-  const branches = e.branches.map((b): Branch => {
+  const branches = named.map((b): Branch => {
     const bl = at(b.loc, ctx.file);
     const k = ctx.cons.get(b.con);
     if (!k) throw new UserError(`unknown constructor '${b.con}' in pattern`, bl, 'patterns are constructors declared by a type');
@@ -156,9 +163,40 @@ function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ct
     });
     return { ...b, binders, body: res(b.body, new Set([...env, ...binders]), ctx) };
   });
-  const missing = type!.cons.filter((k) => !covered.has(k.name)).map((k) => k.name);
-  if (missing.length > 0) throw new UserError(`non-exhaustive match: no branch for ${missing.join(', ')}`, where, `add a branch for every constructor of type '${type!.name}'`);
+  const missing = type!.cons.filter((k) => !covered.has(k.name));
+  if (dflt) {
+    if (missing.length === 0) throw new UserError(`the default branch '${DEFAULT_PATTERN}' covers no constructor`, at(dflt.loc, ctx.file), 'patterns of a match must be mutually exclusive (§4.3.1)');
+    // One branch per constructor left over. Inside it the scrutinee variable denotes the matched
+    // value, rebuilt from the branch's fields: the scrutinee stays unique (it is not needed again,
+    // so it is not copied), and with reuse the rebuild takes the matched cell and keeps every field.
+    const x = e.scrut.k === 'var' && env.has(e.scrut.name) ? e.scrut.name : undefined;
+    for (const k of missing) {
+      const binders = Array.from({ length: k.arity }, () => `_'${++wild}`);
+      const value: Expr = k.arity === 0 ? { k: 'con', con: k.name, args: [], loc: dflt.loc } : { k: 'con', con: k.name, args: binders.map((y) => ({ k: 'var', name: y, loc: dflt.loc })), loc: dflt.loc };
+      const body = x === undefined ? dflt.body : substVar(dflt.body, x, value);
+      branches.push({ con: k.name, binders, body: res(body, new Set([...env, ...binders]), ctx), loc: dflt.loc });
+    }
+  } else if (missing.length > 0) {
+    throw new UserError(`non-exhaustive match: no branch for ${missing.map((k) => k.name).join(', ')}`, where, `add a branch for every constructor of type '${type!.name}', or a default branch '${DEFAULT_PATTERN} -> …'`);
+  }
   return { ...e, scrut: res(e.scrut, env, ctx), branches };
+}
+
+/** e[x := v] on a parsed expression, stopping where a binder shadows x. */
+function substVar(e: Expr, x: string, v: Expr): Expr {
+  const go = (y: Expr) => substVar(y, x, v);
+  switch (e.k) {
+    case 'var':
+      return e.name === x ? v : e;
+    case 'lam':
+      return e.param === x ? e : { ...e, body: go(e.body) };
+    case 'val':
+      return { ...e, bound: go(e.bound), body: e.name === x ? e.body : go(e.body) };
+    case 'match':
+      return { ...e, scrut: go(e.scrut), branches: e.branches.map((b) => (b.binders.includes(x) ? b : { ...b, body: go(b.body) })) };
+    default:
+      return mapChildren(e, go);
+  }
 }
 
 export function normalize(p: Program): Program {

@@ -4,7 +4,9 @@
 // spec/perceus.md, "Normal form"). Walking e in evaluation order, each constructor allocation takes
 // an available token of its size (its arity: every field is one word), preferring a cell of the
 // same constructor, then the most recently matched one — the pairing Koka's compiler makes, which
-// lets reuse specialization (reusespec.ts) keep fields in place. A token is used at most once on
+// lets reuse specialization (reusespec.ts) keep fields in place. Among cells of the same
+// constructor, one whose fields the constructor leaves in place comes first (spec/perceus.md,
+// [OPT-REUSE]: a default branch rebuilds the value it matched, and should get its own cell). A token is used at most once on
 // every path; after an inner match or `if`, a token used in any of its branches is gone. The
 // branch that made a used token binds it (`ru`); Perceus owns it like one more binder of the
 // branch, so paths that do not use it drop it (freeing the reserved cell).
@@ -14,7 +16,7 @@ import { NameSupply } from '../names.js';
 /** A matched cell available for reuse; named when a constructor first takes it. */
 interface Token {
   readonly con: string;
-  readonly arity: number;
+  readonly binders: readonly string[];
   name?: string;
 }
 
@@ -22,13 +24,31 @@ interface Walk {
   readonly fresh: () => string;
 }
 
-/** The token a constructor of `con` with `arity` fields takes: same constructor first, then the most recent. */
-function choose(avail: readonly Token[], con: string, arity: number): Token | undefined {
+/** How many arguments are the variable the token's match bound at the same position. */
+function inPlace(t: Token, args: readonly Expr[]): number {
+  let n = 0;
+  args.forEach((a, i) => {
+    if (a.k === 'var' && a.name === t.binders[i]) n++;
+  });
+  return n;
+}
+
+/**
+ * The token a constructor takes: one of its size; of the same constructor if there is one; among
+ * those, the one whose fields it leaves most in place (a rebuilt matched value takes its own
+ * cell), then the most recently matched.
+ */
+function choose(avail: readonly Token[], con: string, args: readonly Expr[]): Token | undefined {
   let best: Token | undefined;
+  let bestScore = -1;
   for (const t of avail) {
-    if (t.arity !== arity) continue;
+    if (t.binders.length !== args.length) continue;
     // Later tokens are more recent: ties go to the later one.
-    if (best === undefined || t.con === con || best.con !== con) best = t;
+    const score = t.con === con ? 1 + inPlace(t, args) : 0;
+    if (score >= bestScore) {
+      best = t;
+      bestScore = score;
+    }
   }
   return best;
 }
@@ -38,7 +58,7 @@ function go(e: Expr, avail: readonly Token[], w: Walk): [Expr, Set<Token>] {
   switch (e.k) {
     case 'con': {
       if (e.args.length === 0 || e.reuse !== undefined) return [e, new Set()];
-      const t = choose(avail, e.con, e.args.length);
+      const t = choose(avail, e.con, e.args);
       if (!t) return [e, new Set()];
       t.name ??= w.fresh();
       return [{ ...e, reuse: t.name }, new Set([t])];
@@ -59,7 +79,7 @@ function go(e: Expr, avail: readonly Token[], w: Walk): [Expr, Set<Token>] {
     case 'match': {
       const used = new Set<Token>();
       const branches = e.branches.map((b): Branch => {
-        const own: Token | undefined = b.binders.length > 0 ? { con: b.con, arity: b.binders.length } : undefined;
+        const own: Token | undefined = b.binders.length > 0 ? { con: b.con, binders: b.binders } : undefined;
         const [body, u] = go(b.body, own ? [...avail, own] : avail, w);
         for (const t of u) if (t !== own) used.add(t);
         return { ...b, body, ...(own?.name !== undefined ? { token: own.name } : {}) };
