@@ -177,6 +177,21 @@ function verdictOf(r: RunResult, checks: ReadonlySet<CheckName>, ref: StdOutcome
   return { ok: true };
 }
 
+/**
+ * 'PEAK-LIVE': a garbage-free configuration never holds more cells than the standard semantics
+ * can reach at its fullest (theorem 4.4 at the steps that allocate). The scoped baseline is not
+ * garbage free; with reuse a reserved cell is memory the standard semantics has no counterpart
+ * for (the matched value is dead, the new one not yet built). Both are exempt.
+ */
+export function peakLiveViolation(stats: Readonly<Record<string, Stats>>, peakReachable: number): { config: string; message: string } | undefined {
+  for (const c of [...CONFIGS, ...SINGLE_PASS_CONFIGS]) {
+    const s = stats[c.name];
+    if (c.scoped || c.opts.has('reuse') || !s || s.peakLive <= peakReachable) continue;
+    return { config: c.name, message: `peak live cells ${s.peakLive} exceed the ${peakReachable} cells the standard semantics ever reaches` };
+  }
+  return undefined;
+}
+
 export interface PropertyVerdict {
   readonly ok: boolean;
   readonly config?: string;
@@ -194,7 +209,7 @@ export interface PropertyVerdict {
  */
 export function perceusProperty(core: Program, maxSteps = 200_000): PropertyVerdict {
   const stats: Record<string, Stats> = {};
-  const reference = evalStandard(core, maxSteps);
+  const reference = evalStandard(core, maxSteps, undefined, true);
   if (reference.kind !== 'value') return { ok: true, stats };
   const nd = checkDerivable(perceus(core).program);
   if (nd) return { ok: false, config: 'perceus', check: 'derivable', message: `${nd.fun}: [${nd.rule}] ${nd.message}`, stats };
@@ -204,6 +219,8 @@ export function perceusProperty(core: Program, maxSteps = 200_000): PropertyVerd
     if (r.result.stop && r.result.stop.kind !== 'violation') return { ok: false, config: c.name, check: 'soundness', message: `heap machine ${r.result.stop.kind} where the standard semantics has a value`, stats };
     if (!r.verdict.ok) return { ok: false, config: c.name, check: r.verdict.check, message: r.verdict.message, stats };
   }
+  const peak = peakLiveViolation(stats, reference.peakReachable!);
+  if (peak) return { ok: false, ...peak, check: 'peak-live', stats };
   for (const c of CONFIGS) {
     if (!c.scoped && stats[c.name]!.peakLive > stats['scoped']!.peakLive) {
       return { ok: false, config: c.name, check: 'peak', message: `peak live cells ${stats[c.name]!.peakLive} exceed the scoped baseline's ${stats['scoped']!.peakLive}`, stats };
