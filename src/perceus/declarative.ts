@@ -109,6 +109,11 @@ const RULE: Readonly<Record<Expr['k'], string>> = {
   val: 'LIN-BIND', match: 'LIN-MATCH', if: 'LIN-IF', dup: 'LIN-DUP', drop: 'LIN-DROP', dropreuse: 'LIN-DROP', dropspec: 'LIN-DROP',
 };
 
+/** The rule of fig. 4.5 that checks a node of this kind (rule coverage, rules-fired.ts). */
+export function linRuleOf(e: Expr): string {
+  return RULE[e.k];
+}
+
 function check(delta: ReadonlySet<string>, gamma: Bag, e: Expr): void {
   const rule = RULE[e.k];
   const need = consumes(e);
