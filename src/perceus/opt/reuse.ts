@@ -13,6 +13,9 @@
 import { type Branch, type Expr, type Program, foldExpr, freeVars, mapBodies } from '../syntax.js';
 import { NameSupply } from '../names.js';
 
+/** The rule this module implements, for rule coverage (rules-fired.ts). */
+export const OPT_REUSE = 'OPT-REUSE';
+
 /** A matched cell available for reuse; named when a constructor first takes it. */
 interface Token {
   readonly con: string;

@@ -8,6 +8,9 @@
 // constructor of the same size. Runs after reuse analysis and before reference-count insertion.
 import { type Expr, type Program, mapBodies, mapChildren } from '../syntax.js';
 
+/** The rule this module implements, for rule coverage (rules-fired.ts). */
+export const OPT_REUSESPEC = 'OPT-REUSESPEC';
+
 interface Origin {
   readonly con: string;
   readonly binders: readonly string[];
