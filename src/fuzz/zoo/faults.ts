@@ -14,6 +14,8 @@ import {
   computeAtOneConsumer, computeWithLike, parallelAny, splitForgetsMin, splitGuardLe, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere, storeAtReuse, swapReductionLoops,
 } from './directives.js';
 import { DirectiveRegistry } from '../../schedule/plugin.js';
+import type { StageHooks } from '../../perceus/pipeline.js';
+import { doubleDropUnused, keepOtherPosition, skipCaptureDup, tokenInLambda } from './perceus-faults.js';
 import { BUILTINS } from '../../schedule/builtins.js';
 
 export interface Fault {
@@ -50,6 +52,11 @@ function validityIgnoringPredicates(p: Pipeline): string[] {
 /** A miscompilation switched on in the emitted code, found by the backend property (thesis ch. 5). */
 const codegenFault = (name: string, history: string, backend: 'c' | 'simd', faults: CodegenFaults): Fault => ({
   name, history, properties: ['backend'], backend, plant: (env) => ({ ...env, codegenFaults: faults }),
+});
+
+/** A mistake in the Perceus translation, found by the perceus property (thesis ch. 4). */
+const perceusFault = (name: string, history: string, hooks: StageHooks): Fault => ({
+  name, history, properties: ['perceus'], plant: (env) => ({ ...env, perceusHooks: hooks }),
 });
 
 export const FAULTS: readonly Fault[] = [
@@ -105,6 +112,10 @@ export const FAULTS: readonly Fault[] = [
   codegenFault('simd-unproven-narrowing', 'vector lanes narrowed to 32 bits without a proof that the values fit (§5.1)', 'simd', { unprovenNarrowing: true }),
   codegenFault('simd-dropped-tail', 'a vector loop whose extent is no multiple of the width drops its last iterations', 'simd', { dropVectorTail: true }),
   codegenFault('simd-lane-order', 'a vector store that writes the lanes in reverse order', 'simd', { laneOrder: true }),
+  perceusFault('closure-capture-dup', 'a closure captures a borrowed variable without the dup of [SLAM] (§4.3.4)', skipCaptureDup),
+  perceusFault('unused-binding-double-drop', 'an unused binding dropped twice, once by [SBIND-D] and once more', doubleDropUnused),
+  perceusFault('reusespec-other-position', 'reuse specialization keeps a field whose value was matched at another position (§4.2.5)', keepOtherPosition),
+  perceusFault('token-in-lambda', 'a reuse token paired with a constructor inside a lambda, another activation (§4.2.4)', tokenInLambda),
 ];
 
 export function faultNamed(name: string): Fault {
