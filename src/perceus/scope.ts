@@ -134,7 +134,7 @@ function res(e: Expr, env: ReadonlySet<string>, ctx: Ctx): Expr {
 
 // implements [DEFAULT-BRANCH]
 /** The pattern of a default branch: `_ -> e` covers every constructor no other branch names. */
-export const DEFAULT_PATTERN = '_';
+const DEFAULT_PATTERN = '_';
 
 function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ctx: Ctx): Expr {
   const where = at(e.loc, ctx.file);

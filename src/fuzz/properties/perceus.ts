@@ -11,7 +11,7 @@ import { bump } from '../stats.js';
 export const PERCEUS_CHOICES = 60;
 
 /** The prefix of the `--stats` counters of Perceus rules. */
-export const PERCEUS_RULE = 'perceus rule ';
+const PERCEUS_RULE = 'perceus rule ';
 
 export interface PerceusCase {
   readonly source: string;
