@@ -8,7 +8,7 @@
 // is still needed elsewhere is first bound to a fresh name, because [SMATCH] consumes it.
 import { type Loc, UserError } from '../diag.js';
 import { type RawProgram, parseProgram } from './parse.js';
-import { type Branch, type ConInfo, ENTRY, type Expr, type FunDecl, type Program, type TypeDecl, freeVars, isAtom, mapChildren } from './syntax.js';
+import { type Branch, type ConInfo, ENTRY, type Expr, type FunDecl, type Program, type TypeDecl, type Pattern, freeVars, isAtom, mapChildren } from './syntax.js';
 import { NameSupply } from './names.js';
 
 interface Ctx {
@@ -137,6 +137,7 @@ function res(e: Expr, env: ReadonlySet<string>, ctx: Ctx): Expr {
 const DEFAULT_PATTERN = '_';
 
 function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ctx: Ctx): Expr {
+  if (e.branches.some((b) => b.pats !== undefined)) return res(flatten(e, ctx), env, ctx);
   const where = at(e.loc, ctx.file);
   const named = e.branches.filter((b) => b.con !== DEFAULT_PATTERN);
   const dflt = e.branches.find((b) => b.con === DEFAULT_PATTERN);
@@ -180,6 +181,77 @@ function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ct
     throw new UserError(`non-exhaustive match: no branch for ${missing.map((k) => k.name).join(', ')}`, where, `add a branch for every constructor of type '${type!.name}', or a default branch '${DEFAULT_PATTERN} -> …'`);
   }
   return { ...e, scrut: res(e.scrut, env, ctx), branches };
+}
+
+// implements [NESTED-PATTERN]
+/** Names for the binders nested patterns introduce; `'` keeps them apart from source names. */
+let nestedNames = 0;
+const nestedName = () => `_'p${++nestedNames}`;
+
+/** Values a row has matched so far: the variable, its constructor and the names of its fields. */
+type Known = ReadonlyMap<string, { readonly con: string; readonly zs: readonly string[] }>;
+
+/**
+ * A match with nested patterns as nested flat matches, trying the rows in order (Koka's match
+ * semantics): per constructor, the rows of that constructor and the default row, each testing its
+ * sub-patterns left to right and falling through to the next row when one fails. In a row that
+ * falls through, a value matched so far is named by its rebuild from its fields, as in a default
+ * branch, so no scrutinee is needed twice.
+ */
+function flatten(e: Extract<Expr, { k: 'match' }>, ctx: Ctx): Expr {
+  const where = at(e.loc, ctx.file);
+  if (e.scrut.k !== 'var') {
+    const x = nestedName();
+    return { k: 'val', name: x, bound: e.scrut, body: { ...e, scrut: { k: 'var', name: x, loc: e.scrut.loc } }, loc: e.loc };
+  }
+  const x = e.scrut.name;
+  const consOf = (con: string, loc: Loc | undefined) => {
+    const k = ctx.cons.get(con);
+    if (!k) throw new UserError(`unknown constructor '${con}' in pattern`, at(loc, ctx.file), 'patterns are constructors declared by a type');
+    return k;
+  };
+  const rebuild = (con: string, ys: readonly string[]): Expr => ({ k: 'con', con, args: ys.map((y) => ({ k: 'var', name: y })) });
+  /** The body with every value matched so far named by its rebuild, outermost first. */
+  const named = (body: Expr, known: Known): Expr => [...known].reduce((b, [y, c]) => substVar(b, y, rebuild(c.con, c.zs)), body);
+  /** The tests of one row, then its body; `fail` builds what runs when a test fails. */
+  const tests = (todo: readonly (readonly [string, Pattern])[], body: Expr, fail: (known: Known) => Expr, known: Known, loc: Loc | undefined): Expr => {
+    if (todo.length === 0) return named(body, known);
+    const [[y, q], ...rest] = todo as [readonly [string, Pattern], ...(readonly [string, Pattern])[]];
+    if (q.k === 'lit') {
+      return { k: 'if', cond: { k: 'prim', op: '=', args: [{ k: 'var', name: y }, { k: 'lit', value: q.value }] }, then: tests(rest, body, fail, known, loc), else: fail(known), loc };
+    }
+    const nullary = q.k === 'name' && ctx.cons.get(q.name)?.arity === 0;
+    if (q.k === 'name' && !nullary) return tests(rest, q.name === '_' ? body : substVar(body, q.name, { k: 'var', name: y }), fail, known, loc);
+    const con = q.k === 'con' ? q.con : (q as { name: string }).name;
+    const args = q.k === 'con' ? q.args : [];
+    const k = consOf(con, loc);
+    if (k.arity !== args.length) throw new UserError(`pattern '${con}' needs ${k.arity} binder(s) but has ${args.length}`, at(loc, ctx.file));
+    const seen = known.get(y);
+    if (seen) return seen.con === con ? tests([...seen.zs.map((z, i) => [z, args[i]!] as const), ...rest], body, fail, known, loc) : fail(known);
+    const zs = args.map(() => nestedName());
+    const inner = tests([...zs.map((z, i) => [z, args[i]!] as const), ...rest], body, fail, new Map(known).set(y, { con, zs }), loc);
+    const others = ctx.types.get(k.type)!.cons.length > 1;
+    return { k: 'match', scrut: { k: 'var', name: y }, branches: [{ con, binders: zs, body: inner, loc }, ...(others ? [{ con: '_', binders: [], body: fail(known), loc }] : [])], loc };
+  };
+  const dflt = e.branches.find((b) => b.con === '_');
+  const named0 = [...new Set(e.branches.filter((b) => b.con !== '_').map((b) => b.con))];
+  const branches: Branch[] = named0.map((con) => {
+    const k = consOf(con, e.loc);
+    const ys = Array.from({ length: k.arity }, () => nestedName());
+    const rows = e.branches.filter((b) => b.con === con || b.con === '_');
+    const seq = (i: number, known: Known): Expr => {
+      const b = rows[i];
+      if (!b) throw new UserError(`non-exhaustive match: no pattern matches every ${con}`, where, `add a branch '${con}(${ys.map(() => '_').join(', ')}) -> …' or a default branch '_ -> …'`);
+      if (b.con === '_') return named(b.body, known);
+      if (b.binders.length !== k.arity) throw new UserError(`pattern '${con}' needs ${k.arity} binder(s) but has ${b.binders.length}`, at(b.loc, ctx.file));
+      const pats: readonly Pattern[] = b.pats ?? b.binders.map((n) => ({ k: 'name', name: n }));
+      return tests(pats.map((q, j) => [ys[j]!, q] as const), b.body, (kn) => seq(i + 1, kn), known, b.loc);
+    };
+    return { con, binders: ys, body: seq(0, new Map([[x, { con, zs: ys }]])), loc: rows[0]!.loc };
+  });
+  const type = named0.length > 0 ? ctx.types.get(consOf(named0[0]!, e.loc).type) : undefined;
+  const uncovered = type !== undefined && type.cons.some((k) => !named0.includes(k.name));
+  return { ...e, branches: dflt && uncovered ? [...branches, dflt] : branches };
 }
 
 /** e[x := v] on a parsed expression, stopping where a binder shadows x. */
