@@ -137,7 +137,10 @@ function res(e: Expr, env: ReadonlySet<string>, ctx: Ctx): Expr {
 const DEFAULT_PATTERN = '_';
 
 function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ctx: Ctx): Expr {
-  if (e.branches.some((b) => b.pats !== undefined)) return res(flatten(e, ctx), env, ctx);
+  // Nested: a sub-pattern, a field matched against a nullary constructor, or a constructor in several rows.
+  const cons = e.branches.map((b) => b.con).filter((c) => c !== '_');
+  const nested = e.branches.some((b) => b.pats !== undefined || b.binders.some((n) => ctx.cons.get(n)?.arity === 0)) || new Set(cons).size < cons.length;
+  if (nested) return res(flatten(e, ctx), env, ctx);
   const where = at(e.loc, ctx.file);
   const named = e.branches.filter((b) => b.con !== DEFAULT_PATTERN);
   const dflt = e.branches.find((b) => b.con === DEFAULT_PATTERN);
@@ -228,10 +231,15 @@ function flatten(e: Extract<Expr, { k: 'match' }>, ctx: Ctx): Expr {
     if (k.arity !== args.length) throw new UserError(`pattern '${con}' needs ${k.arity} binder(s) but has ${args.length}`, at(loc, ctx.file));
     const seen = known.get(y);
     if (seen) return seen.con === con ? tests([...seen.zs.map((z, i) => [z, args[i]!] as const), ...rest], body, fail, known, loc) : fail(known);
-    const zs = args.map(() => nestedName());
-    const inner = tests([...zs.map((z, i) => [z, args[i]!] as const), ...rest], body, fail, new Map(known).set(y, { con, zs }), loc);
-    const others = ctx.types.get(k.type)!.cons.length > 1;
-    return { k: 'match', scrut: { k: 'var', name: y }, branches: [{ con, binders: zs, body: inner, loc }, ...(others ? [{ con: '_', binders: [], body: fail(known), loc }] : [])], loc };
+    // One branch per constructor of the type: the tested one continues the row, each other one
+    // goes on to the next row knowing what y is.
+    const branches = ctx.types.get(k.type)!.cons.map((other): Branch => {
+      const zs = Array.from({ length: other.arity }, () => nestedName());
+      const now = new Map(known).set(y, { con: other.name, zs });
+      const next = other.name === con ? tests([...zs.map((z, i) => [z, args[i]!] as const), ...rest], body, fail, now, loc) : fail(now);
+      return { con: other.name, binders: zs, body: next, loc };
+    });
+    return { k: 'match', scrut: { k: 'var', name: y }, branches, loc };
   };
   const dflt = e.branches.find((b) => b.con === '_');
   const named0 = [...new Set(e.branches.filter((b) => b.con !== '_').map((b) => b.con))];
