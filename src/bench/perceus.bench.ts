@@ -1,10 +1,11 @@
 // `npm run bench:perceus`: scaled-down ports of the §4.4 benchmarks (plus map and the FBIP
-// traversal of fig. 4.3) under every configuration, checks off (the fast path). Reports the RC
-// operations, allocations, reuses and peak live cells of each run, and heap-machine steps per second.
+// traversal of fig. 4.3) under every configuration, checks off (the fast path). Reports every count
+// of spec/perceus.md [RC-COST] for each run, their sum of RC operations, and heap-machine steps per second.
 import { compile } from '../perceus/heap-compile.js';
 import { run as runMachine } from '../perceus/heap-machine.js';
 import { CONFIGS, annotate } from '../perceus/pipeline.js';
 import { loadProgram } from '../perceus/scope.js';
+import { rcOps } from '../perceus/stats.js';
 import { readExample } from './examples.js';
 
 export const name = 'perceus';
@@ -14,7 +15,7 @@ export const group = 'perceus';
 export const BENCHMARKS: readonly (readonly [string, number])[] = [
   ['rbtree', 100_000],
   ['rbtree-ck', 20_000],
-  ['deriv', 7],
+  ['deriv', 8],
   ['nqueens', 8],
   ['cfold', 16],
   ['map', 100_000],
@@ -42,7 +43,7 @@ export async function run(): Promise<object> {
       if (r.stop) throw new Error(`${bench}/${c.name}: ${r.stop.kind}`);
       steps += r.stats.steps;
       ms += dt;
-      table[bench]![c.name] = { ...r.stats, ms: Math.round(dt), result: typeof r.value === 'object' ? 'cell' : String(r.value) };
+      table[bench]![c.name] = { ...r.stats, rcOps: rcOps(r.stats), ms: Math.round(dt), result: typeof r.value === 'object' ? 'cell' : String(r.value) };
     }
   }
   return { stepsPerSecond: Math.round((steps / ms) * 1000), totalSteps: steps, totalMs: Math.round(ms), sizes: Object.fromEntries(BENCHMARKS), table };

@@ -2,6 +2,7 @@
 // directives schedules may use, the per-check step budget, and — for the bug zoo only — which
 // planted fault replaces a component by its faulty copy. Built from a plain, serializable
 // configuration so that worker threads and `refsem replay` rebuild exactly the same environment.
+import type { StageHooks } from '../perceus/pipeline.js';
 import type { Input, Pipeline } from '../alg-semantics/ast.js';
 import { checkPipeline } from '../alg-semantics/validate.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
@@ -76,6 +77,8 @@ export interface FuzzEnv {
   readonly rules: RuleSet;
   /** miscompilations a zoo fault switches on in the backend property's emitted code */
   readonly codegenFaults?: CodegenFaults;
+  /** rewrites a zoo fault plants between the stages of the Perceus translation */
+  readonly perceusHooks?: StageHooks;
 }
 
 export function baseEnv(config: EnvConfig): FuzzEnv {

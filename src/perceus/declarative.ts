@@ -109,6 +109,14 @@ const RULE: Readonly<Record<Expr['k'], string>> = {
   val: 'LIN-BIND', match: 'LIN-MATCH', if: 'LIN-IF', dup: 'LIN-DUP', drop: 'LIN-DROP', dropreuse: 'LIN-DROP', dropspec: 'LIN-DROP',
 };
 
+/** The rule that checks a whole function. */
+export const LIN_FUN = 'LIN-FUN';
+
+/** The rule of fig. 4.5 that checks a node of this kind (rule coverage, rules-fired.ts). */
+export function linRuleOf(e: Expr): string {
+  return RULE[e.k];
+}
+
 function check(delta: ReadonlySet<string>, gamma: Bag, e: Expr): void {
   const rule = RULE[e.k];
   const need = consumes(e);
@@ -173,7 +181,7 @@ function check(delta: ReadonlySet<string>, gamma: Bag, e: Expr): void {
 export function checkFun(f: FunDecl): NotDerivable | undefined {
   try {
     const need = consumes(f.body);
-    if (!sameBag(need, bag(f.params))) throw new Fail('LIN-FUN', `a function owns its parameters ${showBag(bag(f.params))} but its body consumes ${showBag(need)}`, f.loc);
+    if (!sameBag(need, bag(f.params))) throw new Fail(LIN_FUN, `a function owns its parameters ${showBag(bag(f.params))} but its body consumes ${showBag(need)}`, f.loc);
     check(new Set(), bag(f.params), f.body);
     return undefined;
   } catch (e) {

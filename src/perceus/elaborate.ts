@@ -6,6 +6,9 @@
 // `dup y; … drop y` for it (rule 'ELAB-MATCH'). Drop specialization, fusion and reuse work on this form.
 import { type Expr, type Program, mapBodies, wrapRc, mapChildren } from './syntax.js';
 
+/** The rule this module implements, for rule coverage (rules-fired.ts). */
+export const ELAB_MATCH = 'ELAB-MATCH';
+
 function peelDrops(e: Expr): [string[], Expr] {
   const names: string[] = [];
   let x = e;

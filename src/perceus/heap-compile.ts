@@ -155,7 +155,11 @@ export function compile(p: Program, formal: boolean): Compiled {
       }
       case 'lam': {
         const c = new Code(Op.LAM, e);
-        const caps = [...freeVars(erase(e))];
+        // λ^ys captures every name its body refers to: those of the erased body, in their order,
+        // then any other the annotations name (none in a correct translation; a token, say, in a
+        // faulty one, which the checks then see instead of an unbound slot).
+        const erasedCaps = freeVars(erase(e));
+        const caps = [...erasedCaps, ...[...freeVars(e)].filter((y) => !erasedCaps.has(y))];
         const inner = new Scope();
         const self = inner.add(`λself`);
         const capIn = caps.map((y) => inner.add(y));

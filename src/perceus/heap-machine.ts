@@ -376,12 +376,14 @@ class HeapMachine {
       if (typeof v === 'object' && v.rc !== STATIC) dangling(v, 'specialized drop');
       if (c.token >= 0) this.env[c.token] = NULL_TOKEN;
     } else {
+      this.stats.uniqueTests++;
       const uniq = v.rc === 1;
       const ops = uniq ? c.unique : c.shared;
+      // The operations of the chosen path are ordinary dups and drops, counted as such.
       for (let i = 0; i < ops.length; i++) {
         const o = ops[i]!;
         const x = this.env[o >> 1]!;
-        if (o & 1) this.specializedDrop(x);
+        if (o & 1) this.drop(x);
         else this.dup(x);
       }
       if (uniq) {
@@ -391,26 +393,12 @@ class HeapMachine {
         } else this.release(v);
       } else {
         v.rc--;
-        this.stats.drops++;
+        this.stats.decrefs++;
         if (c.token >= 0) this.env[c.token] = NULL_TOKEN;
       }
     }
     this.code = c.next;
     this.rule = 'DROPSPEC-R';
-  }
-
-  /** One drop inside a specialized drop: counted like [DROP-R], freeing what becomes unreferenced. */
-  private specializedDrop(x: RV): void {
-    if (typeof x !== 'object') return;
-    if (x.rc === 1) {
-      this.stats.drops++;
-      this.release(x);
-      this.queueFields(x);
-    } else if (x.rc > 1) {
-      x.rc--;
-      this.stats.drops++;
-    } else if (x.rc === RESERVED) this.release(x);
-    else if (x.rc === FREED) dangling(x, 'drop');
   }
 }
 

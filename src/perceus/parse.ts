@@ -5,7 +5,7 @@ import { type Loc, UserError } from '../diag.js';
 import type { OpName } from '../expr/ast.js';
 import { Cursor } from '../expr/parse.js';
 import { intFromString } from '../expr/value.js';
-import type { Branch, Expr } from './syntax.js';
+import type { Branch, Expr, Pattern } from './syntax.js';
 
 export const KEYWORDS = new Set(['type', 'fun', 'val', 'match', 'if', 'then', 'else', 'dup', 'drop']);
 
@@ -114,9 +114,11 @@ function expr(c: Cursor): Expr {
     while (!c.accept('}')) {
       const bloc = c.loc;
       const k = name(c, 'a constructor pattern');
-      const binders = c.is('(') ? list(c, () => name(c, 'a pattern variable or _').text) : [];
+      const pats = c.is('(') ? list(c, () => pattern(c)) : [];
       c.expect('->', "a branch is written 'C(x, y) -> expression'");
-      branches.push({ con: k.text, binders, body: parseExpr(c), loc: bloc });
+      const flat = pats.every((q) => q.k === 'name');
+      const binders = pats.map((q) => (q.k === 'name' ? q.name : '_'));
+      branches.push({ con: k.text, binders, ...(flat ? {} : { pats }), body: parseExpr(c), loc: bloc });
       while (c.accept(';') || c.accept(','));
     }
     return { k: 'match', scrut, branches, loc };
@@ -204,6 +206,17 @@ function parsePostfix(c: Cursor): Expr {
     else e = args.reduce<Expr>((f, a) => ({ k: 'app', fn: f, arg: a, loc }), e);
   }
   return e;
+}
+
+/** A sub-pattern: `x`, `_`, a constructor `C` or `C(p, …)`, or an integer. */
+function pattern(c: Cursor): Pattern {
+  const t = c.peek();
+  if (t.kind === 'int' || (c.is('-') && c.peek(1).kind === 'int')) {
+    const neg = c.accept('-');
+    return { k: 'lit', value: intFromString((neg ? '-' : '') + c.next().text) };
+  }
+  const n = name(c, 'a pattern variable, _, a constructor or an integer').text;
+  return c.is('(') ? { k: 'con', con: n, args: list(c, () => pattern(c)) } : { k: 'name', name: n };
 }
 
 function parseAtom(c: Cursor): Expr {

@@ -62,13 +62,27 @@ export function applicableChecks(c: Config): Set<CheckName> {
   return all;
 }
 
+/**
+ * Rewrites run after a stage of the translation: none in refsem itself; the bug zoo plants
+ * Perceus faults through them (src/fuzz/zoo/perceus-faults.ts), as it replaces a bounds engine.
+ */
+export interface StageHooks {
+  /** after reuse analysis */
+  readonly reuse?: (p: Program) => Program;
+  /** after reuse specialization */
+  readonly reusespec?: (p: Program) => Program;
+  /** after dup/drop insertion (fig. 4.8) */
+  readonly perceus?: (p: Program) => Program;
+}
+
 /** The annotated program a configuration runs. */
-export function annotate(core: Program, c: Config): Program {
+export function annotate(core: Program, c: Config, hooks: StageHooks = {}): Program {
   if (c.scoped) return scopedRc(core);
+  const after = (stage: keyof StageHooks, p: Program) => hooks[stage]?.(p) ?? p;
   let p = core;
-  if (c.opts.has('reuse')) p = reuseAnalysis(p);
-  if (c.opts.has('reusespec') && c.opts.has('reuse')) p = reuseSpecialization(p);
-  p = perceus(p).program;
+  if (c.opts.has('reuse')) p = after('reuse', reuseAnalysis(p));
+  if (c.opts.has('reusespec') && c.opts.has('reuse')) p = after('reusespec', reuseSpecialization(p));
+  p = after('perceus', perceus(p).program);
   if (!c.formal) p = elaborate(p);
   if (c.opts.has('dropspec')) p = dropSpecialization(p);
   if (c.opts.has('fusion')) p = dupDropFusion(p);
@@ -140,10 +154,11 @@ export interface RunSettings {
   readonly trace?: TraceLine[];
   /** The standard semantics' outcome, when soundness is checked (computed once per program). */
   readonly reference?: StdOutcome;
+  readonly hooks?: StageHooks;
 }
 
 export function runConfig(core: Program, c: Config, s: RunSettings = {}): ConfigRun {
-  return runAnnotated(annotate(core, c), c, s);
+  return runAnnotated(annotate(core, c, s.hooks), c, s);
 }
 
 /** Runs an already annotated program (`refsem rc --annotated`, or `annotate` output). */
@@ -177,6 +192,21 @@ function verdictOf(r: RunResult, checks: ReadonlySet<CheckName>, ref: StdOutcome
   return { ok: true };
 }
 
+/**
+ * 'PEAK-LIVE': a garbage-free configuration never holds more cells than the standard semantics
+ * can reach at its fullest (theorem 4.4 at the steps that allocate). The scoped baseline is not
+ * garbage free; with reuse a reserved cell is memory the standard semantics has no counterpart
+ * for (the matched value is dead, the new one not yet built). Both are exempt.
+ */
+export function peakLiveViolation(stats: Readonly<Record<string, Stats>>, peakReachable: number): { config: string; message: string } | undefined {
+  for (const c of [...CONFIGS, ...SINGLE_PASS_CONFIGS]) {
+    const s = stats[c.name];
+    if (c.scoped || c.opts.has('reuse') || !s || s.peakLive <= peakReachable) continue;
+    return { config: c.name, message: `peak live cells ${s.peakLive} exceed the ${peakReachable} cells the standard semantics ever reaches` };
+  }
+  return undefined;
+}
+
 export interface PropertyVerdict {
   readonly ok: boolean;
   readonly config?: string;
@@ -192,18 +222,21 @@ export interface PropertyVerdict {
  * theorem 4.3 (Perceus output derivable in fig. 4.5); and the peak-memory comparison with the
  * scoped baseline. Programs the standard semantics cannot finish within the budget are vacuous.
  */
-export function perceusProperty(core: Program, maxSteps = 200_000): PropertyVerdict {
+export function perceusProperty(core: Program, maxSteps = 200_000, hooks: StageHooks = {}): PropertyVerdict {
   const stats: Record<string, Stats> = {};
-  const reference = evalStandard(core, maxSteps);
+  const reference = evalStandard(core, maxSteps, undefined, true);
   if (reference.kind !== 'value') return { ok: true, stats };
-  const nd = checkDerivable(perceus(core).program);
+  const translated = perceus(core).program;
+  const nd = checkDerivable(hooks.perceus?.(translated) ?? translated);
   if (nd) return { ok: false, config: 'perceus', check: 'derivable', message: `${nd.fun}: [${nd.rule}] ${nd.message}`, stats };
   for (const c of [...CONFIGS, ...SINGLE_PASS_CONFIGS]) {
-    const r = runConfig(core, c, { checks: applicableChecks(c), maxSteps: maxSteps * 20, reference });
+    const r = runConfig(core, c, { checks: applicableChecks(c), maxSteps: maxSteps * 20, reference, hooks });
     stats[c.name] = r.result.stats;
     if (r.result.stop && r.result.stop.kind !== 'violation') return { ok: false, config: c.name, check: 'soundness', message: `heap machine ${r.result.stop.kind} where the standard semantics has a value`, stats };
     if (!r.verdict.ok) return { ok: false, config: c.name, check: r.verdict.check, message: r.verdict.message, stats };
   }
+  const peak = peakLiveViolation(stats, reference.peakReachable!);
+  if (peak) return { ok: false, ...peak, check: 'peak-live', stats };
   for (const c of CONFIGS) {
     if (!c.scoped && stats[c.name]!.peakLive > stats['scoped']!.peakLive) {
       return { ok: false, config: c.name, check: 'peak', message: `peak live cells ${stats[c.name]!.peakLive} exceed the scoped baseline's ${stats['scoped']!.peakLive}`, stats };

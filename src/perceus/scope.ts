@@ -8,7 +8,7 @@
 // is still needed elsewhere is first bound to a fresh name, because [SMATCH] consumes it.
 import { type Loc, UserError } from '../diag.js';
 import { type RawProgram, parseProgram } from './parse.js';
-import { type Branch, type ConInfo, ENTRY, type Expr, type FunDecl, type Program, type TypeDecl, freeVars, isAtom } from './syntax.js';
+import { type Branch, type ConInfo, ENTRY, type Expr, type FunDecl, type Program, type TypeDecl, type Pattern, freeVars, isAtom, mapChildren } from './syntax.js';
 import { NameSupply } from './names.js';
 
 interface Ctx {
@@ -132,13 +132,24 @@ function res(e: Expr, env: ReadonlySet<string>, ctx: Ctx): Expr {
   }
 }
 
+// implements [DEFAULT-BRANCH]
+/** The pattern of a default branch: `_ -> e` covers every constructor no other branch names. */
+const DEFAULT_PATTERN = '_';
+
 function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ctx: Ctx): Expr {
+  // Nested: a sub-pattern, a field matched against a nullary constructor, or a constructor in several rows.
+  const cons = e.branches.map((b) => b.con).filter((c) => c !== '_');
+  const nested = e.branches.some((b) => b.pats !== undefined || b.binders.some((n) => ctx.cons.get(n)?.arity === 0)) || new Set(cons).size < cons.length;
+  if (nested) return res(flatten(e, ctx), env, ctx);
   const where = at(e.loc, ctx.file);
-  if (e.branches.length === 0) throw new UserError('a match needs at least one branch', where);
+  const named = e.branches.filter((b) => b.con !== DEFAULT_PATTERN);
+  const dflt = e.branches.find((b) => b.con === DEFAULT_PATTERN);
+  if (named.length === 0) throw new UserError('a match needs at least one constructor pattern', where, 'the type of the scrutinee is read from its patterns');
+  if (dflt && e.branches[e.branches.length - 1] !== dflt) throw new UserError(`the default branch '${DEFAULT_PATTERN}' must come last`, at(dflt.loc, ctx.file));
   let type: TypeDecl | undefined;
   const covered = new Set<string>();
   let wild = 0;
-  const branches = e.branches.map((b): Branch => {
+  const branches = named.map((b): Branch => {
     const bl = at(b.loc, ctx.file);
     const k = ctx.cons.get(b.con);
     if (!k) throw new UserError(`unknown constructor '${b.con}' in pattern`, bl, 'patterns are constructors declared by a type');
@@ -156,9 +167,116 @@ function resMatch(e: Extract<Expr, { k: 'match' }>, env: ReadonlySet<string>, ct
     });
     return { ...b, binders, body: res(b.body, new Set([...env, ...binders]), ctx) };
   });
-  const missing = type!.cons.filter((k) => !covered.has(k.name)).map((k) => k.name);
-  if (missing.length > 0) throw new UserError(`non-exhaustive match: no branch for ${missing.join(', ')}`, where, `add a branch for every constructor of type '${type!.name}'`);
+  const missing = type!.cons.filter((k) => !covered.has(k.name));
+  if (dflt) {
+    if (missing.length === 0) throw new UserError(`the default branch '${DEFAULT_PATTERN}' covers no constructor`, at(dflt.loc, ctx.file), 'patterns of a match must be mutually exclusive (§4.3.1)');
+    // One branch per constructor left over. Inside it the scrutinee variable denotes the matched
+    // value, rebuilt from the branch's fields: the scrutinee stays unique (it is not needed again,
+    // so it is not copied), and with reuse the rebuild takes the matched cell and keeps every field.
+    const x = e.scrut.k === 'var' && env.has(e.scrut.name) ? e.scrut.name : undefined;
+    for (const k of missing) {
+      const binders = Array.from({ length: k.arity }, () => `_'${++wild}`);
+      const value: Expr = k.arity === 0 ? { k: 'con', con: k.name, args: [], loc: dflt.loc } : { k: 'con', con: k.name, args: binders.map((y) => ({ k: 'var', name: y, loc: dflt.loc })), loc: dflt.loc };
+      const body = x === undefined ? dflt.body : substVar(dflt.body, x, value);
+      branches.push({ con: k.name, binders, body: res(body, new Set([...env, ...binders]), ctx), loc: dflt.loc });
+    }
+  } else if (missing.length > 0) {
+    throw new UserError(`non-exhaustive match: no branch for ${missing.map((k) => k.name).join(', ')}`, where, `add a branch for every constructor of type '${type!.name}', or a default branch '${DEFAULT_PATTERN} -> …'`);
+  }
   return { ...e, scrut: res(e.scrut, env, ctx), branches };
+}
+
+// implements [NESTED-PATTERN]
+/** Names for the binders nested patterns introduce; `'` keeps them apart from source names. */
+let nestedNames = 0;
+const nestedName = () => `_'p${++nestedNames}`;
+
+/** Values a row has matched so far: the variable, its constructor and the names of its fields. */
+type Known = ReadonlyMap<string, { readonly con: string; readonly zs: readonly string[] }>;
+
+/**
+ * A match with nested patterns as nested flat matches, trying the rows in order (Koka's match
+ * semantics): per constructor, the rows of that constructor and the default row, each testing its
+ * sub-patterns left to right and falling through to the next row when one fails. In a row that
+ * falls through, a value matched so far is named by its rebuild from its fields, as in a default
+ * branch, so no scrutinee is needed twice.
+ */
+function flatten(e: Extract<Expr, { k: 'match' }>, ctx: Ctx): Expr {
+  const where = at(e.loc, ctx.file);
+  if (e.scrut.k !== 'var') {
+    const x = nestedName();
+    return { k: 'val', name: x, bound: e.scrut, body: { ...e, scrut: { k: 'var', name: x, loc: e.scrut.loc } }, loc: e.loc };
+  }
+  const x = e.scrut.name;
+  const consOf = (con: string, loc: Loc | undefined) => {
+    const k = ctx.cons.get(con);
+    if (!k) throw new UserError(`unknown constructor '${con}' in pattern`, at(loc, ctx.file), 'patterns are constructors declared by a type');
+    return k;
+  };
+  const rebuild = (con: string, ys: readonly string[]): Expr => ({ k: 'con', con, args: ys.map((y) => ({ k: 'var', name: y })) });
+  /** The body with every value matched so far named by its rebuild, outermost first. */
+  const named = (body: Expr, known: Known): Expr => [...known].reduce((b, [y, c]) => substVar(b, y, rebuild(c.con, c.zs)), body);
+  /** The tests of one row, then its body; `fail` builds what runs when a test fails. */
+  const tests = (todo: readonly (readonly [string, Pattern])[], body: Expr, fail: (known: Known) => Expr, known: Known, loc: Loc | undefined): Expr => {
+    if (todo.length === 0) return named(body, known);
+    const [[y, q], ...rest] = todo as [readonly [string, Pattern], ...(readonly [string, Pattern])[]];
+    if (q.k === 'lit') {
+      return { k: 'if', cond: { k: 'prim', op: '=', args: [{ k: 'var', name: y }, { k: 'lit', value: q.value }] }, then: tests(rest, body, fail, known, loc), else: fail(known), loc };
+    }
+    const nullary = q.k === 'name' && ctx.cons.get(q.name)?.arity === 0;
+    if (q.k === 'name' && !nullary) return tests(rest, q.name === '_' ? body : substVar(body, q.name, { k: 'var', name: y }), fail, known, loc);
+    const con = q.k === 'con' ? q.con : (q as { name: string }).name;
+    const args = q.k === 'con' ? q.args : [];
+    const k = consOf(con, loc);
+    if (k.arity !== args.length) throw new UserError(`pattern '${con}' needs ${k.arity} binder(s) but has ${args.length}`, at(loc, ctx.file));
+    const seen = known.get(y);
+    if (seen) return seen.con === con ? tests([...seen.zs.map((z, i) => [z, args[i]!] as const), ...rest], body, fail, known, loc) : fail(known);
+    // One branch per constructor of the type: the tested one continues the row, each other one
+    // goes on to the next row knowing what y is.
+    const branches = ctx.types.get(k.type)!.cons.map((other): Branch => {
+      const zs = Array.from({ length: other.arity }, () => nestedName());
+      const now = new Map(known).set(y, { con: other.name, zs });
+      const next = other.name === con ? tests([...zs.map((z, i) => [z, args[i]!] as const), ...rest], body, fail, now, loc) : fail(now);
+      return { con: other.name, binders: zs, body: next, loc };
+    });
+    return { k: 'match', scrut: { k: 'var', name: y }, branches, loc };
+  };
+  const dflt = e.branches.find((b) => b.con === '_');
+  const named0 = [...new Set(e.branches.filter((b) => b.con !== '_').map((b) => b.con))];
+  const branches: Branch[] = named0.map((con) => {
+    const k = consOf(con, e.loc);
+    const ys = Array.from({ length: k.arity }, () => nestedName());
+    const rows = e.branches.filter((b) => b.con === con || b.con === '_');
+    const seq = (i: number, known: Known): Expr => {
+      const b = rows[i];
+      if (!b) throw new UserError(`non-exhaustive match: no pattern matches every ${con}`, where, `add a branch '${con}(${ys.map(() => '_').join(', ')}) -> …' or a default branch '_ -> …'`);
+      if (b.con === '_') return named(b.body, known);
+      if (b.binders.length !== k.arity) throw new UserError(`pattern '${con}' needs ${k.arity} binder(s) but has ${b.binders.length}`, at(b.loc, ctx.file));
+      const pats: readonly Pattern[] = b.pats ?? b.binders.map((n) => ({ k: 'name', name: n }));
+      return tests(pats.map((q, j) => [ys[j]!, q] as const), b.body, (kn) => seq(i + 1, kn), known, b.loc);
+    };
+    return { con, binders: ys, body: seq(0, new Map([[x, { con, zs: ys }]])), loc: rows[0]!.loc };
+  });
+  const type = named0.length > 0 ? ctx.types.get(consOf(named0[0]!, e.loc).type) : undefined;
+  const uncovered = type !== undefined && type.cons.some((k) => !named0.includes(k.name));
+  return { ...e, branches: dflt && uncovered ? [...branches, dflt] : branches };
+}
+
+/** e[x := v] on a parsed expression, stopping where a binder shadows x. */
+function substVar(e: Expr, x: string, v: Expr): Expr {
+  const go = (y: Expr) => substVar(y, x, v);
+  switch (e.k) {
+    case 'var':
+      return e.name === x ? v : e;
+    case 'lam':
+      return e.param === x ? e : { ...e, body: go(e.body) };
+    case 'val':
+      return { ...e, bound: go(e.bound), body: e.name === x ? e.body : go(e.body) };
+    case 'match':
+      return { ...e, scrut: go(e.scrut), branches: e.branches.map((b) => (b.binders.includes(x) ? b : { ...b, body: go(b.body) })) };
+    default:
+      return mapChildren(e, go);
+  }
 }
 
 export function normalize(p: Program): Program {

@@ -6,6 +6,9 @@
 import { NameSupply } from './names.js';
 import { type Expr, type Program, freeVars, mapBodies, wrapRc } from './syntax.js';
 
+/** The rule this module implements, for rule coverage (rules-fired.ts). */
+export const SCOPED_DROP = 'SCOPED-DROP';
+
 /** Rule 'SCOPED-DROP': `val r = e; drop xs; r` ends a scope that owns `xs`. */
 function endScope(owned: readonly string[], e: Expr, names: NameSupply): Expr {
   if (owned.length === 0) return e;

@@ -6,14 +6,28 @@ import type { Loc } from '../diag.js';
 import { INT_OPS } from '../expr/ops.js';
 import type { Int } from '../expr/value.js';
 import { printExpr } from './print.js';
-import { ENTRY, type Expr, type FunDecl, type Program, funMap } from './syntax.js';
+import { ENTRY, type Expr, type FunDecl, type Program, children, foldExpr, funMap } from './syntax.js';
 
-/** Terms known to be values (closed): substitution never descends into them. */
+/**
+ * Values built by evaluation (closed): substitution never descends into them, so a value bound to
+ * a name is one object wherever the name is substituted — the sharing the heap machine has.
+ */
 const VALUES = new WeakSet<Expr>();
+/**
+ * Nodes of the program text. Substitution always copies them, so every instantiation of a body
+ * builds its own constructors and closures (one per [CON-R] and [LAM-R] of the heap machine), even
+ * a closed `Cons(1, Nil)` that evaluation has already seen as a value.
+ */
+const CODE = new WeakSet<Expr>();
 
-export function isValue(e: Expr): boolean {
-  if (e.k === 'lit' || e.k === 'lam' || VALUES.has(e)) return true;
-  if (e.k !== 'con') return false;
+/** Is `e`, a term in evaluation position (closed), a value? Marks it as one. */
+function isValue(e: Expr): boolean {
+  if (e.k === 'lit' || VALUES.has(e)) return true;
+  if (e.k === 'lam' && !CODE.has(e)) {
+    VALUES.add(e);
+    return true;
+  }
+  if (e.k !== 'con' || CODE.has(e)) return false;
   for (const a of e.args) if (!isValue(a)) return false;
   VALUES.add(e);
   return true;
@@ -21,7 +35,7 @@ export function isValue(e: Expr): boolean {
 
 /** e[x := v, …] for closed values v (so no capture can occur). */
 export function subst(e: Expr, s: ReadonlyMap<string, Expr>): Expr {
-  if (s.size === 0 || e.k === 'lit' || VALUES.has(e)) return e;
+  if (e.k === 'lit' || VALUES.has(e) || (s.size === 0 && !CODE.has(e))) return e;
   const go = (x: Expr) => subst(x, s);
   const under = (names: readonly string[], x: Expr) => {
     if (!names.some((n) => s.has(n))) return go(x);
@@ -56,7 +70,8 @@ export function subst(e: Expr, s: ReadonlyMap<string, Expr>): Expr {
 }
 
 export type StdOutcome =
-  | { readonly kind: 'value'; readonly value: Expr; readonly steps: number }
+  /** `peakReachable`, when measured: the most cells ever reachable (see countReachable). */
+  | { readonly kind: 'value'; readonly value: Expr; readonly steps: number; readonly peakReachable?: number }
   | { readonly kind: 'stuck'; readonly reason: string; readonly steps: number; readonly loc?: Loc }
   | { readonly kind: 'budget'; readonly steps: number; readonly loc?: Loc };
 
@@ -75,12 +90,37 @@ function bindAll(names: readonly string[], vals: readonly Expr[]): Map<string, E
   return new Map(names.map((n, i) => [n, vals[i]!]));
 }
 
-/** Evaluates `main` of an erased program: main ⟼* v (fig. 4.6). */
-export function evalStandard(p: Program, maxSteps = 10_000_000, trace?: StdTraceLine[]): StdOutcome {
+/**
+ * The cells a state of the standard semantics holds: the distinct values with fields and the
+ * closures reachable from the expression and the pending frames. By theorem 4.4 a garbage-free
+ * heap holds no more cells than this at any step that allocates (spec/perceus.md, [PEAK-LIVE]).
+ */
+function countReachable(cur: Expr, frames: readonly { body: Expr }[]): number {
+  const seen = new Set<Expr>();
+  // The bound expression in evaluation position is closed: a closure there is already a cell.
+  if (cur.k === 'val') isValue(cur.bound);
+  const todo: Expr[] = [cur, ...frames.map((f) => f.body)];
+  while (todo.length > 0) {
+    const e = todo.pop()!;
+    // A constructor whose fields are all values is closed, wherever it stands; a closure is a
+    // cell once it has been evaluated.
+    if ((e.k === 'con' && isValue(e)) || (e.k === 'lam' && VALUES.has(e))) {
+      if (seen.has(e) || (e.k === 'con' && e.args.length === 0)) continue;
+      seen.add(e);
+    }
+    for (const c of children(e)) todo.push(c);
+  }
+  return seen.size;
+}
+
+/** Evaluates `main` of an erased program: main ⟼* v (fig. 4.6); `measure` records peakReachable. */
+export function evalStandard(p: Program, maxSteps = 10_000_000, trace?: StdTraceLine[], measure = false): StdOutcome {
   const funs: Map<string, FunDecl> = funMap(p);
+  for (const f of p.funs) foldExpr(f.body, CODE, (code, e) => code.add(e));
   const frames: { name: string; body: Expr }[] = [];
-  let cur: Expr = funs.get(ENTRY)!.body;
+  let cur: Expr = subst(funs.get(ENTRY)!.body, new Map());
   let steps = 0;
+  let peak = 0;
   const stuck = (reason: string, at: Expr): StdOutcome => ({ kind: 'stuck', reason, steps, ...(at.loc ? { loc: at.loc } : {}) });
   for (;;) {
     if (steps >= maxSteps) return { kind: 'budget', steps, ...(cur.loc ? { loc: cur.loc } : {}) };
@@ -88,7 +128,7 @@ export function evalStandard(p: Program, maxSteps = 10_000_000, trace?: StdTrace
     const before = cur;
     if (isValue(cur)) {
       const f = frames.pop();
-      if (!f) return { kind: 'value', value: cur, steps };
+      if (!f) return { kind: 'value', value: cur, steps, ...(measure ? { peakReachable: peak } : {}) };
       // (bind): val x = v; e ⟶ e[x := v], the frame being the context.
       cur = subst(f.body, new Map([[f.name, cur]]));
       rule = 'STD-BIND';
@@ -148,6 +188,7 @@ export function evalStandard(p: Program, maxSteps = 10_000_000, trace?: StdTrace
       }
     }
     steps++;
+    if (measure) peak = Math.max(peak, countReachable(cur, frames));
     if (trace) trace.push({ step: steps, rule, text: line(before) });
   }
 }

@@ -12,8 +12,20 @@ export interface RcOp {
   readonly name: string;
 }
 
+/**
+ * A sub-pattern of a nested pattern (spec/perceus.md, [NESTED-PATTERN]): a name (a variable, `_`,
+ * or a nullary constructor), an integer, or a constructor with sub-patterns. Only the parser makes
+ * them; resolution turns them into nested flat matches.
+ */
+export type Pattern =
+  | { readonly k: 'name'; readonly name: string }
+  | { readonly k: 'lit'; readonly value: Int }
+  | { readonly k: 'con'; readonly con: string; readonly args: readonly Pattern[] };
+
 export interface Branch {
   readonly con: string;
+  /** The sub-patterns of a nested pattern, before resolution; `binders` then holds placeholders. */
+  readonly pats?: readonly Pattern[];
   /** Pattern binders; wildcards are given fresh names by the normalizer (spec: "Wildcards"). */
   readonly binders: readonly string[];
   readonly body: Expr;

@@ -2,7 +2,7 @@
 // benchmark under every configuration with every applicable check at a small size.
 import { describe, expect, it } from 'vitest';
 import { benchmarkSource } from '../../src/bench/perceus.bench.js';
-import { CONFIGS, applicableChecks, runConfig } from '../../src/perceus/pipeline.js';
+import { CONFIGS, SINGLE_PASS_CONFIGS, applicableChecks, runConfig } from '../../src/perceus/pipeline.js';
 import { loadProgram } from '../../src/perceus/scope.js';
 import { evalStandard } from '../../src/perceus/standard.js';
 import type { Stats } from '../../src/perceus/stats.js';
@@ -53,13 +53,33 @@ describe('FBIP claims', () => {
   });
 });
 
-describe('benchmarks under every configuration with every applicable check', () => {
+describe('honest counts on the benchmarks', () => {
+  const sizes: Record<string, number> = { rbtree: 60, 'rbtree-ck': 60, deriv: 4, nqueens: 5, cfold: 6, tmap: 60 };
+  it.each(Object.entries(sizes))('%s: drop specialization alone trades each drop it replaces for one is-unique test', (b, n) => {
+    const s = stats(b, n);
+    expect(s['perceus']!.drops - s['+dropspec']!.drops).toBe(s['+dropspec']!.uniqueTests);
+    expect(s['+dropspec']!.dups).toBe(s['perceus']!.dups);
+    expect(s['+dropspec']!.frees).toBe(s['perceus']!.frees);
+  });
+
+  it("cfold in Koka's evaluation order folds a unique tree: with reuse only the tree and one Add per reassociation step are allocated", () => {
+    for (const n of [4, 6]) {
+      const s = stats('cfold', n);
+      const tree = 2 ** (n + 1) - 1;
+      expect(s['+reuse']!.allocs).toBe(tree + 2 ** n - 1);
+      expect(s['+reuse']!.peakLive).toBe(tree);
+      expect(s['perceus']!.allocs).toBeGreaterThan(2 * s['+reuse']!.allocs);
+    }
+  });
+});
+
+describe('benchmarks under every configuration (each pass alone included) with every applicable check', () => {
   const sizes: Record<string, number> = { rbtree: 25, 'rbtree-ck': 25, deriv: 3, nqueens: 4, cfold: 5, map: 20, tmap: 30 };
   it.each(Object.entries(sizes))('%s', (b, n) => {
     const core = loadProgram(benchmarkSource(b, n), `${b}.lam`);
     const reference = evalStandard(core);
     expect(reference.kind).toBe('value');
-    for (const c of CONFIGS) {
+    for (const c of [...CONFIGS, ...SINGLE_PASS_CONFIGS]) {
       const r = runConfig(core, c, { checks: applicableChecks(c), reference });
       expect(r.verdict, `${b} ${c.name}`).toEqual({ ok: true });
     }

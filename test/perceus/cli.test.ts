@@ -67,3 +67,18 @@ describe('refsem rc', () => {
     expect((await runCli(['rc', MAP, '--check', 'nothing'])).code).toBe(2);
   });
 });
+
+describe('refsem fuzz --stats on the perceus property', () => {
+  it('counts the cases that fire each Perceus rule', async () => {
+    const r = await runCli(['fuzz', '--property', 'perceus', '--runs', '6', '--seed', '1', '--jobs', '1', '--stats', '--out', join(dir, 'fuzz')]);
+    expect(r.code).toBe(0);
+    for (const rule of ['SMATCH', 'DROPSPEC-R', 'OPT-REUSE', 'LIN-MATCH', 'STD-MATCH']) expect(r.stdout).toMatch(new RegExp(`perceus rule ${rule} +6\\n`));
+  }, 120_000);
+
+  it('rejects a default branch that is not last with its location (exit 2)', async () => {
+    const bad = file('default.lam', 'type t { A; B(x) }\nfun main() = match B(1) { _ -> 0; A -> 1 }\n');
+    const r = await runCli(['rc', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/default\.lam:2:27: error: the default branch '_' must come last/);
+  });
+});

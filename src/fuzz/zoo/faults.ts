@@ -16,6 +16,8 @@ import {
 import { DirectiveRegistry } from '../../schedule/plugin.js';
 import { parseRules } from '../../simplify/parse-rules.js';
 import { ruleSet } from '../../simplify/rule.js';
+import type { StageHooks } from '../../perceus/pipeline.js';
+import { doubleDropUnused, keepOtherPosition, skipCaptureDup, tokenInLambda } from './perceus-faults.js';
 import { BUILTINS } from '../../schedule/builtins.js';
 
 export interface Fault {
@@ -63,6 +65,11 @@ const codegenFault = (name: string, history: string, backend: 'c' | 'simd', faul
 const ruleFault = (name: string, history: string, rules: string): Fault => ({
   name, history, properties: ['simplify'], rules,
   plant: (env) => ({ ...env, rules: ruleSet([...parseRules(rules, `<zoo ${name}>`), ...env.rules.rules]) }),
+});
+
+/** A mistake in the Perceus translation, found by the perceus property (thesis ch. 4). */
+const perceusFault = (name: string, history: string, hooks: StageHooks): Fault => ({
+  name, history, properties: ['perceus'], plant: (env) => ({ ...env, perceusHooks: hooks }),
 });
 
 export const FAULTS: readonly Fault[] = [
@@ -120,6 +127,10 @@ export const FAULTS: readonly Fault[] = [
   codegenFault('simd-unproven-narrowing', 'vector lanes narrowed to 32 bits without a proof that the values fit (§5.1)', 'simd', { unprovenNarrowing: true }),
   codegenFault('simd-dropped-tail', 'a vector loop whose extent is no multiple of the width drops its last iterations', 'simd', { dropVectorTail: true }),
   codegenFault('simd-lane-order', 'a vector store that writes the lanes in reverse order', 'simd', { laneOrder: true }),
+  perceusFault('closure-capture-dup', 'a closure captures a borrowed variable without the dup of [SLAM] (§4.3.4)', skipCaptureDup),
+  perceusFault('unused-binding-double-drop', 'an unused binding dropped twice, once by [SBIND-D] and once more', doubleDropUnused),
+  perceusFault('reusespec-other-position', 'reuse specialization keeps a field whose value was matched at another position (§4.2.5)', keepOtherPosition),
+  perceusFault('token-in-lambda', 'a reuse token paired with a constructor inside a lambda, another activation (§4.2.4)', tokenInLambda),
 ];
 
 export function faultNamed(name: string): Fault {

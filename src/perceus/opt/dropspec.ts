@@ -5,6 +5,9 @@
 // same way (fig. 4.1f): `&x` on the unique path, `decref(x); NULL` otherwise.
 import { type Expr, type Program, mapBodies, mapChildren } from '../syntax.js';
 
+/** The rule this module implements, for rule coverage (rules-fired.ts). */
+export const OPT_DROPSPEC = 'OPT-DROPSPEC';
+
 function specializeBranch(body: Expr, x: string, binders: readonly string[]): Expr {
   // Walk the leading dups of used fields to the instruction consuming the scrutinee.
   const dups: Expr[] = [];

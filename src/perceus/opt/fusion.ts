@@ -5,6 +5,9 @@
 // `dup pushed; drop x` for the checks (its consumption is unchanged).
 import { type Expr, type Program, type RcOp, mapBodies, wrapRc, mapChildren } from '../syntax.js';
 
+/** The rule this module implements, for rule coverage (rules-fired.ts). */
+export const OPT_FUSION = 'OPT-FUSION';
+
 function fuse(e: Expr): Expr {
   switch (e.k) {
     case 'dup': {
