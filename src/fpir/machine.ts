@@ -1,0 +1,121 @@
+// Interpreting intrinsic calls from the table (spec/fpir.md, [FPIR-INTRINSIC]). A register is a
+// bit string seen through a view (lanes of an element type); an intrinsic reinterprets each
+// operand as its declared view, binds every result lane to operand lanes by its routing, and
+// computes the lane with its scalar formula. The same routing, applied to tags instead of values
+// (every byte knows which source lanes it came from), is the tag evaluation of [FPIR-TAGS].
+import { UserError } from '../diag.js';
+import type { FExpr } from './ast.js';
+import { evalLane } from './eval.js';
+import { type Intrinsic, INTRINSICS, type RegType, regBits } from './intrinsics.js';
+import { parseFpir } from './parse.js';
+import { typeName, wrap } from './types.js';
+
+export interface Reg {
+  readonly type: RegType;
+  readonly lanes: readonly bigint[];
+}
+
+export const showReg = (t: RegType): string => `${typeName(t.elem)}x${t.lanes}`;
+
+/** The same bits seen as `to` (little-endian lanes, as on both x86 and Arm). */
+export function reinterpret(r: Reg, to: RegType): Reg {
+  if (r.type.elem.bits === to.elem.bits && r.type.lanes === to.lanes) return r.type.elem.signed === to.elem.signed ? r : { type: to, lanes: r.lanes.map((v) => wrap(v, to.elem)) };
+  if (regBits(r.type) !== regBits(to)) throw new UserError(`[FPIR-INTRINSIC] a ${regBits(r.type)}-bit ${showReg(r.type)} cannot be read as ${showReg(to)} (${regBits(to)} bits)`);
+  let bits = 0n;
+  r.lanes.forEach((v, i) => (bits |= BigInt.asUintN(r.type.elem.bits, v) << BigInt(i * r.type.elem.bits)));
+  const w = BigInt(to.elem.bits);
+  return { type: to, lanes: Array.from({ length: to.lanes }, (_, i) => wrap(bits >> (BigInt(i) * w), to.elem)) };
+}
+
+/** Where result lane i of `e` reads: [operand, lane] pairs (every operand for lane-wise entries). */
+export function sources(e: Intrinsic, i: number, imm: number | undefined): readonly (readonly [number, number])[] {
+  const n = e.result.lanes;
+  switch (e.routing.k) {
+    case 'lanewise':
+      return e.args.map((_, k) => [k, i] as const);
+    case 'pack': {
+      const perBlock = 128 / e.result.elem.bits; // result lanes per 128-bit block
+      const half = perBlock / 2;
+      const block = Math.floor(i / perBlock);
+      const j = i % perBlock;
+      return [[j < half ? 0 : 1, block * half + (j % half)]];
+    }
+    case 'permute64': {
+      const per = 64 / e.result.elem.bits;
+      const qw = Math.floor(i / per);
+      return [[0, (((imm ?? 0) >> (2 * qw)) & 3) * per + (i % per)]];
+    }
+    case 'half':
+      return [[0, (e.routing.part ?? imm ?? 0) * n + i]];
+    case 'concat':
+      return [[Math.floor(i / e.args[0]!.lanes), i % e.args[0]!.lanes]];
+  }
+}
+
+const formulas = new Map<string, FExpr>();
+/** An entry's lane formula, parsed once (its text is data of the table). */
+export function laneFormula(e: Intrinsic): FExpr {
+  let f = formulas.get(e.name);
+  if (!f) formulas.set(e.name, (f = parseFpir(e.lane, `${e.name} (lane formula)`)));
+  return f;
+}
+
+const OPERAND = ['a', 'b', 'c'];
+
+function checkImm(e: Intrinsic, imm: number | undefined): void {
+  if (e.imm && (imm === undefined || imm < e.imm[0] || imm > e.imm[1])) throw new UserError(`[FPIR-INTRINSIC] ${e.name} needs an immediate in [${e.imm[0]}, ${e.imm[1]}], got ${imm ?? 'none'}`);
+  if (!e.imm && imm !== undefined) throw new UserError(`[FPIR-INTRINSIC] ${e.name} takes no immediate`);
+}
+
+/** `FPIR-INTRINSIC`: one call of an intrinsic on register values. */
+export function applyIntrinsic(e: Intrinsic, args: readonly Reg[], imm?: number): Reg {
+  if (args.length !== e.args.length) throw new UserError(`[FPIR-INTRINSIC] ${e.name} takes ${e.args.length} operands, got ${args.length}`);
+  checkImm(e, imm);
+  const views = args.map((a, k) => reinterpret(a, e.args[k]!));
+  const f = laneFormula(e);
+  const lanes: bigint[] = [];
+  for (let i = 0; i < e.result.lanes; i++) {
+    const src = sources(e, i, imm);
+    const env = (name: string): bigint => {
+      if (name.startsWith('n_')) return BigInt(imm ?? 0);
+      // Routed entries compute on the one source lane, named `a` in their formula.
+      const [k, lane] = e.routing.k === 'lanewise' ? src[OPERAND.indexOf(name[0]!)]! : src[0]!;
+      return views[k]!.lanes[lane]!;
+    };
+    lanes.push(evalLane(f, env));
+  }
+  return { type: e.result, lanes };
+}
+
+/** A register of tags: each byte holds the source lanes (`var:lane`) its value depends on. */
+export interface TagReg {
+  readonly bits: number;
+  readonly bytes: readonly ReadonlySet<string>[];
+}
+
+/** `FPIR-TAGS`: the routing of one call applied to tags: a result lane depends on its source lanes. */
+export function routeTags(e: Intrinsic, args: readonly TagReg[], imm?: number): TagReg {
+  checkImm(e, imm);
+  args.forEach((a, k) => {
+    if (a.bits !== regBits(e.args[k]!)) throw new UserError(`[FPIR-TAGS] ${e.name} operand ${k + 1} has ${a.bits} bits, expected ${regBits(e.args[k]!)}`);
+  });
+  const laneTags = (k: number, lane: number): string[] => {
+    const w = e.args[k]!.elem.bits / 8;
+    return args[k]!.bytes.slice(lane * w, lane * w + w).flatMap((s) => [...s]);
+  };
+  const w = e.result.elem.bits / 8;
+  const bytes: Set<string>[] = [];
+  for (let i = 0; i < e.result.lanes; i++) {
+    const s = new Set(sources(e, i, imm).flatMap(([k, lane]) => laneTags(k, lane)));
+    for (let b = 0; b < w; b++) bytes.push(s);
+  }
+  return { bits: regBits(e.result), bytes };
+}
+
+/** The entry named `name`; unknown names are reported with the supported list. */
+export function intrinsicNamed(name: string): Intrinsic {
+  const e = INTRINSICS.find((x) => x.name === name);
+  if (!e) throw new UserError(`[FPIR-INTRINSIC] unknown intrinsic '${name}'`, undefined, `the table has: ${INTRINSICS.map((x) => x.name).join(', ')}`);
+  return e;
+}
+
