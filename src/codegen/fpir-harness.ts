@@ -130,7 +130,8 @@ function harnessSource(cases: readonly Case[]): string {
   ].join('\n');
 }
 
-/** `FPIR-TABLE-CPU`: runs the x86 entries (or `entries`) on this CPU against the interpreter. */
+// implements [FPIR-TABLE-CPU]
+/** runs the x86 entries (or `entries`) on this CPU against the interpreter. */
 export async function checkTableOnCpu(entries: readonly Intrinsic[] = INTRINSICS, opts: ToolchainOptions & { samples?: number } = {}): Promise<HarnessReport> {
   const x86 = entries.filter((e) => e.target !== 'neon');
   const cases: Case[] = [];

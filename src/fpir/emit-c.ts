@@ -24,7 +24,8 @@ export function cStore(t: RegType, target: Target, p: string, r: string): string
   return bits === 128 ? `_mm_storeu_si128((__m128i *)(${p}), ${r})` : bits === 256 ? `_mm256_storeu_si256((__m256i *)(${p}), ${r})` : `_mm512_storeu_si512((void *)(${p}), ${r})`;
 }
 
-/** `FPIR-EMIT`: a call of an entry on operand expressions (x86 registers are untyped, so no casts). */
+// implements [FPIR-EMIT]
+/** a call of an entry on operand expressions (x86 registers are untyped, so no casts). */
 export function cCall(e: Intrinsic, args: readonly string[], imm?: number): string {
   return `${e.name}(${[...args, ...(imm !== undefined ? [String(imm)] : [])].join(', ')})`;
 }

@@ -10,6 +10,9 @@ import { type Intrinsic, INTRINSICS, type RegType, regBits } from './intrinsics.
 import { parseFpir } from './parse.js';
 import { typeName, wrap } from './types.js';
 
+const INTRINSIC = 'FPIR-INTRINSIC';
+const TAGS = 'FPIR-TAGS';
+
 export interface Reg {
   readonly type: RegType;
   readonly lanes: readonly bigint[];
@@ -20,7 +23,7 @@ export const showReg = (t: RegType): string => `${typeName(t.elem)}x${t.lanes}`;
 /** The same bits seen as `to` (little-endian lanes, as on both x86 and Arm). */
 export function reinterpret(r: Reg, to: RegType): Reg {
   if (r.type.elem.bits === to.elem.bits && r.type.lanes === to.lanes) return r.type.elem.signed === to.elem.signed ? r : { type: to, lanes: r.lanes.map((v) => wrap(v, to.elem)) };
-  if (regBits(r.type) !== regBits(to)) throw new UserError(`[FPIR-INTRINSIC] a ${regBits(r.type)}-bit ${showReg(r.type)} cannot be read as ${showReg(to)} (${regBits(to)} bits)`);
+  if (regBits(r.type) !== regBits(to)) throw new UserError(`[${INTRINSIC}] a ${regBits(r.type)}-bit ${showReg(r.type)} cannot be read as ${showReg(to)} (${regBits(to)} bits)`);
   let bits = 0n;
   r.lanes.forEach((v, i) => (bits |= BigInt.asUintN(r.type.elem.bits, v) << BigInt(i * r.type.elem.bits)));
   const w = BigInt(to.elem.bits);
@@ -63,13 +66,13 @@ export function laneFormula(e: Intrinsic): FExpr {
 const OPERAND = ['a', 'b', 'c'];
 
 function checkImm(e: Intrinsic, imm: number | undefined): void {
-  if (e.imm && (imm === undefined || imm < e.imm[0] || imm > e.imm[1])) throw new UserError(`[FPIR-INTRINSIC] ${e.name} needs an immediate in [${e.imm[0]}, ${e.imm[1]}], got ${imm ?? 'none'}`);
-  if (!e.imm && imm !== undefined) throw new UserError(`[FPIR-INTRINSIC] ${e.name} takes no immediate`);
+  if (e.imm && (imm === undefined || imm < e.imm[0] || imm > e.imm[1])) throw new UserError(`[${INTRINSIC}] ${e.name} needs an immediate in [${e.imm[0]}, ${e.imm[1]}], got ${imm ?? 'none'}`);
+  if (!e.imm && imm !== undefined) throw new UserError(`[${INTRINSIC}] ${e.name} takes no immediate`);
 }
 
-/** `FPIR-INTRINSIC`: one call of an intrinsic on register values. */
+/** One call of an intrinsic on register values. */
 export function applyIntrinsic(e: Intrinsic, args: readonly Reg[], imm?: number): Reg {
-  if (args.length !== e.args.length) throw new UserError(`[FPIR-INTRINSIC] ${e.name} takes ${e.args.length} operands, got ${args.length}`);
+  if (args.length !== e.args.length) throw new UserError(`[${INTRINSIC}] ${e.name} takes ${e.args.length} operands, got ${args.length}`);
   checkImm(e, imm);
   const views = args.map((a, k) => reinterpret(a, e.args[k]!));
   const f = laneFormula(e);
@@ -93,11 +96,11 @@ export interface TagReg {
   readonly bytes: readonly ReadonlySet<string>[];
 }
 
-/** `FPIR-TAGS`: the routing of one call applied to tags: a result lane depends on its source lanes. */
+/** The routing of one call applied to tags: a result lane depends on its source lanes. */
 export function routeTags(e: Intrinsic, args: readonly TagReg[], imm?: number): TagReg {
   checkImm(e, imm);
   args.forEach((a, k) => {
-    if (a.bits !== regBits(e.args[k]!)) throw new UserError(`[FPIR-TAGS] ${e.name} operand ${k + 1} has ${a.bits} bits, expected ${regBits(e.args[k]!)}`);
+    if (a.bits !== regBits(e.args[k]!)) throw new UserError(`[${TAGS}] ${e.name} operand ${k + 1} has ${a.bits} bits, expected ${regBits(e.args[k]!)}`);
   });
   const laneTags = (k: number, lane: number): string[] => {
     const w = e.args[k]!.elem.bits / 8;
@@ -115,7 +118,7 @@ export function routeTags(e: Intrinsic, args: readonly TagReg[], imm?: number): 
 /** The entry named `name`; unknown names are reported with the supported list. */
 export function intrinsicNamed(name: string): Intrinsic {
   const e = INTRINSICS.find((x) => x.name === name);
-  if (!e) throw new UserError(`[FPIR-INTRINSIC] unknown intrinsic '${name}'`, undefined, `the table has: ${INTRINSICS.map((x) => x.name).join(', ')}`);
+  if (!e) throw new UserError(`[${INTRINSIC}] unknown intrinsic '${name}'`, undefined, `the table has: ${INTRINSICS.map((x) => x.name).join(', ')}`);
   return e;
 }
 

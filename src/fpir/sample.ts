@@ -35,6 +35,7 @@ export interface Domain {
   readonly rows: readonly (readonly bigint[])[];
 }
 
+// implements [FPIR-DOMAIN]
 /** Rows of operand values for `types`: all combinations when at most EXHAUSTIVE_LIMIT, else `samples`. */
 export function domainOf(types: readonly ScalarType[], samples: number, rng: Rng): Domain {
   const size = types.reduce((s, t) => s * 2 ** t.bits, 1);

@@ -42,7 +42,8 @@ export interface ClaimResult extends Equivalence {
   readonly implements: string;
 }
 
-/** `FPIR-TABLE-FPIR`: every entry's lane formula against the FPIR instruction it claims. */
+// implements [FPIR-TABLE-FPIR]
+/** every entry's lane formula against the FPIR instruction it claims. */
 export function checkClaims(entries: readonly Intrinsic[] = INTRINSICS, samples = 20_000): ClaimResult[] {
   return entries
     .filter((e) => e.implements !== undefined)
