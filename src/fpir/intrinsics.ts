@@ -137,9 +137,11 @@ const X86_OTHER: readonly Intrinsic[] = [
   { name: '_mm256_extracti128_si256', target: 'avx2', mnemonic: 'vextracti128', args: [reg('u8', 32)], result: reg('u8', 16), imm: [0, 1], lane: 'a_u8', routing: { k: 'half' }, features: AVX2 },
   { name: '_mm512_castsi512_si256', target: 'avx512', mnemonic: '', args: [reg('u8', 64)], result: reg('u8', 32), lane: 'a_u8', routing: { k: 'half', part: 0 }, features: ['avx512f'] },
   { name: '_mm512_extracti64x4_epi64', target: 'avx512', mnemonic: 'vextracti64x4', args: [reg('u8', 64)], result: reg('u8', 32), imm: [0, 1], lane: 'a_u8', routing: { k: 'half' }, features: ['avx512f'] },
-  { name: '_mm256_permute4x64_epi64', target: 'avx2', mnemonic: 'vpermq', args: [reg('u64', 4)], result: reg('u64', 4), imm: [0, 255], lane: 'a_u64', routing: { k: 'permute64' }, features: AVX2 },
-  { name: '_mm256_or_si256', target: 'avx2', mnemonic: 'vpor', args: [reg('u64', 4), reg('u64', 4)], result: reg('u64', 4), lane: 'a_u64 | b_u64', routing: LANEWISE, features: AVX2 },
-  { name: '_mm512_or_si512', target: 'avx512', mnemonic: 'vporq', args: [reg('u64', 8), reg('u64', 8)], result: reg('u64', 8), lane: 'a_u64 | b_u64', routing: LANEWISE, features: ['avx512f'] },
+  // Data movement and bitwise operations are described on bytes, the finest lanes they keep apart,
+  // so that tag evaluation sees exactly which bytes go where.
+  { name: '_mm256_permute4x64_epi64', target: 'avx2', mnemonic: 'vpermq', args: [reg('u8', 32)], result: reg('u8', 32), imm: [0, 255], lane: 'a_u8', routing: { k: 'permute64' }, features: AVX2 },
+  { name: '_mm256_or_si256', target: 'avx2', mnemonic: 'vpor', args: [reg('u8', 32), reg('u8', 32)], result: reg('u8', 32), lane: 'a_u8 | b_u8', routing: LANEWISE, features: AVX2 },
+  { name: '_mm512_or_si512', target: 'avx512', mnemonic: 'vporq', args: [reg('u8', 64), reg('u8', 64)], result: reg('u8', 64), lane: 'a_u8 | b_u8', routing: LANEWISE, features: ['avx512f'] },
   ...([[256, 'avx2', AVX2], [512, 'avx512', AVX512]] as const).flatMap(([bits, target, features]): Intrinsic[] => [
     { name: `_mm${bits}_abs_epi8`, target, mnemonic: 'vpabsb', args: [full('i8', bits)], result: full('u8', bits), lane: 'u8(select(a_i8 < 0, 0 - i16(a_i8), i16(a_i8)))', routing: LANEWISE, implements: 'abs(a_i8)', features },
     { name: `_mm${bits}_abs_epi16`, target, mnemonic: 'vpabsw', args: [full('i16', bits)], result: full('u16', bits), lane: 'u16(select(a_i16 < 0, 0 - i32(a_i16), i32(a_i16)))', routing: LANEWISE, implements: 'abs(a_i16)', features },
@@ -179,6 +181,7 @@ const NEON: readonly Intrinsic[] = [
   neon('vaddq_u16', 'add', [q('u16'), q('u16')], q('u16'), 'a_u16 + b_u16'),
   neon('vqdmulhq_s16', 'sqdmulh', [q('i16'), q('i16')], q('i16'), 'i16(min(max((i64(a_i16) * i64(b_i16) * 2) >> 16, -32768), 32767))', 'mul_shr(a_i16, b_i16, 15)'),
   neon('vqrdmulhq_s16', 'sqrdmulh', [q('i16'), q('i16')], q('i16'), 'i16(min(max((i64(a_i16) * i64(b_i16) * 2 + 32768) >> 16, -32768), 32767))', 'rounding_mul_shr(a_i16, b_i16, 15)'),
+  neon('vdup_n_u8', 'dup', [], d('u8'), 'n_u8', undefined, LANEWISE, [0, 255]),
   neon('vget_low_u8', '', [q('u8')], d('u8'), 'a_u8', undefined, { k: 'half', part: 0 }),
   neon('vget_high_u8', '', [q('u8')], d('u8'), 'a_u8', undefined, { k: 'half', part: 1 }),
   neon('vcombine_u8', '', [d('u8'), d('u8')], q('u8'), 'a_u8', undefined, { k: 'concat' }),

@@ -5,7 +5,7 @@
 // (every byte knows which source lanes it came from), is the tag evaluation of [FPIR-TAGS].
 import { UserError } from '../diag.js';
 import type { FExpr } from './ast.js';
-import { evalLane } from './eval.js';
+import { type LaneFn, compileLane } from './eval.js';
 import { type Intrinsic, INTRINSICS, type RegType, regBits } from './intrinsics.js';
 import { parseFpir } from './parse.js';
 import { typeName, wrap } from './types.js';
@@ -63,7 +63,14 @@ export function laneFormula(e: Intrinsic): FExpr {
   return f;
 }
 
-const OPERAND = ['a', 'b', 'c'];
+/** Operands a, b, c take slots 0–2 of a lane row, the immediate n slot 3. */
+const SLOT: Readonly<Record<string, number>> = { a: 0, b: 1, c: 2, n: 3 };
+const compiled = new WeakMap<Intrinsic, LaneFn>();
+const laneFn = (e: Intrinsic): LaneFn => {
+  let f = compiled.get(e);
+  if (!f) compiled.set(e, (f = compileLane(laneFormula(e), (name) => SLOT[name[0]!]!)));
+  return f;
+};
 
 function checkImm(e: Intrinsic, imm: number | undefined): void {
   if (e.imm && (imm === undefined || imm < e.imm[0] || imm > e.imm[1])) throw new UserError(`[${INTRINSIC}] ${e.name} needs an immediate in [${e.imm[0]}, ${e.imm[1]}], got ${imm ?? 'none'}`);
@@ -75,17 +82,14 @@ export function applyIntrinsic(e: Intrinsic, args: readonly Reg[], imm?: number)
   if (args.length !== e.args.length) throw new UserError(`[${INTRINSIC}] ${e.name} takes ${e.args.length} operands, got ${args.length}`);
   checkImm(e, imm);
   const views = args.map((a, k) => reinterpret(a, e.args[k]!));
-  const f = laneFormula(e);
+  const f = laneFn(e);
   const lanes: bigint[] = [];
+  const row: bigint[] = [0n, 0n, 0n, BigInt(imm ?? 0)];
   for (let i = 0; i < e.result.lanes; i++) {
     const src = sources(e, i, imm);
-    const env = (name: string): bigint => {
-      if (name.startsWith('n_')) return BigInt(imm ?? 0);
-      // Routed entries compute on the one source lane, named `a` in their formula.
-      const [k, lane] = e.routing.k === 'lanewise' ? src[OPERAND.indexOf(name[0]!)]! : src[0]!;
-      return views[k]!.lanes[lane]!;
-    };
-    lanes.push(evalLane(f, env));
+    // Routed entries compute on the one source lane, called `a` in their formula.
+    for (let k = 0; k < src.length; k++) row[k] = views[src[k]![0]]!.lanes[src[k]![1]]!;
+    lanes.push(f(row));
   }
   return { type: e.result, lanes };
 }

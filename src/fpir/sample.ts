@@ -36,10 +36,10 @@ export interface Domain {
 }
 
 // implements [FPIR-DOMAIN]
-/** Rows of operand values for `types`: all combinations when at most EXHAUSTIVE_LIMIT, else `samples`. */
-export function domainOf(types: readonly ScalarType[], samples: number, rng: Rng): Domain {
+/** Rows of operand values for `types`: all combinations when at most `limit`, else `samples`. */
+export function domainOf(types: readonly ScalarType[], samples: number, rng: Rng, limit = EXHAUSTIVE_LIMIT): Domain {
   const size = types.reduce((s, t) => s * 2 ** t.bits, 1);
-  if (size <= EXHAUSTIVE_LIMIT) {
+  if (size <= limit) {
     let rows: bigint[][] = [[]];
     for (const t of types) {
       const next: bigint[][] = [];

@@ -4,12 +4,14 @@
 // Neon entries get here (no Arm CPU); x86 entries are also run on the CPU (src/codegen/fpir-harness.ts).
 import { seededRng } from '../rng.js';
 import { type FExpr, varsOf } from './ast.js';
-import { evalLane } from './eval.js';
+import { compileLane } from './eval.js';
 import { type Intrinsic, INTRINSICS } from './intrinsics.js';
 import { laneFormula } from './machine.js';
 import { parseFpir } from './parse.js';
 import { printFpir } from './print.js';
 import { domainOf } from './sample.js';
+import { inRange } from './types.js';
+import { baseName } from './match.js';
 
 export interface Equivalence {
   readonly status: 'proved' | 'sampled' | 'refuted';
@@ -18,19 +20,31 @@ export interface Equivalence {
   readonly counterexample?: string;
 }
 
-/** Compares two lane formulas over the variables of both (the domain of [FPIR-DOMAIN]). */
+/**
+ * Compares two lane formulas over the variables of both (the domain of [FPIR-DOMAIN]), skipping
+ * rows where `pre` is false. Occurrences of one variable under several types (a constant wildcard
+ * re-typed on a rule's right side) share a value, and rows where it does not fit every type are
+ * skipped: the rule does not apply there.
+ */
 export function compareFormulas(a: FExpr, b: FExpr, samples: number, seed: number, pre?: FExpr): Equivalence {
-  const vars = [...new Map([...varsOf(a), ...varsOf(b), ...(pre ? varsOf(pre) : [])].map((v) => [v.name, v])).values()];
-  const dom = domainOf(vars.map((v) => v.type), samples, seededRng(seed));
+  const occurrences = [...varsOf(a), ...(pre ? varsOf(pre) : []), ...varsOf(b)];
+  const first = new Map<string, (typeof occurrences)[number]>();
+  for (const v of occurrences) if (!first.has(baseName(v.name))) first.set(baseName(v.name), v);
+  const names = [...first.keys()];
+  const dom = domainOf(names.map((n) => first.get(n)!.type), samples, seededRng(seed));
+  const slot = (n: string) => names.indexOf(baseName(n));
+  const [fa, fb] = [compileLane(a, slot), compileLane(b, slot)];
+  const fpre = pre && compileLane(pre, slot);
+  const fits = occurrences.filter((v) => v.type.bits !== first.get(baseName(v.name))!.type.bits || v.type.signed !== first.get(baseName(v.name))!.type.signed).map((v) => [slot(v.name), v.type] as const);
   let checked = 0;
   for (const row of dom.rows) {
-    const env = (n: string) => row[vars.findIndex((v) => v.name === n)]!;
-    if (pre && evalLane(pre, env) === 0n) continue;
+    if (fits.some(([i, t]) => !inRange(row[i]!, t))) continue;
+    if (fpre && fpre(row) === 0n) continue;
     checked++;
-    const x = evalLane(a, env);
-    const y = evalLane(b, env);
+    const x = fa(row);
+    const y = fb(row);
     if (x !== y) {
-      const at = vars.map((v, i) => `${v.name}=${row[i]}`).join(' ');
+      const at = names.map((n, i) => `${first.get(n)!.name}=${row[i]}`).join(' ');
       return { status: 'refuted', checked, counterexample: `${at}: ${printFpir(a)} = ${x}, ${printFpir(b)} = ${y}` };
     }
   }
