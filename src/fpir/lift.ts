@@ -46,6 +46,7 @@ export function parseRule(r: RewriteRule): ParsedRule {
 /** The most rewrites one lifting makes (the rules shrink or lift, so this is never reached). */
 const MAX_REWRITES = 1000;
 
+// implements [FPIR-LIFT]
 export function lift(e: FExpr, rules: readonly RewriteRule[] = LIFTING_RULES): { expr: FExpr; applied: Rewrite[] } {
   const applied: Rewrite[] = [];
   const ps = rules.map(parseRule);

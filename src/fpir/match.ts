@@ -14,6 +14,7 @@ export const isConstWildcard = (name: string): boolean => /^c[0-9]+_/.test(name)
 export const baseName = (name: string): string => name.slice(0, name.lastIndexOf('_'));
 
 /** Matches `p` against `e`, extending `b`; false leaves `b` in an unspecified state. */
+// implements [FPIR-MATCH]
 export function match(p: FExpr, e: FExpr, b: Binding): boolean {
   if (p.k === 'var') {
     if (!typeEq(p.type, e.type)) return false;
