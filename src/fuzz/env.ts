@@ -11,6 +11,7 @@ import { DEFAULT_GEN, type GenOptions } from './gen/pipeline.js';
 import type { ScheduleDriver } from './gen/driver.js';
 import { BUILTIN_ENGINES, type BoundsEngine } from '../bounds/engine.js';
 import type { CodegenFaults } from '../codegen/c-syntax.js';
+import type { FpirFault } from '../fpir/faults.js';
 
 export interface EnvConfig {
   /** bounds engine: a built-in name (beta0, beta1) or the path of an engine module */
@@ -72,6 +73,8 @@ export interface FuzzEnv {
   readonly schedule?: ScheduleDriver;
   /** miscompilations a zoo fault switches on in the backend property's emitted code */
   readonly codegenFaults?: CodegenFaults;
+  /** a planted fault of the FPIR instruction selector, checked by the `fpir` property */
+  readonly fpirFault?: FpirFault;
 }
 
 export function baseEnv(config: EnvConfig): FuzzEnv {

@@ -15,6 +15,7 @@ import {
 } from './directives.js';
 import { DirectiveRegistry } from '../../schedule/plugin.js';
 import { BUILTINS } from '../../schedule/builtins.js';
+import { FPIR_FAULTS, type FpirFault } from '../../fpir/faults.js';
 
 export interface Fault {
   readonly name: string;
@@ -51,6 +52,9 @@ function validityIgnoringPredicates(p: Pipeline): string[] {
 const codegenFault = (name: string, history: string, backend: 'c' | 'simd', faults: CodegenFaults): Fault => ({
   name, history, properties: ['backend'], backend, plant: (env) => ({ ...env, codegenFaults: faults }),
 });
+
+/** A planted fault of the FPIR instruction selector, found by the `fpir` property (spec/fpir.md). */
+const fpirFault = (f: FpirFault): Fault => ({ name: f.name, history: f.history, properties: ['fpir'], plant: (env) => ({ ...env, fpirFault: f }) });
 
 export const FAULTS: readonly Fault[] = [
   directiveFault('round-tail-update', 'split with φ_Round accepted on an update stage (§2.8.2 allows Round on pure funcs only)', ['confluence'], splitRoundUpdate),
@@ -105,6 +109,7 @@ export const FAULTS: readonly Fault[] = [
   codegenFault('simd-unproven-narrowing', 'vector lanes narrowed to 32 bits without a proof that the values fit (§5.1)', 'simd', { unprovenNarrowing: true }),
   codegenFault('simd-dropped-tail', 'a vector loop whose extent is no multiple of the width drops its last iterations', 'simd', { dropVectorTail: true }),
   codegenFault('simd-lane-order', 'a vector store that writes the lanes in reverse order', 'simd', { laneOrder: true }),
+  ...FPIR_FAULTS.map(fpirFault),
 ];
 
 export function faultNamed(name: string): Fault {
