@@ -42,6 +42,7 @@ function fromBytes(b: Buffer, t: { signed: boolean; bits: number }): bigint[] {
   return out;
 }
 
+// implements [FPIR-RUN]
 /** The selected code of `e` on `env`'s lanes (a multiple of the target's lanes), `repeat` times. */
 export async function runSelected(e: FExpr, sel: Selected, target: Target, env: ReadonlyMap<string, readonly bigint[]>, opts: ToolchainOptions & { faults?: EmitFaults; repeat?: number } = {}): Promise<RunOutcome> {
   const fn = emitFunction(sel, target, 'rs_fpir', opts.faults);

@@ -16,6 +16,7 @@ export interface FpirFault {
 const replace = (name: string, change: Partial<LoweringRule>) => (rules: readonly LoweringRule[]): LoweringRule[] =>
   rules.map((r) => (r.name === name ? { name: r.name, target: r.target, lhs: r.lhs, rhs: change.rhs ?? r.rhs, ...('pre' in change ? (change.pre ? { pre: change.pre } : {}) : r.pre ? { pre: r.pre } : {}) } : r));
 
+// implements [FPIR-FAULTS]
 export const FPIR_FAULTS: readonly FpirFault[] = [
   {
     name: 'fpir-vpsubsw-unsigned',

@@ -10,6 +10,7 @@ import { parseFpir } from '../../fpir/parse.js';
 import { printFpir } from '../../fpir/print.js';
 import { selectInstructions, summarize } from '../../fpir/select.js';
 import { showSelection } from '../../fpir/show.js';
+import { readSource } from '../../node/source.js';
 
 export function targetNamed(name: string): Target {
   const t = TARGETS.find((x) => x === name);
@@ -21,12 +22,13 @@ export const register: Register = (program, io) => {
   program
     .command('fpir')
     .description('lift an integer expression to FPIR and select instructions for a target (spec/fpir.md)')
-    .argument('<expr>', "the expression, e.g. 'u8(min(u16(x_u8) + u16(y_u8), 255))'")
+    .argument('<expr>', "the expression, e.g. 'u8(min(u16(x_u8) + u16(y_u8), 255))', or @FILE to read it from a file")
     .requiredOption('--target <target>', `the instruction set: ${TARGETS.join(', ')}`)
     .option('--json', 'print one JSON object')
     .action((text: string, o: { target: string; json?: boolean }) => {
       const target = targetNamed(o.target);
-      const lifted = lift(parseFpir(text, '<expr>'));
+      const src = text.startsWith('@') ? readSource(text.slice(1)) : { text, file: '<expr>' };
+      const lifted = lift(parseFpir(src.text, src.file));
       const sel = selectInstructions(lifted.expr, target);
       const sum = summarize(sel);
       if (o.json) {
