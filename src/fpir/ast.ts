@@ -7,7 +7,7 @@ import type { Loc } from '../diag.js';
 import type { ScalarType } from './types.js';
 
 /** Primitive integer operations: arithmetic wraps, comparisons give bool (spec/fpir.md, [FPIR-PRIM]). */
-export const PRIM_OPS = ['+', '-', '*', '/', '%', 'min', 'max', '<<', '>>', '&', '|', '^', '<', '<=', '>', '>=', '==', '!='] as const;
+const PRIM_OPS = ['+', '-', '*', '/', '%', 'min', 'max', '<<', '>>', '&', '|', '^', '<', '<=', '>', '>=', '==', '!='] as const;
 export type PrimOp = (typeof PRIM_OPS)[number];
 
 /** The instructions of Pitchfork's table 1, plus `saturating_shl` (its §8.4). */
@@ -30,7 +30,7 @@ export type FExpr =
   /** An FPIR instruction; for `saturating_cast` the node's type is the target type. */
   | { readonly k: 'fp'; readonly op: FpOp; readonly args: readonly FExpr[]; readonly type: ScalarType; readonly loc?: Loc };
 
-export function childrenOf(e: FExpr): readonly FExpr[] {
+function childrenOf(e: FExpr): readonly FExpr[] {
   switch (e.k) {
     case 'var':
     case 'const':
@@ -53,5 +53,3 @@ export function varsOf(e: FExpr): Extract<FExpr, { k: 'var' }>[] {
   go(e);
   return [...out.values()];
 }
-
-export const sizeOf = (e: FExpr): number => 1 + childrenOf(e).reduce((s, c) => s + sizeOf(c), 0);

@@ -6,7 +6,7 @@ import type { Rng } from '../rng.js';
 import { type ScalarType, inRange, tmax, tmin } from './types.js';
 
 /** The most rows enumerated exhaustively. */
-export const EXHAUSTIVE_LIMIT = 1 << 16;
+const EXHAUSTIVE_LIMIT = 1 << 16;
 
 export function boundaryValues(t: ScalarType): bigint[] {
   const out = new Set<bigint>([tmin(t), tmin(t) + 1n, 0n, 1n, tmax(t) - 1n, tmax(t)]);
