@@ -90,6 +90,9 @@ describe('FPIR-LOWER', () => {
     const bad = await runCli(['fpir', 'x_u8', '--target', 'sse']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('the targets are: avx2, avx512, neon');
+    const fault = await runCli(['fpir-verify', '--fault', 'nope']);
+    expect(fault.code).toBe(2);
+    expect(fault.stderr).toContain('fpir-vpsubsw-unsigned');
     const typed = await runCli(['fpir', 'x_u8 + y_u16', '--target', 'neon']);
     expect(typed.stderr).toMatch(/^<expr>:1:6: error: \[FPIR-TYPING\]/);
   });
