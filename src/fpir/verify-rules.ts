@@ -88,7 +88,8 @@ export function verifyLowering(r: LoweringRule, o: VerifyOptions = {}): RuleVerd
   const consts = [...new Map(all.filter((v) => isConstWildcard(v.name)).map((v) => [baseName(v.name), v])).values()];
   const vars = [...new Map(all.filter((v) => !isConstWildcard(v.name)).map((v) => [baseName(v.name), v])).values()];
   const rng = seededRng(o.seed ?? 11);
-  const constDom = domainOf(consts.map((c) => c.type), 64, rng);
+  // Constants are enumerated only when they are 8-bit; wider ones are sampled.
+  const constDom = domainOf(consts.map((c) => c.type), 64, rng, 256);
   // Sampled constants multiply the work: then the lanes are sampled too.
   const dom = constDom.exhaustive ? domainOf(vars.map((v) => v.type), o.samples ?? 20_000, rng) : domainOf(vars.map((v) => v.type), 2048, rng, 256);
   const done = (eq: Equivalence): RuleVerdict => ({ rule: r.name, kind: 'lowering', target: r.target, ...eq, ms: performance.now() - t0 });
