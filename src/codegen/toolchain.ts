@@ -244,6 +244,19 @@ async function compile(tc: Toolchain, dir: string, source: string, opts: Toolcha
   return error === undefined ? { bin } : { error };
 }
 
+/**
+ * A standalone C program (the instruction harnesses of src/codegen/fpir-harness.ts) compiled with
+ * the same compiler and flags as a batch, in a fresh temporary directory that `done` removes.
+ */
+export async function compileStandalone(source: string, opts: ToolchainOptions = {}): Promise<{ bin: string; dir: string; done(): void } | { error: string }> {
+  const tc = detectToolchain(opts.env);
+  const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
+  const done = () => void (opts.keepTemp || rmSync(dir, { recursive: true, force: true }));
+  const c = await compile(tc, dir, source, { ...opts, openmp: false });
+  if ('error' in c) done();
+  return 'error' in c ? c : { bin: c.bin, dir, done };
+}
+
 /** `C-PCH`: the batch header's path, precompiled with this batch's compiler and flags (or inline). */
 function headerFor(tc: Toolchain, simd: boolean, opts: ToolchainOptions): Promise<string | undefined> {
   const flags = compileFlags(tc, opts);

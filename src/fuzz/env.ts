@@ -14,6 +14,7 @@ import { BUILTIN_ENGINES, type BoundsEngine } from '../bounds/engine.js';
 import type { CodegenFaults } from '../codegen/c-syntax.js';
 import { BUILTIN_RULE_SET } from '../simplify/builtin-rules.js';
 import type { RuleSet } from '../simplify/rule.js';
+import type { FpirFault } from '../fpir/faults.js';
 
 export interface EnvConfig {
   /** bounds engine: a built-in name (beta0, beta1) or the path of an engine module */
@@ -79,6 +80,8 @@ export interface FuzzEnv {
   readonly codegenFaults?: CodegenFaults;
   /** rewrites a zoo fault plants between the stages of the Perceus translation */
   readonly perceusHooks?: StageHooks;
+  /** a planted fault of the FPIR instruction selector, checked by the `fpir` property */
+  readonly fpirFault?: FpirFault;
 }
 
 export function baseEnv(config: EnvConfig): FuzzEnv {

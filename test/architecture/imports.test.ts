@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const src = join(__dirname, '..', '..', 'src');
 
 /** The core runs in a browser: it is bundled for the playground as it is. */
-const CORE = ['diag', 'rng', 'expr', 'simplify', 'alg-semantics', 'target-semantics', 'lowering', 'schedule', 'bounds', 'perceus', 'pipeline', 'report'];
+const CORE = ['diag', 'rng', 'fpir', 'expr', 'simplify', 'alg-semantics', 'target-semantics', 'lowering', 'schedule', 'bounds', 'perceus', 'pipeline', 'report'];
 /** Modules of edge folders that the browser runs too (the playground's rule links). */
 const CORE_FILES = ['rules/spec-rules.ts'];
 
@@ -20,6 +20,8 @@ const CORE_FILES = ['rules/spec-rules.ts'];
 const CORE_BELOW: Record<string, readonly string[]> = {
   diag: [],
   rng: [],
+  // FPIR stands beside the Halide core: fixed-point expressions, instruction models and rules.
+  fpir: ['diag', 'rng'],
   expr: ['diag'],
   simplify: ['diag', 'rng', 'expr'],
   'alg-semantics': ['diag', 'expr'],

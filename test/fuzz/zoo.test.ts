@@ -8,7 +8,8 @@ import { runFault } from '../../src/fuzz/zoo/run.js';
 import { scratchDir } from '../support/files.js';
 
 /** Checks allowed per fault; a code generation fault's checks each compile a binary (so fewer, and slower). */
-const BUDGET = 1200;
+// Measured on seed 1 (in-process, one job): predicate-separation needs 1,305 checks.
+const BUDGET = 1600;
 const budgetOf = (f: Fault) => (f.backend ? 600 : BUDGET);
 
 describe('bug zoo', () => {

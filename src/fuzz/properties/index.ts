@@ -4,6 +4,7 @@ import { UserError, argLoc } from '../../diag.js';
 import type { AnyProperty } from '../property.js';
 import { evaluatorsAlg, evaluatorsTgt } from './evaluators.js';
 import { backend } from './backend.js';
+import { fpir } from './fpir.js';
 import { halide } from './halide.js';
 import { perceus } from './perceus.js';
 import { operators } from './operators.js';
@@ -16,7 +17,7 @@ import { boundsQuality, confluence, lemmas, memorySafety, raceFree } from './sou
 export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip, perceus, operators, wrongPrograms, writeOrder, simplify];
 
 /** Properties that run only when asked for (they need an option such as --backend). */
-export const EXTRA_PROPERTIES: readonly AnyProperty[] = [backend, halide];
+export const EXTRA_PROPERTIES: readonly AnyProperty[] = [backend, halide, fpir];
 
 export function propertyNamed(name: string): AnyProperty {
   const p = [...PROPERTIES, ...EXTRA_PROPERTIES].find((q) => q.name === name);

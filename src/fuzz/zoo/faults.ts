@@ -19,6 +19,7 @@ import { ruleSet } from '../../simplify/rule.js';
 import type { StageHooks } from '../../perceus/pipeline.js';
 import { doubleDropUnused, keepOtherPosition, skipCaptureDup, tokenInLambda } from './perceus-faults.js';
 import { BUILTINS } from '../../schedule/builtins.js';
+import { FPIR_FAULTS, type FpirFault } from '../../fpir/faults.js';
 
 export interface Fault {
   readonly name: string;
@@ -71,6 +72,9 @@ const ruleFault = (name: string, history: string, rules: string): Fault => ({
 const perceusFault = (name: string, history: string, hooks: StageHooks): Fault => ({
   name, history, properties: ['perceus'], plant: (env) => ({ ...env, perceusHooks: hooks }),
 });
+
+/** A planted fault of the FPIR instruction selector, found by the `fpir` property (spec/fpir.md). */
+const fpirFault = (f: FpirFault): Fault => ({ name: f.name, history: f.history, properties: ['fpir'], plant: (env) => ({ ...env, fpirFault: f }) });
 
 export const FAULTS: readonly Fault[] = [
   directiveFault('round-tail-update', 'split with φ_Round accepted on an update stage (§2.8.2 allows Round on pure funcs only)', ['confluence'], splitRoundUpdate),
@@ -131,6 +135,7 @@ export const FAULTS: readonly Fault[] = [
   perceusFault('unused-binding-double-drop', 'an unused binding dropped twice, once by [SBIND-D] and once more', doubleDropUnused),
   perceusFault('reusespec-other-position', 'reuse specialization keeps a field whose value was matched at another position (§4.2.5)', keepOtherPosition),
   perceusFault('token-in-lambda', 'a reuse token paired with a constructor inside a lambda, another activation (§4.2.4)', tokenInLambda),
+  ...FPIR_FAULTS.map(fpirFault),
 ];
 
 export function faultNamed(name: string): Fault {

@@ -1,0 +1,34 @@
+// `refsem fpir-verify [--json] [--fault NAME]`: verifies every lifting and lowering rule
+// (spec/fpir.md, [FPIR-VERIFY]) and reports each as proved, sampled or refuted with its
+// counterexample; exit 1 when a rule is refuted.
+import type { Register } from './index.js';
+import { CLI_LOC, UserError } from '../../diag.js';
+import { FPIR_FAULTS, plantedRules } from '../../fpir/faults.js';
+import { LIFTING_RULES } from '../../fpir/lift-rules.js';
+import { verifyAll } from '../../fpir/verify-rules.js';
+
+export const register: Register = (program, io, setExit) => {
+  program
+    .command('fpir-verify')
+    .description('verify the FPIR lifting and lowering rules (spec/fpir.md)')
+    .option('--json', 'print one JSON object')
+    .option('--fault <name>', `plant a fault first: ${FPIR_FAULTS.map((f) => f.name).join(', ')}`)
+    .option('--samples <n>', 'rows sampled where the inputs are too many to enumerate', '20000')
+    .action((o: { json?: boolean; fault?: string; samples: string }) => {
+      const fault = o.fault === undefined ? undefined : FPIR_FAULTS.find((f) => f.name === o.fault);
+      if (o.fault !== undefined && !fault) throw new UserError(`unknown fault '${o.fault}'`, CLI_LOC, `the faults are: ${FPIR_FAULTS.map((f) => f.name).join(', ')}`);
+      const samples = Number(o.samples);
+      if (!Number.isInteger(samples) || samples < 1) throw new UserError(`--samples needs a positive integer, got '${o.samples}'`, CLI_LOC);
+      const t0 = performance.now();
+      const verdicts = verifyAll(LIFTING_RULES, plantedRules(fault), { samples });
+      const count = (s: string) => verdicts.filter((v) => v.status === s).length;
+      const ms = verdicts.map((v) => v.ms).sort((a, b) => a - b);
+      const summary = { rules: verdicts.length, proved: count('proved'), sampled: count('sampled'), refuted: count('refuted'), median_ms: Math.round(ms[Math.floor(ms.length / 2)] ?? 0), total_ms: Math.round(performance.now() - t0) };
+      if (o.json) io.out(`${JSON.stringify({ summary, rules: verdicts.map((v) => ({ ...v, ms: Math.round(v.ms) })) }, null, 1)}\n`);
+      else {
+        for (const v of verdicts) io.out(`${v.status.padEnd(8)} ${v.rule} (${v.checked} lanes)${v.counterexample ? `\n         ${v.counterexample}` : ''}\n`);
+        io.out(`${summary.rules} rules: ${summary.proved} proved, ${summary.sampled} sampled, ${summary.refuted} refuted; median ${summary.median_ms} ms per rule\n`);
+      }
+      if (summary.refuted > 0) setExit(1);
+    });
+};

@@ -1,0 +1,58 @@
+// Random FPIR expressions for the `fpir` fuzz property (spec/fpir.md, [FPIR-RUN]): well typed by
+// construction, over u8, i8, u16 and i16 (where the lowering rules are), biased toward the shapes
+// the rules match so that selected intrinsics, not only portable lanes, get exercised.
+import type { Rng } from '../rng.js';
+import type { FExpr, FpOp } from './ast.js';
+import { boundaryValues, sampleValue } from './sample.js';
+import { mkCast, mkFp, mkPrim } from './typing.js';
+import { type ScalarType, narrow, typeName, widen, withSign } from './types.js';
+
+const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.below(xs.length)]!;
+const T8_16: readonly ScalarType[] = [
+  { signed: false, bits: 8 }, { signed: true, bits: 8 }, { signed: false, bits: 16 }, { signed: true, bits: 16 },
+];
+const SAME: readonly FpOp[] = ['saturating_add', 'saturating_sub', 'halving_add', 'halving_sub', 'rounding_halving_add'];
+
+function leaf(t: ScalarType, rng: Rng): FExpr {
+  if (rng.below(5) === 0) return { k: 'const', value: pick(rng, boundaryValues(t)), type: t };
+  return { k: 'var', name: `${pick(rng, ['a', 'b', 'c'])}_${typeName(t)}`, type: t };
+}
+
+/** An expression of type `t` of at most `depth` levels. */
+export function randomFpir(t: ScalarType, depth: number, rng: Rng): FExpr {
+  if (depth <= 0) return leaf(t, rng);
+  const sub = (u: ScalarType) => randomFpir(u, depth - 1, rng);
+  const n = narrow(t);
+  const w = widen(t);
+  const choices: (() => FExpr)[] = [
+    () => mkFp(pick(rng, SAME), [sub(t), sub(t)], undefined),
+    () => mkPrim(pick(rng, ['+', '-', 'min', 'max'] as const), sub(t), sub(t)),
+    () => leaf(t, rng),
+  ];
+  if (!t.signed) choices.push(() => mkFp('absd', [sub(t), sub(t)], undefined));
+  if (!t.signed) choices.push(() => mkFp('abs', [sub(withSign(t, true))], undefined));
+  if (n) {
+    const un = withSign(n, false);
+    if (t.signed) {
+      choices.push(() => mkFp('widening_sub', [sub(un), sub(un)], undefined));
+      choices.push(() => mkFp('widening_add', [sub(n), sub(n)], undefined));
+    } else {
+      choices.push(() => mkFp('widening_add', [sub(un), sub(un)], undefined));
+      choices.push(() => mkFp('widening_shl', [sub(un), { k: 'const', value: BigInt(rng.below(4)), type: un }], undefined));
+    }
+  }
+  if (w) choices.push(() => mkFp('saturating_cast', [sub(pick(rng, [w, withSign(w, !w.signed)]))], t));
+  if (w) choices.push(() => mkCast(t, sub(w)));
+  if (t.bits === 16 && t.signed) choices.push(() => mkFp('mul_shr', [sub(t), sub(t), { k: 'const', value: 16n, type: t }], undefined));
+  return pick(rng, choices)();
+}
+
+export const randomType = (rng: Rng): ScalarType => pick(rng, T8_16);
+
+/** Boundary-biased lanes for each variable. */
+export function randomLanes(vars: readonly Extract<FExpr, { k: 'var' }>[], lanes: number, rng: Rng): Map<string, bigint[]> {
+  return new Map(vars.map((v) => {
+    const edges = boundaryValues(v.type);
+    return [v.name, Array.from({ length: lanes }, () => sampleValue(v.type, rng, edges))];
+  }));
+}

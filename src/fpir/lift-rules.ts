@@ -1,0 +1,68 @@
+// Lifting rules (Pitchfork §3.2; spec/fpir.md, [FPIR-LIFT]): plain integer code to FPIR, as data.
+// Each rule is written once over a type placeholder and instantiated for every type it holds for
+// (`T` the operand type, `W` the type of twice its width and same signedness, `S` the signed
+// type of twice its width, `N`/`X` the type's minimum and maximum). Rules are tried bottom-up, so
+// later rules are written over the FPIR the earlier ones produce (e.g. halving over widening_add).
+import { INT_TYPES, type ScalarType, tmax, tmin, typeName, widen, withSign } from './types.js';
+
+export interface RewriteRule {
+  readonly name: string;
+  readonly lhs: string;
+  readonly rhs: string;
+  /** a bool FPIR condition on the wildcards under which the rule holds */
+  readonly pre?: string;
+}
+
+interface Template {
+  readonly name: string;
+  readonly lhs: string;
+  readonly rhs: string;
+  readonly types: (t: ScalarType) => boolean;
+}
+
+const narrowable = (t: ScalarType) => t.bits <= 32;
+const TEMPLATES: readonly Template[] = [
+  // Pitchfork §2.1: the widening sum written with casts.
+  { name: 'widening-add', lhs: 'W(x_T) + W(y_T)', rhs: 'widening_add(x_T, y_T)', types: narrowable },
+  { name: 'widening-sub', lhs: 'S(x_T) - S(y_T)', rhs: 'widening_sub(x_T, y_T)', types: narrowable },
+  { name: 'widening-mul', lhs: 'W(x_T) * W(y_T)', rhs: 'widening_mul(x_T, y_T)', types: narrowable },
+  // Fig. 4: `u16(x_u8) + y_u16 -> extending_add(y_u16, x_u8)`, in both operand orders.
+  { name: 'extending-add', lhs: 'y_W + W(x_T)', rhs: 'extending_add(y_W, x_T)', types: narrowable },
+  { name: 'extending-add-left', lhs: 'W(x_T) + y_W', rhs: 'extending_add(y_W, x_T)', types: narrowable },
+  // Fig. 4: two extending adds of narrow values are one widening add.
+  { name: 'extending-add-pair', lhs: 'extending_add(extending_add(x_W, y_T), z_T)', rhs: 'widening_add(y_T, z_T) + x_W', types: narrowable },
+  // A constant shift of a widened value; the amount must fit the narrow type (§4.3, bounds on constants).
+  { name: 'widening-shl', lhs: 'W(x_T) << c0_W', rhs: 'widening_shl(x_T, c0_T)', types: narrowable },
+  { name: 'widening-shl-by-mul-2', lhs: 'W(x_T) * 2', rhs: 'widening_shl(x_T, 1)', types: narrowable },
+  // Fig. 4: `u8(min(x_u16, 255)) -> saturating_cast<u8>(x_u16)`; signed sources need both bounds.
+  { name: 'saturating-cast-min', lhs: 'T(min(x_W, X))', rhs: 'saturating_cast<T>(x_W)', types: (t) => narrowable(t) && !t.signed },
+  { name: 'saturating-cast-clamp', lhs: 'T(min(max(x_S, N), X))', rhs: 'saturating_cast<T>(x_S)', types: narrowable },
+  { name: 'saturating-cast-clamp-flipped', lhs: 'T(max(min(x_S, X), N))', rhs: 'saturating_cast<T>(x_S)', types: narrowable },
+  { name: 'saturating-add', lhs: 'saturating_cast<T>(widening_add(x_T, y_T))', rhs: 'saturating_add(x_T, y_T)', types: narrowable },
+  { name: 'saturating-sub', lhs: 'saturating_cast<T>(widening_sub(x_T, y_T))', rhs: 'saturating_sub(x_T, y_T)', types: narrowable },
+  // Fig. 2b: absolute difference written with a select; the difference wraps in T either way.
+  { name: 'absd', lhs: 'select(x_T > y_T, x_T - y_T, y_T - x_T)', rhs: 'absd(x_T, y_T)', types: (t) => !t.signed },
+  { name: 'absd-signed', lhs: 'select(x_T > y_T, x_T - y_T, y_T - x_T)', rhs: 'T(absd(x_T, y_T))', types: (t) => t.signed },
+  // §2.1: averaging with and without rounding, by shift or by division.
+  { name: 'halving-add', lhs: 'T(widening_add(x_T, y_T) >> 1)', rhs: 'halving_add(x_T, y_T)', types: narrowable },
+  { name: 'halving-add-div', lhs: 'T(widening_add(x_T, y_T) / 2)', rhs: 'halving_add(x_T, y_T)', types: narrowable },
+  { name: 'rounding-halving-add', lhs: 'T((widening_add(x_T, y_T) + 1) >> 1)', rhs: 'rounding_halving_add(x_T, y_T)', types: narrowable },
+  { name: 'halving-sub', lhs: 'T(widening_sub(x_T, y_T) >> 1)', rhs: 'halving_sub(x_T, y_T)', types: narrowable },
+  // The high half of a product (§3.3, "Specific constants", seen from the lifting side).
+  { name: 'mul-shr-high-half', lhs: 'T(widening_mul(x_T, y_T) >> B)', rhs: 'mul_shr(x_T, y_T, B)', types: (t) => t.bits === 16 || t.bits === 32 },
+];
+
+/** The template with every placeholder replaced for type `t`. */
+function instantiateTemplate(tp: Template, t: ScalarType): RewriteRule {
+  const sub = (s: string): string =>
+    s
+      .replace(/\bT\(|_T\b|<T>/g, (m) => m.replace('T', typeName(t)))
+      .replace(/\bW\(|_W\b/g, (m) => m.replace('W', typeName(widen(t)!)))
+      .replace(/\bS\(|_S\b/g, (m) => m.replace('S', typeName(withSign(widen(t)!, true))))
+      .replace(/\bN\b/g, String(tmin(t)))
+      .replace(/\bX\b/g, String(tmax(t)))
+      .replace(/\bB\b/g, String(t.bits));
+  return { name: `lift-${tp.name}-${typeName(t)}`, lhs: sub(tp.lhs), rhs: sub(tp.rhs) };
+}
+
+export const LIFTING_RULES: readonly RewriteRule[] = TEMPLATES.flatMap((tp) => INT_TYPES.filter((t) => tp.types(t)).map((t) => instantiateTemplate(tp, t)));

@@ -1,0 +1,114 @@
+// Lowering rules (Pitchfork §3.3; spec/fpir.md, [FPIR-LOWER]): FPIR to x86 and Neon intrinsics,
+// as data. A rule works on one logical vector of LANES[target] lanes; a wildcard of type T
+// arrives split into registers `x.0`, `x.1`, … of the target's register size, lowest lanes
+// first, and the right side gives the result's registers in the same order. Immediates are
+// integers or constant wildcards (`c0`). The classes are Pitchfork's: direct mappings, fused
+// mappings, compound instructions, predicated rules and specific constants.
+import type { Target } from './intrinsics.js';
+import type { RewriteRule } from './lift-rules.js';
+
+export interface LoweringRule extends RewriteRule {
+  readonly target: Target;
+}
+
+/** Lanes of the logical vector each target's rules work on: one register of bytes. */
+export const LANES: Readonly<Record<Target, number>> = { avx2: 32, avx512: 64, neon: 16 };
+/** Bits of one register. */
+export const REG_BITS: Readonly<Record<Target, number>> = { avx2: 256, avx512: 512, neon: 128 };
+
+const rule = (target: Target, name: string, lhs: string, rhs: string, pre?: string): LoweringRule => ({ name: `lower-${target}-${name}`, target, lhs, rhs, ...(pre ? { pre } : {}) });
+
+/** A lane-wise x86 intrinsic applied register by register (`regs` registers per operand). */
+const x86Each = (target: 'avx2' | 'avx512', name: string, lhs: string, c: string, regs: number, operands = 2): LoweringRule => {
+  const p = target === 'avx2' ? '_mm256_' : '_mm512_';
+  const ops = ['x', 'y'].slice(0, operands);
+  const terms = Array.from({ length: regs }, (_, k) => `${p}${c}(${ops.map((o) => `${o}.${k}`).join(', ')})`);
+  return rule(target, name, lhs, regs === 1 ? terms[0]! : `[${terms.join(', ')}]`);
+};
+
+const x86Common = (t: 'avx2' | 'avx512'): LoweringRule[] => [
+  x86Each(t, 'saturating-add-u8', 'saturating_add(x_u8, y_u8)', 'adds_epu8', 1),
+  x86Each(t, 'saturating-add-i8', 'saturating_add(x_i8, y_i8)', 'adds_epi8', 1),
+  x86Each(t, 'saturating-add-u16', 'saturating_add(x_u16, y_u16)', 'adds_epu16', 2),
+  x86Each(t, 'saturating-add-i16', 'saturating_add(x_i16, y_i16)', 'adds_epi16', 2),
+  x86Each(t, 'saturating-sub-u8', 'saturating_sub(x_u8, y_u8)', 'subs_epu8', 1),
+  x86Each(t, 'saturating-sub-i8', 'saturating_sub(x_i8, y_i8)', 'subs_epi8', 1),
+  x86Each(t, 'saturating-sub-u16', 'saturating_sub(x_u16, y_u16)', 'subs_epu16', 2),
+  x86Each(t, 'saturating-sub-i16', 'saturating_sub(x_i16, y_i16)', 'subs_epi16', 2),
+  x86Each(t, 'rounding-halving-add-u8', 'rounding_halving_add(x_u8, y_u8)', 'avg_epu8', 1),
+  x86Each(t, 'rounding-halving-add-u16', 'rounding_halving_add(x_u16, y_u16)', 'avg_epu16', 2),
+  x86Each(t, 'add-u8', 'x_u8 + y_u8', 'add_epi8', 1),
+  x86Each(t, 'add-i8', 'x_i8 + y_i8', 'add_epi8', 1),
+  x86Each(t, 'add-u16', 'x_u16 + y_u16', 'add_epi16', 2),
+  x86Each(t, 'add-i16', 'x_i16 + y_i16', 'add_epi16', 2),
+  x86Each(t, 'sub-u16', 'x_u16 - y_u16', 'sub_epi16', 2),
+  x86Each(t, 'min-u8', 'min(x_u8, y_u8)', 'min_epu8', 1),
+  x86Each(t, 'max-u8', 'max(x_u8, y_u8)', 'max_epu8', 1),
+  x86Each(t, 'min-i16', 'min(x_i16, y_i16)', 'min_epi16', 2),
+  x86Each(t, 'max-i16', 'max(x_i16, y_i16)', 'max_epi16', 2),
+  x86Each(t, 'abs-i8', 'abs(x_i8)', 'abs_epi8', 1, 1),
+  x86Each(t, 'abs-i16', 'abs(x_i16)', 'abs_epi16', 2, 1),
+  // Specific constants (§3.3): the high half of a 16-bit product.
+  x86Each(t, 'mul-shr-16-i16', 'mul_shr(x_i16, y_i16, 16)', 'mulhi_epi16', 2),
+  x86Each(t, 'mul-shr-16-u16', 'mul_shr(x_u16, y_u16, 16)', 'mulhi_epu16', 2),
+];
+
+const AVX2: readonly LoweringRule[] = [
+  ...x86Common('avx2'),
+  // Compound (§3.3): x86 has no absolute difference; both saturating differences, one of them 0.
+  rule('avx2', 'absd-u8', 'absd(x_u8, y_u8)', '_mm256_or_si256(_mm256_subs_epu8(x.0, y.0), _mm256_subs_epu8(y.0, x.0))'),
+  rule('avx2', 'absd-u16', 'absd(x_u16, y_u16)', '[_mm256_or_si256(_mm256_subs_epu16(x.0, y.0), _mm256_subs_epu16(y.0, x.0)), _mm256_or_si256(_mm256_subs_epu16(x.1, y.1), _mm256_subs_epu16(y.1, x.1))]'),
+  // Widening through vpmovzxbw of each 128-bit half.
+  rule('avx2', 'widening-add-u8', 'widening_add(x_u8, y_u8)',
+    '[_mm256_add_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(x.0)), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(y.0))), _mm256_add_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(x.0, 1)), _mm256_cvtepu8_epi16(_mm256_extracti128_si256(y.0, 1)))]'),
+  rule('avx2', 'widening-shl-u8', 'widening_shl(x_u8, c0_u8)',
+    '[_mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(x.0)), c0), _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(x.0, 1)), c0)]'),
+  rule('avx2', 'shr-u16', 'x_u16 >> c0_u16', '[_mm256_srli_epi16(x.0, c0), _mm256_srli_epi16(x.1, c0)]', 'c0_u16 <= 255'),
+  rule('avx2', 'shr-i16', 'x_i16 >> c0_i16', '[_mm256_srai_epi16(x.0, c0), _mm256_srai_epi16(x.1, c0)]', '(c0_i16 >= 0) & (c0_i16 <= 255)'),
+  rule('avx2', 'shl-u16', 'x_u16 << c0_u16', '[_mm256_slli_epi16(x.0, c0), _mm256_slli_epi16(x.1, c0)]', 'c0_u16 <= 255'),
+  // Packs saturate per 128-bit block; vpermq 0xd8 puts the blocks back in order.
+  rule('avx2', 'saturating-cast-i16-u8', 'saturating_cast<u8>(x_i16)', '_mm256_permute4x64_epi64(_mm256_packus_epi16(x.0, x.1), 216)'),
+  rule('avx2', 'saturating-cast-i16-i8', 'saturating_cast<i8>(x_i16)', '_mm256_permute4x64_epi64(_mm256_packs_epi16(x.0, x.1), 216)'),
+  // Predicated (§3.3): vpackuswb reads its operands as signed, right for u16 only up to 32767.
+  rule('avx2', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', '_mm256_permute4x64_epi64(_mm256_packus_epi16(x.0, x.1), 216)', 'x_u16 <= 32767'),
+];
+
+const AVX512: readonly LoweringRule[] = [
+  ...x86Common('avx512'),
+  rule('avx512', 'absd-u16', 'absd(x_u16, y_u16)', '[_mm512_or_si512(_mm512_subs_epu16(x.0, y.0), _mm512_subs_epu16(y.0, x.0)), _mm512_or_si512(_mm512_subs_epu16(x.1, y.1), _mm512_subs_epu16(y.1, x.1))]'),
+  rule('avx512', 'widening-add-u8', 'widening_add(x_u8, y_u8)',
+    '[_mm512_add_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(y.0))), _mm512_add_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(y.0, 1)))]'),
+  rule('avx512', 'widening-shl-u8', 'widening_shl(x_u8, c0_u8)',
+    '[_mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), c0), _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), c0)]'),
+  // AVX-512 has a lane-wise unsigned saturating narrow: no precondition, no fix-up.
+  rule('avx512', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', '[_mm512_cvtusepi16_epi8(x.0), _mm512_cvtusepi16_epi8(x.1)]'),
+];
+
+const NEON: readonly LoweringRule[] = [
+  rule('neon', 'saturating-add-u8', 'saturating_add(x_u8, y_u8)', 'vqaddq_u8(x.0, y.0)'),
+  rule('neon', 'saturating-add-i8', 'saturating_add(x_i8, y_i8)', 'vqaddq_s8(x.0, y.0)'),
+  rule('neon', 'saturating-add-u16', 'saturating_add(x_u16, y_u16)', '[vqaddq_u16(x.0, y.0), vqaddq_u16(x.1, y.1)]'),
+  rule('neon', 'saturating-sub-u8', 'saturating_sub(x_u8, y_u8)', 'vqsubq_u8(x.0, y.0)'),
+  rule('neon', 'saturating-sub-u16', 'saturating_sub(x_u16, y_u16)', '[vqsubq_u16(x.0, y.0), vqsubq_u16(x.1, y.1)]'),
+  rule('neon', 'halving-add-u8', 'halving_add(x_u8, y_u8)', 'vhaddq_u8(x.0, y.0)'),
+  rule('neon', 'halving-add-i8', 'halving_add(x_i8, y_i8)', 'vhaddq_s8(x.0, y.0)'),
+  rule('neon', 'halving-sub-u8', 'halving_sub(x_u8, y_u8)', 'vhsubq_u8(x.0, y.0)'),
+  rule('neon', 'halving-sub-i8', 'halving_sub(x_i8, y_i8)', 'vhsubq_s8(x.0, y.0)'),
+  rule('neon', 'rounding-halving-add-u8', 'rounding_halving_add(x_u8, y_u8)', 'vrhaddq_u8(x.0, y.0)'),
+  // Direct mappings (§3.3): uabd, uaddl.
+  rule('neon', 'absd-u8', 'absd(x_u8, y_u8)', 'vabdq_u8(x.0, y.0)'),
+  rule('neon', 'absd-u16', 'absd(x_u16, y_u16)', '[vabdq_u16(x.0, y.0), vabdq_u16(x.1, y.1)]'),
+  rule('neon', 'widening-add-u8', 'widening_add(x_u8, y_u8)', '[vaddl_u8(vget_low_u8(x.0), vget_low_u8(y.0)), vaddl_u8(vget_high_u8(x.0), vget_high_u8(y.0))]'),
+  rule('neon', 'widening-mul-u8', 'widening_mul(x_u8, y_u8)', '[vmull_u8(vget_low_u8(x.0), vget_low_u8(y.0)), vmull_u8(vget_high_u8(x.0), vget_high_u8(y.0))]'),
+  rule('neon', 'widening-shl-u8', 'widening_shl(x_u8, c0_u8)', '[vshll_n_u8(vget_low_u8(x.0), c0), vshll_n_u8(vget_high_u8(x.0), c0)]', 'c0_u8 <= 8'),
+  // Fused (§3.3): an add of a widening shift by one is a widening multiply-accumulate by 2.
+  rule('neon', 'umlal-shl-1', 'x_u16 + widening_shl(y_u8, 1)', '[vmlal_u8(x.0, vget_low_u8(y.0), vdup_n_u8(2)), vmlal_u8(x.1, vget_high_u8(y.0), vdup_n_u8(2))]'),
+  rule('neon', 'add-u16', 'x_u16 + y_u16', '[vaddq_u16(x.0, y.0), vaddq_u16(x.1, y.1)]'),
+  rule('neon', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', 'vcombine_u8(vqmovn_u16(x.0), vqmovn_u16(x.1))'),
+  rule('neon', 'saturating-narrow-u16', 'saturating_narrow(x_u16)', 'vcombine_u8(vqmovn_u16(x.0), vqmovn_u16(x.1))'),
+  rule('neon', 'saturating-cast-i16-u8', 'saturating_cast<u8>(x_i16)', 'vcombine_u8(vqmovun_s16(x.0), vqmovun_s16(x.1))'),
+  rule('neon', 'mul-shr-15-i16', 'mul_shr(x_i16, y_i16, 15)', '[vqdmulhq_s16(x.0, y.0), vqdmulhq_s16(x.1, y.1)]'),
+  rule('neon', 'rounding-mul-shr-15-i16', 'rounding_mul_shr(x_i16, y_i16, 15)', '[vqrdmulhq_s16(x.0, y.0), vqrdmulhq_s16(x.1, y.1)]'),
+];
+
+export const LOWERING_RULES: readonly LoweringRule[] = [...AVX2, ...AVX512, ...NEON];

@@ -1,0 +1,86 @@
+// The intrinsic table: its interpreter's routing (packs' 128-bit blocks, vpermq), its entries
+// against the FPIR instructions they claim (FPIR-TABLE-FPIR, Neon included), and every x86 entry
+// on this CPU (FPIR-TABLE-CPU; one harness compile for the whole file).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { INTRINSICS } from '../../src/fpir/intrinsics.js';
+import { applyIntrinsic, intrinsicNamed, reinterpret, routeTags } from '../../src/fpir/machine.js';
+import { checkClaims } from '../../src/fpir/table-check.js';
+import { type HarnessReport, checkTableOnCpu } from '../../src/codegen/fpir-harness.js';
+import { cCall, cLoad } from '../../src/fpir/emit-c.js';
+import { UserError } from '../../src/diag.js';
+
+const reg = (elem: { signed: boolean; bits: 8 | 16 | 32 | 64 }, lanes: bigint[]) => ({ type: { elem, lanes: lanes.length }, lanes });
+const I16 = { signed: true, bits: 16 } as const;
+
+describe('FPIR-INTRINSIC', () => {
+  it('vpackuswb works per 128-bit block: a0..7 b0..7 a8..15 b8..15', () => {
+    const a = reg(I16, Array.from({ length: 16 }, (_, i) => BigInt(i)));
+    const b = reg(I16, Array.from({ length: 16 }, (_, i) => BigInt(100 + i)));
+    const r = applyIntrinsic(intrinsicNamed('_mm256_packus_epi16'), [a, b]);
+    expect(r.lanes.map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 100, 101, 102, 103, 104, 105, 106, 107, 8, 9, 10, 11, 12, 13, 14, 15, 108, 109, 110, 111, 112, 113, 114, 115]);
+    const fixed = applyIntrinsic(intrinsicNamed('_mm256_permute4x64_epi64'), [r], 0xd8);
+    expect(reinterpret(fixed, r.type).lanes.map(Number)).toEqual([...Array.from({ length: 16 }, (_, i) => i), ...Array.from({ length: 16 }, (_, i) => 100 + i)]);
+  });
+  it('saturates in the lane formula and reinterprets registers by their bits', () => {
+    const a = reg(I16, [-5n, 300n, ...Array(14).fill(0n)]);
+    expect(applyIntrinsic(intrinsicNamed('_mm256_packus_epi16'), [a, a]).lanes.slice(0, 2)).toEqual([0n, 255n]);
+    expect(reinterpret(reg({ signed: false, bits: 8 }, [1n, 2n]), { elem: I16, lanes: 1 }).lanes).toEqual([513n]);
+  });
+  it('rejects unknown intrinsics with the list, and bad immediates', () => {
+    expect(() => intrinsicNamed('_mm256_nope')).toThrow(UserError);
+    try {
+      intrinsicNamed('_mm256_nope');
+    } catch (e) {
+      expect((e as UserError).hint).toContain('_mm256_adds_epu8');
+    }
+    expect(() => applyIntrinsic(intrinsicNamed('_mm256_extracti128_si256'), [reg({ signed: false, bits: 8 }, Array(32).fill(0n))], 2)).toThrow(/immediate in \[0, 1\]/);
+  });
+  it('FPIR-TAGS: routing applied to tags names each result lane\'s sources', () => {
+    const tags = (v: string) => ({ bits: 256, bytes: Array.from({ length: 32 }, (_, i) => new Set([`${v}:${Math.floor(i / 2)}`])) });
+    const t = routeTags(intrinsicNamed('_mm256_packus_epi16'), [tags('x'), tags('y')]);
+    expect([...t.bytes[8]!]).toEqual(['y:0']);
+    expect([...t.bytes[16]!]).toEqual(['x:8']);
+  });
+  it('FPIR-EMIT: calls and loads come from the entry', () => {
+    expect(cCall(intrinsicNamed('_mm256_permute4x64_epi64'), ['r'], 216)).toBe('_mm256_permute4x64_epi64(r, 216)');
+    expect(cLoad(intrinsicNamed('vqaddq_u8').args[0]!, 'neon', 'p')).toBe('vld1q_u8((const void *)(p))');
+  });
+});
+
+describe('FPIR-TABLE-FPIR on the FPIR-DOMAIN', () => {
+  it('every entry claiming an FPIR instruction computes it (proved at 8 bits, sampled wider), Neon included', () => {
+    const r = checkClaims(INTRINSICS, 4000);
+    expect(r.filter((c) => c.status === 'refuted')).toEqual([]);
+    expect(r.filter((c) => c.name.startsWith('vq')).length).toBeGreaterThan(5);
+    expect(r.find((c) => c.name === '_mm256_adds_epu8')!.status).toBe('proved');
+  });
+  it('a wrong claim is refuted with a counterexample (vpsubsw is no unsigned saturating subtract)', () => {
+    const wrong = { ...intrinsicNamed('_mm256_subs_epi16'), implements: 'i16(saturating_sub(u16(a_i16), u16(b_i16)))' };
+    const [r] = checkClaims([wrong], 4000);
+    expect(r!.status).toBe('refuted');
+    expect(r!.counterexample).toMatch(/a_i16=/);
+  });
+});
+
+describe('FPIR-TABLE-CPU', () => {
+  let report: HarnessReport;
+  const fake = { ...intrinsicNamed('_mm256_adds_epu8'), name: '_mm256_adds_epu8', features: ['avx2', 'avx5124fmaps'] };
+  const lying = { ...intrinsicNamed('_mm256_subs_epu16'), name: '_mm256_subs_epi16', lane: 'u16(max(i32(a_u16) - i32(b_u16), 0))' };
+  beforeAll(async () => {
+    report = await checkTableOnCpu([...INTRINSICS, fake, lying], { samples: 4096 });
+  }, 120_000);
+
+  it('every x86 entry is validated on this CPU or reported unvalidated with the reason', () => {
+    const x86 = report.entries.slice(0, -2);
+    expect(x86.length).toBe(INTRINSICS.filter((e) => e.target !== 'neon').length);
+    for (const e of x86) expect(e.status === 'validated' || (e.status === 'not validated here' && /lacks/.test(e.detail!)), `${e.name}: ${e.detail}`).toBe(true);
+    expect(x86.find((e) => e.name === '_mm256_adds_epu8')!.exhaustive).toBe(true);
+  });
+  it('an entry whose features the CPU lacks is not validated here, never passed', () => {
+    expect(report.entries.at(-2)).toMatchObject({ status: 'not validated here', calls: 0 });
+  });
+  it('an entry whose formula is not what the CPU does is refuted', () => {
+    expect(report.entries.at(-1)!.status).toBe('refuted');
+    expect(report.entries.at(-1)!.detail).toMatch(/CPU gave bytes/);
+  });
+});
