@@ -11,7 +11,8 @@
 //  [BETA1-GUARD]     inside `c ⇒ …` a variable compared with a bound is cut by the comparison, so
 //                    a guarded split tail (φ_Guard) gives exact per-iteration bounds;
 //  [BETA1-EMPTY]     a compute pair nothing requires anything of is the empty interval (0, 0).
-import type { Expr } from '../expr/ast.js';
+import { type Expr, walkExpr } from '../expr/ast.js';
+import { isError } from '../expr/value.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { visitStmts } from '../target-semantics/walk.js';
 import { type InferResult, infer } from './beta0.js';
@@ -65,9 +66,19 @@ function rewriter(rules: RuleSet): (e: Expr) => Expr {
   const memo = new Map<Expr, Expr>();
   return (e) => {
     let r = memo.get(e);
-    if (!r) memo.set(e, (r = simplifyWith(e, rules, { domain: 'integers' })));
+    // An expression that writes an error constant is not in the domain the rules are proved for
+    // (error-free integers), and its interval is read off it as written.
+    if (!r) memo.set(e, (r = writesError(e) ? e : simplifyWith(e, rules, { domain: 'integers' })));
     return r;
   };
+}
+
+function writesError(e: Expr): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.k === 'const' && isError(x.value)) found = true;
+  });
+  return found;
 }
 
 /** β1; `rules: null` leaves out the simplifier's rules (the linear simplification alone, for comparison). */
