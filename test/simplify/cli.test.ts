@@ -15,7 +15,7 @@ describe('refsem simplify and verify-rules on bad input', () => {
   it('an unknown domain is refused at the command line', async () => {
     const r = await runCli(['simplify', 'x', '--domain', 'reals']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("<command line>:1:1: error: invalid --domain 'reals': expected values or integers");
+    expect(r.stderr).toContain("<command line> --domain reals: error: invalid --domain 'reals': expected values or integers");
   });
 
   it('a rule file with an unknown operator is located, and a missing one named', async () => {

@@ -2,7 +2,7 @@
 // (spec/fpir.md, [FPIR-VERIFY]) and reports each as proved, sampled or refuted with its
 // counterexample; exit 1 when a rule is refuted.
 import type { Register } from './index.js';
-import { CLI_LOC, UserError } from '../../diag.js';
+import { UserError, argLoc } from '../../diag.js';
 import { FPIR_FAULTS, plantedRules } from '../../fpir/faults.js';
 import { LIFTING_RULES } from '../../fpir/lift-rules.js';
 import { verifyAll } from '../../fpir/verify-rules.js';
@@ -16,9 +16,9 @@ export const register: Register = (program, io, setExit) => {
     .option('--samples <n>', 'rows sampled where the inputs are too many to enumerate', '20000')
     .action((o: { json?: boolean; fault?: string; samples: string }) => {
       const fault = o.fault === undefined ? undefined : FPIR_FAULTS.find((f) => f.name === o.fault);
-      if (o.fault !== undefined && !fault) throw new UserError(`unknown fault '${o.fault}'`, CLI_LOC, `the faults are: ${FPIR_FAULTS.map((f) => f.name).join(', ')}`);
+      if (o.fault !== undefined && !fault) throw new UserError(`unknown fault '${o.fault}'`, argLoc('--fault', o.fault), `the faults are: ${FPIR_FAULTS.map((f) => f.name).join(', ')}`);
       const samples = Number(o.samples);
-      if (!Number.isInteger(samples) || samples < 1) throw new UserError(`--samples needs a positive integer, got '${o.samples}'`, CLI_LOC);
+      if (!Number.isInteger(samples) || samples < 1) throw new UserError(`--samples needs a positive integer, got '${o.samples}'`, argLoc('--samples', String(o.samples)));
       const t0 = performance.now();
       const verdicts = verifyAll(LIFTING_RULES, plantedRules(fault), { samples });
       const count = (s: string) => verdicts.filter((v) => v.status === s).length;

@@ -2,7 +2,7 @@
 // instructions for the target with the verified lowering rules (spec/fpir.md, [FPIR-LIFT],
 // [FPIR-LOWER]), showing the lifted FPIR, the rules applied and the selected instructions.
 import type { Register } from './index.js';
-import { CLI_LOC, UserError } from '../../diag.js';
+import { UserError, argLoc } from '../../diag.js';
 import { TARGETS, type Target } from '../../fpir/intrinsics.js';
 import { lift } from '../../fpir/lift.js';
 import { LANES } from '../../fpir/lower-rules.js';
@@ -14,7 +14,7 @@ import { readSource } from '../../node/source.js';
 
 export function targetNamed(name: string): Target {
   const t = TARGETS.find((x) => x === name);
-  if (!t) throw new UserError(`unknown target '${name}'`, CLI_LOC, `the targets are: ${TARGETS.join(', ')}`);
+  if (!t) throw new UserError(`unknown target '${name}'`, argLoc('--target', name), `the targets are: ${TARGETS.join(', ')}`);
   return t;
 }
 

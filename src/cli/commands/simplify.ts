@@ -1,7 +1,7 @@
 // `refsem simplify EXPR [--domain values|integers] [--rules FILE …] [--trace]`: rewrites an
 // expression with the simplifier's rules (spec/simplify.md), printing each rule applied by name.
 import type { Register } from './index.js';
-import { CLI_LOC, UserError } from '../../diag.js';
+import { UserError, argLoc } from '../../diag.js';
 import { parseExprText } from '../../expr/parse.js';
 import { printExpr } from '../../expr/print.js';
 import { BUILTIN_RULE_SET } from '../../simplify/builtin-rules.js';
@@ -12,7 +12,7 @@ import { collect } from '../options.js';
 
 export function domainOption(text: string): Domain {
   if (text === 'values' || text === 'integers') return text;
-  throw new UserError(`invalid --domain '${text}': expected values or integers`, CLI_LOC, 'values: rules that hold on error values too; integers: also the rules that need every value to be an integer');
+  throw new UserError(`invalid --domain '${text}': expected values or integers`, argLoc('--domain', text), 'values: rules that hold on error values too; integers: also the rules that need every value to be an integer');
 }
 
 export const register: Register = (program, io) => {

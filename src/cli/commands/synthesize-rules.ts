@@ -18,7 +18,7 @@ import { BUILTIN_RULE_SET, BUILTIN_RULES } from '../../simplify/builtin-rules.js
 import { type Domain, type Rule, ruleSet, ruleSource } from '../../simplify/rule.js';
 import { simplifyWith } from '../../simplify/simplify.js';
 import { proposeLhs, synthesizeRhs } from '../../simplify/synthesize.js';
-import { CLI_LOC, UserError } from '../../diag.js';
+import { UserError, argLoc } from '../../diag.js';
 import { parseIntOption } from '../options.js';
 
 const show = (e: Expr) => printExpr(e, 'alg');
@@ -102,7 +102,7 @@ export const register: Register = (program, io) => {
         try {
           writeFileSync(o.out, adopted.map((a) => `${ruleSource(a.rule)}\n`).join(''));
         } catch (e) {
-          throw new UserError(`cannot write '${o.out}': ${(e as Error).message}`, CLI_LOC, 'check the path');
+          throw new UserError(`cannot write '${o.out}': ${(e as Error).message}`, argLoc('--out', o.out), 'check the path');
         }
       }
       const report = {
