@@ -9,7 +9,7 @@ import { parseTgt } from '../target-semantics/parse.js';
 import { compileAndRun, detectToolchain } from '../codegen/toolchain.js';
 import { validateBatch } from '../codegen/validate.js';
 import { readExample } from './examples.js';
-import { median, round } from './timing.js';
+import { fastestMs, median, round } from './timing.js';
 
 export const name = 'codegen';
 export const group = 'core';
@@ -51,9 +51,7 @@ export async function run(): Promise<object> {
   ];
   // One thread: the comparison is about the code, not about how busy the machine is.
   const res = await compileAndRun(configs, { repeat: reps, jobs: 1, env: { ...process.env, OMP_NUM_THREADS: '1' } });
-  const ms = configs.map((_, k) =>
-    Math.min(...res.filter((r) => r.program === k).map((r) => (r.kind === 'ran' && r.status === 'ok' ? r.timeNs / 1e6 : NaN))),
-  );
+  const ms = fastestMs(res, configs.length);
   const [scalarMs, scalarVecSchedMs, simdMs, avx2Ms, genericMs] = ms as [number, number, number, number, number];
 
   return {

@@ -20,7 +20,7 @@ import { compileTgt } from '../target-semantics/exec.js';
 import { lower } from '../lowering/lower.js';
 import { compileAndRun } from '../codegen/toolchain.js';
 import { exampleFile } from './examples.js';
-import { median, round } from './timing.js';
+import { fastestMs, median, round } from './timing.js';
 
 export const name = 'halide';
 export const group = 'core';
@@ -60,7 +60,7 @@ async function compareOn(alg: string, sched: string, window: readonly [number, n
   const zs = [z, z, z, z, z];
   const configs = [{ t, inputs: zs, emit: { simd: 'none' as const } }, { t, inputs: zs, emit: { simd: 'auto' as const } }];
   const res = await compileAndRun(configs, { repeat: TIMED_RUNS, jobs: 1, env: { ...process.env, OMP_NUM_THREADS: '1' } });
-  const [scalarMs, simdMs] = configs.map((_, k) => Math.min(...res.filter((r) => r.program === k).map((r) => (r.kind === 'ran' && r.status === 'ok' ? r.timeNs / 1e6 : NaN)))) as [number, number];
+  const [scalarMs, simdMs] = fastestMs(res, configs.length) as [number, number];
   const jitMs = await halideMs(p, steps, z);
   return {
     schedule: sched,

@@ -1,4 +1,5 @@
 // Small timing helpers shared by the benchmark modules.
+import type { BinaryResult } from '../codegen/toolchain.js';
 
 /** Runs `f` repeatedly for at least `minMs` and returns operations per second (ops per call given). */
 export function opsPerSecond(f: () => void, opsPerCall: number, minMs = 300): number {
@@ -22,3 +23,9 @@ export function median(xs: readonly number[]): number {
 }
 
 export const round = (x: number, digits = 3): number => Number(x.toPrecision(digits));
+
+/** The fastest run of each of `count` compiled programs, in ms (NaN when one did not run ok). */
+export function fastestMs(results: readonly BinaryResult[], count: number): number[] {
+  return Array.from({ length: count }, (_, k) =>
+    Math.min(...results.filter((r) => r.program === k).map((r) => (r.kind === 'ran' && r.status === 'ok' ? r.timeNs / 1e6 : NaN))));
+}
