@@ -195,14 +195,13 @@ function scheduleCall(p: Pipeline, step: ScheduleStep, loops: LoopVars, outer: S
   switch (name) {
     case 'split': {
       const loop = resolve(a.loop as string);
-      const n = at(loop);
       const made = newLoops();
       const outerLoop = made.find((l) => made.some((m) => m !== l && isInside(m.path, l.path)))!;
       const innerLoop = made.find((l) => l !== outerLoop)!;
       const xo = loops.fresh(outerLoop.stmt.var, [loop]);
       const xi = loops.fresh(innerLoop.stmt.var, [loop]);
       const f = value(a.factor as Expr, outer);
-      return [`${stageOf(n.func, n.stage, n.spec)}.split(${loops.of(loop)}, ${xo}, ${xi}, hl.i32(${f}), hl.TailStrategy.${TAILS[(a.tail as string | undefined) ?? 'guard']})`];
+      return [`${stage(loop)}.split(${loops.of(loop)}, ${xo}, ${xi}, hl.i32(${f}), hl.TailStrategy.${TAILS[(a.tail as string | undefined) ?? 'guard']})`];
     }
     case 'reorder': {
       const ls = (a.loops as string[]).map(resolve);
