@@ -1,8 +1,9 @@
 // fuse(ℓ, x) (§2.8.2): two immediately nested loops of the same kind become one loop over the
 // product of their extents (rewrite in spec/schedule.md, [FUSE]).
 import { cst, op, vr } from '../expr/ast.js';
-import type { Stmt } from '../target-semantics/ast.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
+import { requireDisjointParallel } from './disjoint.js';
 import {
   firstValid, freshLoopVar, innerBoundsUses, inventName, isPure, nameOf, nestedLoop, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
@@ -36,13 +37,10 @@ export const fuse: Directive<FuseArgs> = defineDirective<FuseArgs>({
       ctx.reject('FUSE-BOUNDS', `the bounds of ${inner.var} depend on ${uses.join(', ')}, bound by or around ${l.stmt.var}`);
     }
     freshLoopVar(t, nameOf(l), a.name);
+    // Fusing a parallel loop with a loop split by an overlapping tail spreads the overlap over it.
+    requireDisjointParallel(t, applyFuse(t, a), ctx);
   },
-  apply(t, a) {
-    const l = resolveLoop(t, a.loop);
-    const x = freshLoopVar(t, nameOf(l), a.name);
-    const { wrappers, inner } = sameStageNest(t, l, 'FUSE-NESTED', 'fuse');
-    return replaceInProgram(t, l.path, () => fuseLoops(l.stmt, wrappers, inner, x));
-  },
+  apply: applyFuse,
   generate(t, rng, ctx) {
     const cands = loopsOf(t).flatMap((l) => {
       const inner = nestedLoop(l.stmt)?.inner;
@@ -53,6 +51,13 @@ export const fuse: Directive<FuseArgs> = defineDirective<FuseArgs>({
     return firstValid(rng, cands, (c) => ctx.valid(t, c));
   },
 });
+
+function applyFuse(t: TgtProgram, a: FuseArgs): TgtProgram {
+  const l = resolveLoop(t, a.loop);
+  const x = freshLoopVar(t, nameOf(l), a.name);
+  const { wrappers, inner } = sameStageNest(t, l, 'FUSE-NESTED', 'fuse');
+  return replaceInProgram(t, l.path, () => fuseLoops(l.stmt, wrappers, inner, x));
+}
 
 /**
  * `for xa in (ma, la) do W[for xb in (mb, lb) do s]` ⟶

@@ -7,7 +7,7 @@ import {
   assertAtStart, constValue, firstValid, freshLoopVar, inventName, nameOf, requireStartup, resolveLoop, stageCount,
 } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
-import { requireDisjointParallel } from './traverse.js';
+import { requireDisjointParallel } from './disjoint.js';
 
 export type Tail = 'guard' | 'shift' | 'round';
 
@@ -54,19 +54,10 @@ export const split: Directive<SplitArgs> = defineDirective<SplitArgs>({
       ctx.reject('SPLIT-TAIL', `tail ${tail} needs a func without update stages, but '${n.func}' has ${stageCount(t, n.func)} stages`,
         `use tail guard for ${l.stmt.var}`);
     }
+    // A shift or round tail under a parallel loop may make its iterations meet.
+    requireDisjointParallel(t, applySplit(t, a), ctx);
   },
-  apply(t, a) {
-    const l = resolveLoop(t, a.loop);
-    const [xo, xi] = newNames(t, a, l);
-    const next = replaceInProgram(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, a.factor, a.tail ?? 'guard'));
-    return assertAtStart(next, [op('>', a.factor, cst(0))]);
-  },
-  // A shift tail under (or later put under) parallel traversal makes iterations overlap. A
-  // traverse call in the schedule reports it itself (the parallel loop is its doing); the split
-  // reports it when the parallel loop came from elsewhere (a plug-in directive).
-  finalCheck(t, _a, ctx) {
-    if (!ctx.history.some((c) => c.directive.name === 'traverse')) requireDisjointParallel(t, ctx);
-  },
+  apply: applySplit,
   generate(t, rng, ctx) {
     const params = t.params.map((p) => vr(p));
     const cands: SplitArgs[] = loopsOf(t).flatMap((l) => {
@@ -78,6 +69,13 @@ export const split: Directive<SplitArgs> = defineDirective<SplitArgs>({
     return firstValid(rng, cands, (c) => ctx.valid(t, c));
   },
 });
+
+function applySplit(t: TgtProgram, a: SplitArgs): TgtProgram {
+  const l = resolveLoop(t, a.loop);
+  const [xo, xi] = newNames(t, a, l);
+  const next = replaceInProgram(t, l.path, (s) => splitLoop(s as ForStmt, xo, xi, a.factor, a.tail ?? 'guard'));
+  return assertAtStart(next, [op('>', a.factor, cst(0))]);
+}
 
 /**
  * `for^τ x in (m, l) do s` ⟶ `for^τ xo in (0, (l + e − 1) div e) do for xi in (0, e) do let x = X in

@@ -10,7 +10,16 @@ import { generateCall } from '../../src/schedule/apply.js';
 import { builtinRegistry } from '../../src/schedule/builtins.js';
 import { traverse } from '../../src/schedule/traverse.js';
 import { seededRng } from '../../src/rng.js';
+import { runCli } from '../support/cli.js';
+import { scratch } from '../support/files.js';
 import { CHAIN, GRID, REDUCE, SEC22, THREE, body, expectRejection, scheduled } from './helpers.js';
+
+/** The pointwise func the round-tail race was found on (a race-free fuzz campaign). */
+const ROUND_UNDER_SPLIT = `
+pipeline f1() {
+  func f0(x, y) = x + 3 * y;
+  func f1(x, y) = f0(x, y) * 1 + f0(x, y);
+}`;
 
 const loopVars = (t: ReturnType<typeof scheduled>) => loopsOf(t).map((l) => l.stmt.var);
 
@@ -198,13 +207,49 @@ describe('traverse, vectorize, unroll', () => {
   it('[TRAVERSE-DISJOINT] no parallel loop over the overlapping tiles of a shift split, in either order', () => {
     const why = ['f.s0.xo', 'min(', 'tail shift'];
     expectRejection(() => scheduled(SEC22, 'split f.x by 4 tail shift\ntraverse f.s0.xo parallel'), 'TRAVERSE-DISJOINT', why, 2);
-    expectRejection(() => scheduled(SEC22, 'traverse f.x parallel\nsplit f.x by 4 tail shift'), 'TRAVERSE-DISJOINT', why, 1);
+    // The split makes the overlap under a loop already parallel: it is the split that is refused.
+    expectRejection(() => scheduled(SEC22, 'traverse f.x parallel\nsplit f.x by 4 tail shift'), 'TRAVERSE-DISJOINT', why, 2);
+    // The inner loop of a shift split moved outside the outer one meets itself across tiles.
+    expectRejection(() => scheduled(SEC22, 'split f.x by 4 tail shift\nswap f.s0.xo\ntraverse f.s0.xi parallel'), 'TRAVERSE-DISJOINT', ['f.s0.xi', 'tail shift'], 3);
     // Loops made from the outer loop keep the overlap: split again, or fused with its neighbour.
     expectRejection(() => scheduled(SEC22, 'split f.x by 4 tail shift\nsplit f.xo by 2\ntraverse f.s0.xoo parallel'), 'TRAVERSE-DISJOINT', ['f.s0.xoo'], 3);
     expectRejection(() => scheduled(GRID, 'split f.x by 4 tail shift\nfuse f.y into yx\ntraverse f.s0.yx parallel'), 'TRAVERSE-DISJOINT', ['f.s0.yx'], 3);
     // The inner loop of a shift split, and the outer loops of guard and round splits, are disjoint.
     expect(body(scheduled(SEC22, 'split f.x by 4 tail shift\ntraverse f.s0.xi parallel'))).toContain('for parallel f.s0.xi');
     for (const tail of ['guard', 'round']) expect(body(scheduled(SEC22, `split f.x by 4 tail ${tail}\ntraverse f.s0.xo parallel`))).toContain('for parallel f.s0.xo');
+  });
+  describe('[TRAVERSE-DISJOINT] a round tail under a split races once a parallel loop is moved outside the split', () => {
+    // A round tail splitting the inner loop of an earlier split overshoots into the next outer
+    // iteration; harmless while that outer loop runs around the parallel one, a race once inside.
+    const SPLITS = 'split f1.s0.x into xo, xi by 1 tail guard\nsplit f1.s0.xi into xio, xii by 5 tail round\nfuse f1.s0.xio into xioxii';
+    const why = ['parallel loop f1.s0.xioxii', 'f1.s0.xi can leave (0, 1)', 'two iterations of f1.s0.xo'];
+    it('traverse, then swap: the swap is refused', () => {
+      expectRejection(() => scheduled(ROUND_UNDER_SPLIT, `${SPLITS}\ntraverse f1.s0.xioxii parallel\nswap f1.s0.xo`), 'TRAVERSE-DISJOINT', why, 5);
+    });
+    it('swap, then traverse: the traverse is refused', () => {
+      expectRejection(() => scheduled(ROUND_UNDER_SPLIT, `${SPLITS}\nswap f1.s0.xo\ntraverse f1.s0.xioxii parallel`), 'TRAVERSE-DISJOINT', why, 5);
+    });
+    it('reorder: the swap step that moves the parallel loop out is refused', () => {
+      expectRejection(() => scheduled(ROUND_UNDER_SPLIT, `${SPLITS}\ntraverse f1.s0.xioxii parallel\nreorder f1.s0.xioxii, f1.s0.xo`), 'TRAVERSE-DISJOINT',
+        ["step 'swap f1.s0.xo'", ...why], 5);
+    });
+    it('the split with the round tail comes last: the split is refused', () => {
+      expectRejection(() => scheduled(ROUND_UNDER_SPLIT, 'split f1.s0.x into xo, xi by 1 tail guard\ntraverse f1.s0.xo parallel\nsplit f1.s0.xi into xio, xii by 5 tail round'),
+        'TRAVERSE-DISJOINT', ['parallel loop f1.s0.xo', 'f1.s0.xi can leave (0, 1)'], 3);
+    });
+    it('the same loops with the parallel loop inside the split still run, race-free', async () => {
+      const { file } = scratch('refsem-round-');
+      const alg = file('f1.alg', ROUND_UNDER_SPLIT);
+      const serial = file('serial.sched', `${SPLITS}\ntraverse f1.s0.xioxii parallel\n`);
+      const r = await runCli(['exec', alg, '--schedule', serial, '--window', '0+2,0+1', '--compare']);
+      expect(r.stdout + r.stderr).toContain('[VERDICT-EQUAL]');
+      expect(r.code).toBe(0);
+    });
+    it('a round tail that fits the loop it splits overshoots nothing, and may go outward', () => {
+      // split by 8, then the inner loop by 4: the two inner tiles cover (0, 8) exactly.
+      const t = scheduled(ROUND_UNDER_SPLIT, 'split f1.s0.x into xo, xi by 8\nsplit f1.s0.xi into xio, xii by 4 tail round\nfuse f1.s0.xio into xioxii\ntraverse f1.s0.xioxii parallel\nswap f1.s0.xo');
+      expect(body(t)).toContain('for parallel f1.s0.xioxii');
+    });
   });
   it('[TRAVERSE-DISJOINT] traverse never proposes a parallel loop over overlapping tiles', () => {
     const t = scheduled(SEC22, 'split f.x by 4 tail shift');
