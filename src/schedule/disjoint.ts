@@ -96,26 +96,42 @@ function storePaths(loop: ForStmt, func: string | undefined): StorePath[] {
   return out;
 }
 
+/** Why a parallel loop's iterations may meet, and the loop whose iterations overlap, when known. */
+interface Overlap {
+  readonly why: string;
+  readonly over?: string;
+}
+
 /**
  * Why the point written at `p` (with everything bound outside P fixed) may not determine P's
  * variable; undefined when it does. Known variables grow by four inferences until nothing changes
  * (spec/schedule.md, [TRAVERSE-DISJOINT]).
  */
-function undetermined(t: TgtProgram, loop: ForStmt, p: StorePath): string | undefined {
+function undetermined(t: TgtProgram, loop: ForStmt, p: StorePath): Overlap | undefined {
   const positive = assertedPositive(t);
-  const nonneg = new Set([...t.window.map((w) => w.len)]);
-  const nonzero = (c: Expr) => {
+  const nonneg = new Set([...t.window.map((w) => w.len), ...positive.flatMap((e) => (e.k === 'var' ? [e.name] : []))]);
+  const isPositive = (c: Expr) => {
     const k = constValue(c);
-    return k !== undefined ? k !== 0 : positive.some((a) => exprEquals(a, c));
+    return k !== undefined ? k > 0 : positive.some((a) => exprEquals(a, c));
   };
+  const nonzero = (c: Expr) => constValue(c) !== 0 && (constValue(c) !== undefined || isPositive(c));
   const known = new Set(p.idx.flatMap((e) => (e.k === 'var' ? [e.name] : [])));
   const isKnown = (v: string) => known.has(v) || (!p.lets.has(v) && !p.loops.has(v));
   const allKnown = (e: Expr) => [...freeVars(e)].every(isKnown);
+  const bounded = (v: string, lo: Expr, hi: Expr) => {
+    const r = p.ranges.get(v);
+    return r !== undefined && r.lo !== null && r.hi !== null && provablyLe(lo, r.lo, nonneg) && provablyLe(r.hi, hi, nonneg);
+  };
   /** Does w stay in [0, e) wherever the store runs? */
-  const within = (w: string, e: Expr) => {
-    const r = p.ranges.get(w);
-    return r !== undefined && r.lo !== null && r.hi !== null
-      && provablyLe(cst(0), r.lo, nonneg) && provablyLe(r.hi, op('-', e, cst(1)), nonneg);
+  const within = (w: string, e: Expr): boolean => {
+    if (bounded(w, cst(0), op('-', e, cst(1)))) return true;
+    // w = m + z div l, the outer variable of a fuse, with z in [0, (e − m)·l) and e − m > 0: a
+    // value of z gives (e − m)·l ≥ 1, so l ≥ 1 and w is in [m, e) (l may be a symbolic extent).
+    const value = p.lets.get(w);
+    const d = value && fusePart(value, 'div');
+    if (!d) return false;
+    const room = constValue(d.rest) === 0 ? e : op('-', e, d.rest);
+    return isPositive(room) && provablyLe(cst(0), d.rest, nonneg) && bounded(d.z, cst(0), op('-', op('*', room, d.l), cst(1)));
   };
   const term = (s: { e: Expr; neg: boolean }): Term => {
     const e = s.e;
@@ -167,7 +183,7 @@ function undetermined(t: TgtProgram, loop: ForStmt, p: StorePath): string | unde
     }
   }
   if (isKnown(loop.var)) return undefined;
-  return explain(p, isKnown, within, unknownTerms) ?? `the point written, ${p.idx.map((e) => printExpr(e, 'tgt')).join(', ')}, does not determine ${loop.var}`;
+  return explain(p, isKnown, within, unknownTerms) ?? { why: `the point written, ${p.idx.map((e) => printExpr(e, 'tgt')).join(', ')}, does not determine ${loop.var}` };
 }
 
 /** `m + z op l` with z a variable: the two lets a fuse writes. */
@@ -180,7 +196,9 @@ function fusePart(e: Expr, o: 'div' | 'mod'): { z: string; l: Expr; rest: Expr }
 /** The known let where the inference stopped, said in terms of the tail that stopped it. */
 function explain(
   p: StorePath, isKnown: (v: string) => boolean, within: (w: string, e: Expr) => boolean, unknownTerms: (e: Expr) => Term[],
-): string | undefined {
+): Overlap | undefined {
+  // Name the overlapping loop only if it is still a loop (a later split may have made it a let).
+  const over = (u: string) => (p.loops.has(u) ? { over: u } : {});
   for (const [x, value] of p.lets) {
     if (!isKnown(x)) continue;
     const show = `${x} = ${printExpr(value, 'tgt')}`;
@@ -188,19 +206,19 @@ function explain(
     const folded = ts.find((s) => s.k === 'opaque' && s.e.k === 'op' && (s.e.op === 'min' || s.e.op === 'max'));
     if (folded?.k === 'opaque') {
       const u = [...freeVars(folded.e)].filter((v) => !isKnown(v));
-      return `${show} repeats points of another iteration of ${u.join(', ')} (a split with tail shift)`;
+      return { why: `${show} repeats points of another iteration of ${u.join(', ')} (a split with tail shift)`, ...(u.length === 1 ? over(u[0]!) : {}) };
     }
     const u = ts.find((s) => s.k === 'var' && s.coef !== undefined);
     const w = ts.find((s) => s.k === 'var' && s.coef === undefined);
     if (ts.length === 2 && u?.k === 'var' && w?.k === 'var' && !within(w.v, u.coef!)) {
-      return `${w.v} can leave (0, ${printExpr(u.coef!, 'tgt')}) (it is split with tail round or shift), so ${show} takes one value in two iterations of ${u.v}`;
+      return { why: `${w.v} can leave (0, ${printExpr(u.coef!, 'tgt')}) (it is split with tail round or shift), so ${show} takes one value in two iterations of ${u.v}`, ...over(u.v) };
     }
   }
   return undefined;
 }
 
 /** Why distinct iterations of the parallel loop `l` may write one point; undefined if they cannot. */
-export function parallelOverlap(t: TgtProgram, l: LoopInfo): string | undefined {
+export function parallelOverlap(t: TgtProgram, l: LoopInfo): Overlap | undefined {
   for (const p of storePaths(l.stmt, l.name?.func)) {
     const why = undetermined(t, l.stmt, p);
     if (why !== undefined) return why;
@@ -209,11 +227,11 @@ export function parallelOverlap(t: TgtProgram, l: LoopInfo): string | undefined 
 }
 
 /** The pure parallel loops of t (reduction loops are [TRAVERSE-PURE]'s) whose iterations may meet. */
-function overlapping(t: TgtProgram): { loop: string; why: string }[] {
+function overlapping(t: TgtProgram): (Overlap & { loop: string })[] {
   return loopsOf(t).flatMap((l) => {
     if (l.stmt.trav !== 'parallel' || !isPure(t, l.stmt.var)) return [];
-    const why = parallelOverlap(t, l);
-    return why === undefined ? [] : [{ loop: l.stmt.var, why }];
+    const o = parallelOverlap(t, l);
+    return o === undefined ? [] : [{ loop: l.stmt.var, ...o }];
   });
 }
 
@@ -228,7 +246,8 @@ export function requireDisjointParallel(before: TgtProgram, after: TgtProgram, c
   const old = new Set(overlapping(before).map((o) => o.loop));
   const bad = found.find((o) => !old.has(o.loop));
   if (bad) {
+    const inside = bad.over !== undefined && bad.over !== bad.loop ? `keep ${bad.loop} inside ${bad.over}, ` : '';
     ctx.reject('TRAVERSE-DISJOINT', `distinct iterations of parallel loop ${bad.loop} can write the same point: ${bad.why}`,
-      `keep ${bad.loop} inside the loops whose iterations overlap, split with tail guard, or run it serially`);
+      `${inside}split with tail guard, or run ${bad.loop} serially`);
   }
 }

@@ -250,6 +250,10 @@ describe('traverse, vectorize, unroll', () => {
       const t = scheduled(ROUND_UNDER_SPLIT, 'split f1.s0.x into xo, xi by 8\nsplit f1.s0.xi into xio, xii by 4 tail round\nfuse f1.s0.xio into xioxii\ntraverse f1.s0.xioxii parallel\nswap f1.s0.xo');
       expect(body(t)).toContain('for parallel f1.s0.xioxii');
     });
+    it('the inner loop of a split fused with a loop of symbolic extent stays in range: the outer loop may run in parallel', () => {
+      // f.s0.yi = f.s0.yix / ?cpu.len(f.x) with f.s0.yix in (0, 5 · ?cpu.len(f.x)): yi stays in (0, 5).
+      expect(body(scheduled(GRID, 'split f.y by 5\nfuse f.yi into yix\ntraverse f.s0.yo parallel'))).toContain('for parallel f.s0.yo');
+    });
   });
   it('[TRAVERSE-DISJOINT] traverse never proposes a parallel loop over overlapping tiles', () => {
     const t = scheduled(SEC22, 'split f.x by 4 tail shift');
