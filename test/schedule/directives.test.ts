@@ -214,6 +214,11 @@ describe('traverse, vectorize, unroll', () => {
     // Loops made from the outer loop keep the overlap: split again, or fused with its neighbour.
     expectRejection(() => scheduled(SEC22, 'split f.x by 4 tail shift\nsplit f.xo by 2\ntraverse f.s0.xoo parallel'), 'TRAVERSE-DISJOINT', ['f.s0.xoo'], 3);
     expectRejection(() => scheduled(GRID, 'split f.x by 4 tail shift\nfuse f.y into yx\ntraverse f.s0.yx parallel'), 'TRAVERSE-DISJOINT', ['f.s0.yx'], 3);
+    // A shift tail longer than the loop it splits starts below it, in the previous outer iteration;
+    // one no longer than that loop stays inside it.
+    const nested = (e: number) => `split f.x into xo, xi by 3 tail round\nsplit f.xi into xio, xii by ${e} tail shift\ntraverse f.s0.xo parallel`;
+    expectRejection(() => scheduled(SEC22, nested(5)), 'TRAVERSE-DISJOINT', ['f.s0.xi can leave (0, 3)', 'two iterations of f.s0.xo'], 3);
+    expect(body(scheduled(SEC22, nested(2)))).toContain('for parallel f.s0.xo');
     // The inner loop of a shift split, and the outer loops of guard and round splits, are disjoint.
     expect(body(scheduled(SEC22, 'split f.x by 4 tail shift\ntraverse f.s0.xi parallel'))).toContain('for parallel f.s0.xi');
     for (const tail of ['guard', 'round']) expect(body(scheduled(SEC22, `split f.x by 4 tail ${tail}\ntraverse f.s0.xo parallel`))).toContain('for parallel f.s0.xo');
