@@ -5,6 +5,7 @@
 // immintrin.h intrinsics where the ISA has them. Nothing here can fail: a lane that would overflow,
 // divide INT64_MIN by -1, read an error value or leave its allocation sets the chunk's anomaly
 // flag, and the emitted code reruns that chunk with the scalar code, which reports it exactly.
+import { registerCall } from './rule-intrinsics.js';
 
 /** One helper set: prefix, vector type, its unsigned twin, lanes, function attribute. */
 interface VecSet {
@@ -29,7 +30,11 @@ function iota(w: number): string {
   return Array.from({ length: w }, (_, i) => i).join(', ');
 }
 
-/** Operations whose best form depends on the ISA. */
+/** The helpers' operands as x86 registers, for the rules' wildcards x and y. */
+const AB512 = { x: '(__m512i)a', y: '(__m512i)b' };
+const AB256 = { x: '(__m256i)a', y: '(__m256i)b' };
+
+/** Operations whose best form depends on the ISA; their arithmetic intrinsics come from lowering rules ([C-SELECT]). */
 function isaSpecific(s: VecSet): string {
   const { p, v, u, w, attr } = s;
   const lanes = (body: string) => `for (int j = 0; j < ${w}; j++) { ${body} }`;
@@ -39,9 +44,9 @@ static inline ${attr} ${v} ${p}_loadu(const int64_t *q) { return (${v})_mm512_lo
 static inline ${attr} void ${p}_storeu(int64_t *q, ${v} x) { _mm512_storeu_si512((void *)q, (__m512i)x); }
 static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { return (${v})_mm512_i64gather_epi64((__m512i)off, (const void *)base, 8); }
 static inline ${attr} void ${p}_scatter(int64_t *base, ${v} off, ${v} x) { _mm512_i64scatter_epi64((void *)base, (__m512i)off, (__m512i)x, 8); }
-static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})_mm512_mullo_epi64((__m512i)a, (__m512i)b); }
-static inline ${attr} ${v} ${p}_min(${v} a, ${v} b) { return (${v})_mm512_min_epi64((__m512i)a, (__m512i)b); }
-static inline ${attr} ${v} ${p}_max(${v} a, ${v} b) { return (${v})_mm512_max_epi64((__m512i)a, (__m512i)b); }
+static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})${registerCall('lower-avx512-mul-i64', AB512)}; }
+static inline ${attr} ${v} ${p}_min(${v} a, ${v} b) { return (${v})${registerCall('lower-avx512-min-i64', AB512)}; }
+static inline ${attr} ${v} ${p}_max(${v} a, ${v} b) { return (${v})${registerCall('lower-avx512-max-i64', AB512)}; }
 static inline ${attr} int ${p}_any(${v} m) { return _mm512_test_epi64_mask((__m512i)m, (__m512i)m) != 0; }`;
   }
   if (p === 'rs256') {
@@ -51,8 +56,8 @@ static inline ${attr} void ${p}_storeu(int64_t *q, ${v} x) { _mm256_storeu_si256
 static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { return (${v})_mm256_i64gather_epi64((const long long *)base, (__m256i)off, 8); }
 static inline ${attr} void ${p}_scatter(int64_t *base, ${v} off, ${v} x) { ${lanes('base[off[j]] = x[j];')} }
 /* AVX2 has no 64-bit multiply; vpmuldq multiplies the sign-extended low halves, which is exact
-   for the lanes ${p}_mul lets through (both factors fit in 32 bits). */
-static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})_mm256_mul_epi32((__m256i)a, (__m256i)b); }
+   for the lanes ${p}_mul lets through (both factors fit in 32 bits: the rule's precondition). */
+static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})${registerCall('lower-avx2-mul-i64-factors-fit-i32', AB256)}; }
 static inline ${attr} ${v} ${p}_min(${v} a, ${v} b) { ${v} m = a > b; return (a & ~m) | (b & m); }
 static inline ${attr} ${v} ${p}_max(${v} a, ${v} b) { ${v} m = a > b; return (a & m) | (b & ~m); }
 static inline ${attr} int ${p}_any(${v} m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }`;

@@ -3,7 +3,6 @@
 // owns a lane array; a rule's node loads its operands' registers, calls its intrinsic tree and
 // stores the result's registers; a portable node computes lane by lane on exact 128-bit integers
 // and wraps or clamps into its type, mirroring src/fpir/instructions.ts operation by operation.
-import { UserError } from '../diag.js';
 import type { FExpr } from './ast.js';
 import { cCall, cLoad, cStore, cTargetAttr } from './emit-c.js';
 import type { Intrinsic, RegType, Target } from './intrinsics.js';
@@ -48,6 +47,28 @@ static inline rs_i128 rs_sat_shift(rs_i128 x, rs_i128 s, rs_i128 lo, rs_i128 hi)
   if (x < -((-lo) >> (int)s)) return lo;
   return x << (int)s;
 }
+/* x >> k for any k >= 0 (floor division by 2^k, the sign beyond 127) */
+static inline rs_i128 rs_asr(rs_i128 x, rs_i128 k) { return k >= 127 ? (x < 0 ? -1 : 0) : x >> (int)k; }
+/* (rounding_)mul_shr on i64: the product is exact in 128 bits (|x * y| <= 2^126); rounding adds
+   bit z - 1 of the product to the floor, which is floor((p + 2^(z-1)) / 2^z) */
+static inline rs_i128 rs_mul_shr_i64(rs_i128 x, rs_i128 y, rs_i128 z, int round) {
+  rs_i128 p = x * y;
+  if (z <= 0) return rs_sat_shift(p, -z, INT64_MIN, INT64_MAX);
+  rs_i128 q = rs_asr(p, z) + (round ? rs_asr(p, z - 1) & 1 : 0);
+  return rs_clamp(q, INT64_MIN, INT64_MAX);
+}
+/* the same on u64: the product needs all 128 bits unsigned */
+static inline rs_i128 rs_mul_shr_u64(rs_i128 x, rs_i128 y, rs_i128 z, int round) {
+  rs_u128 p = (rs_u128)x * (rs_u128)y, hi = UINT64_MAX;
+  if (z <= 0) {
+    if (p == 0) return 0;
+    if (z <= -64) return (rs_i128)hi;
+    return (rs_i128)(p > (hi >> (int)-z) ? hi : p << (int)-z);
+  }
+  rs_u128 q = z >= 128 ? 0 : p >> (int)z;
+  if (round && z <= 128) q += (p >> (int)(z - 1)) & 1;
+  return (rs_i128)(q > hi ? hi : q);
+}
 `;
 
 /** One lane of one node, from its operands' exact values `a`. */
@@ -91,7 +112,7 @@ function laneC(e: FExpr, a: readonly string[], f: EmitFaults): string {
       }
     case 'fp': {
       if ((e.op === 'mul_shr' || e.op === 'rounding_mul_shr') && t.bits === 64) {
-        throw new UserError(`[FPIR-EMIT-PROGRAM] ${e.op} on 64-bit operands has no portable C here (the product needs 128 bits plus a sign)`);
+        return `rs_mul_shr_${t.signed ? 'i' : 'u'}64(${x}, ${y}, ${z}, ${e.op === 'rounding_mul_shr' ? 1 : 0})`;
       }
       switch (e.op) {
         case 'extending_add':

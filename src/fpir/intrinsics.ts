@@ -151,6 +151,18 @@ const X86_OTHER: readonly Intrinsic[] = [
   ]),
 ];
 
+/**
+ * 64-bit lane arithmetic that the algorithm backend's vector code uses (spec/codegen.md,
+ * [C-SELECT]): AVX2's vpmuldq multiplies the sign-extended low halves of its 64-bit lanes;
+ * AVX-512 has the full wrapping multiply and signed 64-bit min and max.
+ */
+const X86_WIDE: readonly Intrinsic[] = [
+  { name: '_mm256_mul_epi32', target: 'avx2', mnemonic: 'vpmuldq', args: [full('i64', 256), full('i64', 256)], result: full('i64', 256), lane: 'i64(i32(a_i64)) * i64(i32(b_i64))', routing: LANEWISE, features: AVX2 },
+  { name: '_mm512_mullo_epi64', target: 'avx512', mnemonic: 'vpmullq', args: [full('i64', 512), full('i64', 512)], result: full('i64', 512), lane: 'a_i64 * b_i64', routing: LANEWISE, features: ['avx512f', 'avx512dq'] },
+  { name: '_mm512_min_epi64', target: 'avx512', mnemonic: 'vpminsq', args: [full('i64', 512), full('i64', 512)], result: full('i64', 512), lane: 'min(a_i64, b_i64)', routing: LANEWISE, features: ['avx512f'] },
+  { name: '_mm512_max_epi64', target: 'avx512', mnemonic: 'vpmaxsq', args: [full('i64', 512), full('i64', 512)], result: full('i64', 512), lane: 'max(a_i64, b_i64)', routing: LANEWISE, features: ['avx512f'] },
+];
+
 const neon = (name: string, mnemonic: string, args: readonly RegType[], result: RegType, lane: string, impl?: string, routing: Routing = LANEWISE, imm?: readonly [number, number]): Intrinsic => ({
   name, target: 'neon', mnemonic, args, result, lane, routing, ...(impl ? { implements: impl } : {}), ...(imm ? { imm } : {}), features: ['neon'],
 });
@@ -192,5 +204,6 @@ export const INTRINSICS: readonly Intrinsic[] = [
   ...packs(256, 'avx2', AVX2),
   ...packs(512, 'avx512', AVX512),
   ...X86_OTHER,
+  ...X86_WIDE,
   ...NEON,
 ];

@@ -19,12 +19,15 @@ export const REG_BITS: Readonly<Record<Target, number>> = { avx2: 256, avx512: 5
 const rule = (target: Target, name: string, lhs: string, rhs: string, pre?: string): LoweringRule => ({ name: `lower-${target}-${name}`, target, lhs, rhs, ...(pre ? { pre } : {}) });
 
 /** A lane-wise x86 intrinsic applied register by register (`regs` registers per operand). */
-const x86Each = (target: 'avx2' | 'avx512', name: string, lhs: string, c: string, regs: number, operands = 2): LoweringRule => {
+const x86Each = (target: 'avx2' | 'avx512', name: string, lhs: string, c: string, regs: number, operands = 2, pre?: string): LoweringRule => {
   const p = target === 'avx2' ? '_mm256_' : '_mm512_';
   const ops = ['x', 'y'].slice(0, operands);
   const terms = Array.from({ length: regs }, (_, k) => `${p}${c}(${ops.map((o) => `${o}.${k}`).join(', ')})`);
-  return rule(target, name, lhs, regs === 1 ? terms[0]! : `[${terms.join(', ')}]`);
+  return rule(target, name, lhs, regs === 1 ? terms[0]! : `[${terms.join(', ')}]`, pre);
 };
+
+/** Both 64-bit factors within the 32-bit range, where vpmuldq's product is exact. */
+const FACTORS_FIT_I32 = '(x_i64 >= -2147483648) & (x_i64 <= 2147483647) & (y_i64 >= -2147483648) & (y_i64 <= 2147483647)';
 
 const x86Common = (t: 'avx2' | 'avx512'): LoweringRule[] => [
   x86Each(t, 'saturating-add-u8', 'saturating_add(x_u8, y_u8)', 'adds_epu8', 1),
@@ -71,6 +74,9 @@ const AVX2: readonly LoweringRule[] = [
   rule('avx2', 'saturating-cast-i16-i8', 'saturating_cast<i8>(x_i16)', '_mm256_permute4x64_epi64(_mm256_packs_epi16(x.0, x.1), 216)'),
   // Predicated (§3.3): vpackuswb reads its operands as signed, right for u16 only up to 32767.
   rule('avx2', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', '_mm256_permute4x64_epi64(_mm256_packus_epi16(x.0, x.1), 216)', 'x_u16 <= 32767'),
+  // Predicated 64-bit multiply ([C-SELECT]): the algorithm backend's vector code ensures the
+  // precondition at run time, sending lanes whose factors do not fit to the scalar code.
+  x86Each('avx2', 'mul-i64-factors-fit-i32', 'x_i64 * y_i64', 'mul_epi32', 8, 2, FACTORS_FIT_I32),
 ];
 
 const AVX512: readonly LoweringRule[] = [
@@ -82,6 +88,10 @@ const AVX512: readonly LoweringRule[] = [
     '[_mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), c0), _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), c0)]'),
   // AVX-512 has a lane-wise unsigned saturating narrow: no precondition, no fix-up.
   rule('avx512', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', '[_mm512_cvtusepi16_epi8(x.0), _mm512_cvtusepi16_epi8(x.1)]'),
+  // 64-bit lanes, used by the algorithm backend's vector code ([C-SELECT]).
+  x86Each('avx512', 'mul-i64', 'x_i64 * y_i64', 'mullo_epi64', 8),
+  x86Each('avx512', 'min-i64', 'min(x_i64, y_i64)', 'min_epi64', 8),
+  x86Each('avx512', 'max-i64', 'max(x_i64, y_i64)', 'max_epi64', 8),
 ];
 
 const NEON: readonly LoweringRule[] = [
