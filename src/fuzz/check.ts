@@ -1,10 +1,12 @@
 // One check of a campaign: generate a case from its seed, check it, and if it fails, shrink it
 // with fast-check to a minimal case, name the directive to blame and compute its de-duplication
 // key. fast-check's `check` with one run and a fixed seed is exactly "the case of this seed", and
-// its shrinker acts on the blueprint, so every shrink step is again a valid case.
+// its shrinker acts on the blueprint, so every shrink step is again a valid case. The shrunk case's
+// algorithm is then folded (fold.ts), kept only when it still fails with the same verdict.
 import fc from 'fast-check';
 import { UserError } from '../diag.js';
 import type { FuzzEnv } from './env.js';
+import { foldedText } from './fold.js';
 import type { AnyProperty, CaseText, CheckResult, Failure } from './property.js';
 import { FOCUS_APPLIED, FOCUS_COMPARED, type Stats, TALLY, bump, propertyCounts, verdictCounts } from './stats.js';
 
@@ -67,13 +69,19 @@ function concretize(prop: AnyProperty, g: unknown, env: FuzzEnv): { ok: true; c:
   }
 }
 
+/** A crash's class: its message's first line, numbers abstracted (one exception, one class). */
+const crashClass = (f: Failure): string => f.actual.split('\n')[0]!.replace(/-?\d+/g, '#');
+
+/** Do two failures of a property fail the same way: the same verdict, and for a crash the same exception? */
+export const sameFailure = (a: Failure, b: Failure): boolean => a.verdict === b.verdict && (a.verdict !== 'crash' || crashClass(a) === crashClass(b));
+
 /**
- * The de-duplication key (issue: same property and same minimized shape or failing directive). A
- * crash is keyed by its message's first line (numbers abstracted): one exception, one entry.
+ * The de-duplication key: same property and same minimized shape or failing directive. A crash is
+ * keyed by its class: one exception, one entry.
  */
 export function dedupKey(prop: AnyProperty, c: unknown, culprit: string | undefined, failure: Failure): string {
   if (culprit !== undefined) return `${prop.name}/directive:${culprit}`;
-  if (failure.verdict === 'crash') return `${prop.name}/crash/${failure.actual.split('\n')[0]!.replace(/-?\d+/g, '#')}`;
+  if (failure.verdict === 'crash') return `${prop.name}/crash/${crashClass(failure)}`;
   return `${prop.name}/${failure.verdict}/${prop.shape(c)}`;
 }
 
@@ -124,6 +132,22 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
       last = { made: made.ok, c: made.ok ? made.c : g, failure: r };
       return false;
     },
+    /** the shrunk case with its algorithm folded, to be evaluated once more; undefined when there is nothing to fold */
+    foldCandidate(out: { failed: boolean }): unknown {
+      if (!out.failed || !last?.made) return undefined;
+      const t = foldedText(prop.encode(last.c));
+      if (t === undefined) return undefined;
+      onEvaluate();
+      try {
+        return prop.decode(t, env);
+      } catch {
+        return undefined;
+      }
+    },
+    /** keeps the folded case when it fails the way the shrunk case does (a different failure would mislead) */
+    folded(c: unknown, r: CheckResult): void {
+      if (last && r.status === 'fail' && sameFailure(r, last.failure)) last = { made: true, c, failure: r };
+    },
     found(out: { failed: boolean; numShrinks: number }): Found | undefined {
       if (!out.failed || !last) return undefined;
       counts.failures++;
@@ -160,6 +184,8 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
     const made = s.before(g);
     return made === undefined || s.after(g, made, made.ok ? evaluate(prop, made.c, env) : made.r);
   }), { seed, numRuns: 1 });
+  const folded = s.foldCandidate(out);
+  if (folded !== undefined) s.folded(folded, evaluate(prop, folded, env));
   return s.found(out);
 }
 
@@ -170,5 +196,7 @@ export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: numb
     const made = s.before(g);
     return made === undefined || s.after(g, made, made.ok ? await evaluateAsync(prop, made.c, env) : made.r);
   }), { seed, numRuns: 1 });
+  const folded = s.foldCandidate(out);
+  if (folded !== undefined) s.folded(folded, await evaluateAsync(prop, folded, env));
   return s.found(out);
 }

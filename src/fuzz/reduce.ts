@@ -3,7 +3,8 @@
 // blueprint: schedule calls are dropped, update stages removed, expressions replaced by one of
 // their operands or by 0, the window narrowed and parameters lowered — each step kept only when
 // the property still fails *with the same verdict*, so that a wrong value never turns into a
-// different failure (an out-of-bounds read somewhere else, say) on the way down.
+// different failure (an out-of-bounds read somewhere else, say) on the way down. Last, the
+// constants left in the algorithm are folded (fold.ts), under the same condition.
 import type { Expr } from '../expr/ast.js';
 import { cst } from '../expr/ast.js';
 import { int } from '../expr/value.js';
@@ -11,9 +12,10 @@ import type { Func, Pipeline, Stage } from '../alg-semantics/ast.js';
 import { printPipeline } from '../alg-semantics/print.js';
 import { parsePipeline } from '../alg-semantics/parse.js';
 import { CLI_LOC, UserError } from '../diag.js';
-import { evaluateAsync } from './check.js';
+import { evaluateAsync, sameFailure } from './check.js';
 import type { FuzzEnv } from './env.js';
-import type { AnyProperty, CaseText, InputText } from './property.js';
+import { foldedText } from './fold.js';
+import type { AnyProperty, CaseText, Failure, InputText } from './property.js';
 
 export interface ReduceResult {
   readonly verdict: string;
@@ -33,8 +35,8 @@ export interface ReduceBudget {
 
 export const DEFAULT_REDUCE: ReduceBudget = { maxTries: 2000, ms: 120_000 };
 
-/** The verdict of a case, or undefined when it does not fail (or cannot even be stated). */
-async function verdictOf(prop: AnyProperty, t: CaseText, env: FuzzEnv): Promise<string | undefined> {
+/** The failure of a case, or undefined when it does not fail (or cannot even be stated). */
+async function failureOf(prop: AnyProperty, t: CaseText, env: FuzzEnv): Promise<Failure | undefined> {
   let c: unknown;
   try {
     c = prop.decode(t, env);
@@ -42,7 +44,7 @@ async function verdictOf(prop: AnyProperty, t: CaseText, env: FuzzEnv): Promise<
     return undefined;
   }
   const r = await evaluateAsync(prop, c, env);
-  return r.status === 'fail' ? r.verdict : undefined;
+  return r.status === 'fail' ? r : undefined;
 }
 
 const lines = (s: string | undefined) => (s ?? '').split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('//'));
@@ -50,8 +52,8 @@ const points = (i: InputText | undefined) => (i?.window ?? []).reduce((n, [, l])
 const measure = (t: CaseText) => ({ programChars: (t.program ?? '').length, scheduleCalls: lines(t.schedule).length, points: points(t.input) });
 
 export async function reduceCase(prop: AnyProperty, start: CaseText, env: FuzzEnv, budget: ReduceBudget = DEFAULT_REDUCE, onStep: (steps: number, tried: number) => void = () => {}): Promise<ReduceResult> {
-  const verdict = await verdictOf(prop, start, env);
-  if (verdict === undefined) {
+  const failure = await failureOf(prop, start, env);
+  if (failure === undefined) {
     throw new UserError(`nothing to reduce: the case passes property ${prop.name}`, CLI_LOC, 'reduce shrinks a failing case: check the verdict with refsem exec … --compare, or name the property that fails with --property');
   }
   let cur = start;
@@ -59,24 +61,29 @@ export async function reduceCase(prop: AnyProperty, start: CaseText, env: FuzzEn
   let tried = 0;
   const deadline = Date.now() + budget.ms;
   const attempt = async (cand: CaseText): Promise<boolean> => {
-    if (tried >= budget.maxTries || Date.now() > deadline) return false;
     tried++;
-    if ((await verdictOf(prop, cand, env)) !== verdict) return false;
+    const f = await failureOf(prop, cand, env);
+    if (f === undefined || !sameFailure(f, failure)) return false;
     cur = cand;
     steps++;
     onStep(steps, tried);
     return true;
   };
-  for (let progress = true; progress && tried < budget.maxTries && Date.now() <= deadline;) {
+  const inBudget = () => tried < budget.maxTries && Date.now() <= deadline;
+  for (let progress = true; progress && inBudget();) {
     progress = false;
     for (const cand of candidates(cur)) {
+      if (!inBudget()) break;
       if (await attempt(cand)) {
         progress = true;
         break;
       }
     }
   }
-  return { verdict, text: cur, steps, tried, original: measure(start), reduced: measure(cur) };
+  // One candidate more, whatever the budget: folding is what makes the result readable.
+  const folded = foldedText(cur);
+  if (folded !== undefined) await attempt(folded);
+  return { verdict: failure.verdict, text: cur, steps, tried, original: measure(start), reduced: measure(cur) };
 }
 
 /** Smaller cases, most promising first: whole schedule calls, whole stages, then expressions and the input. */

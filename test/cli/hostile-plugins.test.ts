@@ -1,14 +1,16 @@
 // Regressions: a plug-in that called process.exit(0) ended refsem with exit 0 and no word, one
 // whose top-level await never settled ended it with Node's exit code 13, and a directive or an
-// engine that never returned hung `exec` for good (the watchdog stops such a call). Both are now errors of
-// the plug-in, located at the module, exit 2 (the 0–3 contract holds whatever a plug-in does).
+// engine that never returned hung `exec` for good (the watchdog stops such a call), and a directive
+// whose apply allocated without bound ended Node with a fatal heap error (exit 134, no message).
+// All are now errors of the plug-in, located at the module, exit 2 (the 0–3 contract holds
+// whatever a plug-in does).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, scratch } from '../support/files.js';
 
 const bin = join(__dirname, '..', '..', 'bin', 'refsem.js');
-const refsem = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
+const refsem = (args: string[], env: NodeJS.ProcessEnv = process.env) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000, env });
 const { file } = scratch('refsem-hostile-plugins-');
 const sec22 = join(examplesDir, 'sec22.alg');
 const empty = file('empty.sched', '');
@@ -50,4 +52,26 @@ describe('plug-ins that try to end refsem or never load', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`complete of bounds engine 'spin' from ${m} did not return within 10 s (stopped by the watchdog)`);
   }, 60_000);
+
+  it('a directive whose apply allocates without bound: stopped at the heap limit, blamed on its module, exit 2', () => {
+    const m = file('hog.mjs', "export default (api) => api.defineDirective({ name: 'hog', phase: 'loops', params: [{ name: 'loop', type: 'loop' }],\n  validate() {}, apply() { const a = []; for (;;) a.push(new Array(1e5).fill(a.length)); }, generate() { return []; } });\n");
+    const s = file('hog.sched', 'hog f.x\n');
+    // A small limit, so that the heap is exhausted in a moment rather than after 4 GB.
+    const r = refsem(['exec', sec22, '--schedule', s, '--directive', m, '--window', '0+3'], { ...process.env, REFSEM_PLUGIN_HEAP_MB: '64' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`<command line> --directive ${m}: error: the command ran out of memory with plug-in module '${m}' loaded: its heap is limited to 64 MB`);
+    expect(r.stderr).toContain('raise the limit with REFSEM_PLUGIN_HEAP_MB');
+  }, 60_000);
+
+  it('a heap limit that is not a number of megabytes: a command-line error, exit 2', () => {
+    const r = refsem(['exec', sec22, '--schedule', empty, '--directive', file('plain.mjs', 'export default [];\n'), '--window', '0+3'], { ...process.env, REFSEM_PLUGIN_HEAP_MB: 'lots' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('<command line>: error: REFSEM_PLUGIN_HEAP_MB=lots is not a heap limit');
+  });
+
+  it('a command that loads a well-behaved plug-in runs in the bounded worker with its output intact', () => {
+    const r = refsem(['exec', sec22, '--schedule', empty, '--directive', file('none.mjs', 'export default [];\n'), '--window', '0+3']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('f over x in (0, 3)');
+  });
 });

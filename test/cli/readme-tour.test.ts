@@ -1,14 +1,12 @@
 // Every `refsem` command of the README runs as written, in order, from a folder where
 // `examples/` is the project's examples (as in a clone); where the README shows the output in a
 // comment, the output is that. Commands that report a failure on purpose are listed with why.
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// test/docs/commands.test.ts does the same for the other documents.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { shellWords } from '../support/spec-examples.js';
-
-const root = join(__dirname, '..', '..');
+import { inScratchRoot, repoRoot, shBlocks } from '../support/doc-commands.js';
 
 /** Commands whose documented outcome is a non-zero exit code. */
 const EXPECTED_EXIT: Record<string, { code: number; why: string }> = {
@@ -17,43 +15,10 @@ const EXPECTED_EXIT: Record<string, { code: number; why: string }> = {
   'fuzz --corpus fuzz-out --runs 30': { code: 1, why: 'the corpus holds the race-free reproducer, which still fails' },
 };
 
-interface Command {
-  readonly line: string;
-  readonly argv: string[];
-  /** the output the README shows in the comment, when it shows one */
-  readonly output?: string;
-}
-
-function readmeCommands(): Command[] {
-  const md = readFileSync(join(root, 'README.md'), 'utf8');
-  const blocks = [...md.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks.flatMap((b) =>
-    b.split('\n').flatMap((raw) => {
-      const m = /^(?:npx )?refsem (.*?)(?:\s+#\s*(.*))?$/.exec(raw.trim());
-      if (!m) return [];
-      const comment = m[2]?.trim();
-      // A comment that starts like a value or a JSON object is the command's output.
-      const output = comment !== undefined && /^[-\d{["]/.test(comment) ? comment : undefined;
-      return [{ line: m[1]!, argv: shellWords(m[1]!), ...(output !== undefined ? { output } : {}) }];
-    }),
-  );
-}
-
-const commands = readmeCommands();
-let dir: string;
-let cwd: string;
+const commands = shBlocks(readFileSync(join(repoRoot, 'README.md'), 'utf8')).flatMap((b) => b.commands);
 
 describe('the README tour', () => {
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'refsem-readme-'));
-    symlinkSync(join(root, 'examples'), join(dir, 'examples'));
-    cwd = process.cwd();
-    process.chdir(dir);
-  });
-  afterAll(() => {
-    process.chdir(cwd);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  inScratchRoot('refsem-readme-');
 
   it('has commands to run', () => {
     expect(commands.length).toBeGreaterThan(25);

@@ -48,8 +48,10 @@ describe('campaign runner', () => {
     expect(repro.verdict).toBe(f.verdict);
     const again = await replay(f.reproducer);
     expect(again.reproduced).toBe(true);
-    // The replayed program was parsed, so its statements now carry source locations.
-    expect(again.result.status === 'fail' && again.result.actual.replace(/ at <[^>]*>:\d+:\d+/, '')).toBe(repro.actual);
+    // The replayed program was parsed, so its statements carry source locations; so do those of
+    // a recorded case whose constants were folded (the folded case is parsed from its text).
+    const unlocated = (s: string) => s.replace(/ at <[^>]*>:\d+:\d+/, '');
+    expect(again.result.status === 'fail' && unlocated(again.result.actual)).toBe(unlocated(repro.actual));
   });
 
   it('pins failures on the planted directive and de-duplicates them by it', async () => {

@@ -1,0 +1,95 @@
+// A heap limit for plug-in code. Directive and engine modules run inside refsem; one that
+// allocates without bound would end Node itself with a fatal heap error (exit 134, no message),
+// outside the 0–3 exit codes of docs/architecture.md ("Contracts"). V8 bounds a heap per thread
+// and, at the bound, ends only that thread, so a command line that loads a plug-in module runs in
+// a worker thread with a limited heap, and this thread reports the worker's end as the plug-in's
+// error (exit 2). Campaign workers are bounded the same way (src/fuzz/runner.ts); commands without
+// plug-ins run in this thread, as before.
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { CLI_LOC, UserError, argLoc } from '../diag.js';
+import { EXIT, type IO, guardExit } from '../node/io.js';
+import { isModulePath } from '../node/plugins.js';
+import { main } from './main.js';
+
+/** The environment variable that sets the limit, in megabytes (docs/development.md, "Hostile input"). */
+export const PLUGIN_HEAP_ENV = 'REFSEM_PLUGIN_HEAP_MB';
+/** The default: the heap of one campaign worker. */
+export const DEFAULT_PLUGIN_HEAP_MB = 4096;
+
+interface PluginArg {
+  readonly option: string;
+  readonly module: string;
+}
+
+/** The plug-in modules a command line names: every `--directive M`, and `--engine M` when M is a module path. */
+export function pluginModules(argv: readonly string[]): PluginArg[] {
+  const found: PluginArg[] = [];
+  argv.forEach((a, i) => {
+    const m = /^(--directive|--engine)(?:=(.*))?$/.exec(a);
+    const module = m?.[2] ?? argv[i + 1];
+    if (!m || module === undefined) return;
+    if (m[1] === '--directive' || isModulePath(module)) found.push({ option: m[1]!, module });
+  });
+  return found;
+}
+
+function heapLimitMb(env: NodeJS.ProcessEnv): number {
+  const text = env[PLUGIN_HEAP_ENV];
+  if (text === undefined || text === '') return DEFAULT_PLUGIN_HEAP_MB;
+  if (!/^\d+$/.test(text) || Number(text) < 16) {
+    throw new UserError(`${PLUGIN_HEAP_ENV}=${text} is not a heap limit`, CLI_LOC, `set ${PLUGIN_HEAP_ENV} to a number of megabytes, at least 16 (default ${DEFAULT_PLUGIN_HEAP_MB}), or unset it`);
+  }
+  return Number(text);
+}
+
+type HostMessage = { readonly out: string } | { readonly err: string } | { readonly code: number };
+
+/**
+ * Runs one command line: in this thread when it loads no plug-in, else in a worker thread whose
+ * heap is limited to `REFSEM_PLUGIN_HEAP_MB`.
+ */
+export async function runCommand(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const plugins = pluginModules(argv);
+  if (plugins.length === 0) return main(argv, io);
+  let limit: number;
+  try {
+    limit = heapLimitMb(env);
+  } catch (e) {
+    io.err((e as UserError).render() + '\n');
+    return EXIT.badInput;
+  }
+  return new Promise<number>((resolve) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { argv, isTTY: io.isTTY }, resourceLimits: { maxOldGenerationSizeMb: limit } });
+    worker.on('message', (m: HostMessage) => {
+      if ('out' in m) io.out(m.out);
+      else if ('err' in m) io.err(m.err);
+      else resolve(m.code);
+    });
+    worker.on('error', (e) => {
+      if ((e as { code?: string }).code !== 'ERR_WORKER_OUT_OF_MEMORY') {
+        io.err(`internal error: ${e.stack ?? String(e)}\n`);
+        resolve(EXIT.internal);
+        return;
+      }
+      const names = plugins.map((p) => `'${p.module}'`).join(', ');
+      const first = plugins[0]!;
+      io.err(new UserError(
+        `the command ran out of memory with plug-in module${plugins.length > 1 ? 's' : ''} ${names} loaded: its heap is limited to ${limit} MB`,
+        argLoc(first.option, first.module),
+        `a directive or engine must not allocate without bound; if the case itself is that large, raise the limit with ${PLUGIN_HEAP_ENV}=MB (default ${DEFAULT_PLUGIN_HEAP_MB})`,
+      ).render() + '\n');
+      resolve(EXIT.badInput);
+    });
+    // A worker that ends without a code did not get to report one: refsem's fault.
+    worker.on('exit', () => resolve(EXIT.internal));
+  });
+}
+
+// The worker's side: the command runs as it would in the main thread, its output posted in order.
+const host = workerData as { argv?: readonly string[]; isTTY?: boolean } | null;
+if (!isMainThread && parentPort && host?.argv !== undefined) {
+  guardExit();
+  const port = parentPort;
+  const post = (m: HostMessage) => port.postMessage(m);
+  post({ code: await main(host.argv, { out: (out) => post({ out }), err: (err) => post({ err }), isTTY: host.isTTY ?? false }) });
+}
