@@ -13,9 +13,9 @@ import { type Loc, showLoc } from '../diag.js';
 import type { BoundsHint, TgtProgram } from '../target-semantics/ast.js';
 import type { Completion } from '../target-semantics/holes.js';
 import { holesOf } from '../target-semantics/holes.js';
-import { type Interval, type IntervalEnv, TOP, evalInterval, fromMinLen, hull, isBounded, meet, minLen, point } from './interval.js';
+import { type Interval, type IntervalEnv, TOP, evalInterval, fromMinLen, hull, isBounded, meet, minLen, point } from '../expr/interval.js';
 import { type HolePair, type QNode, type Query, pairHole, pairKey, pairOfHole, queryPairs } from './query.js';
-import { C, addE, constOf, divE, mulE, provablyLe, simplify, subE } from './symbolic.js';
+import { C, addE, constOf, divE, mulE, provablyLe, simplify, subE } from '../expr/symbolic.js';
 
 /** An assertion a bounds hint asks for, inserted just before `label func` (completion.ts). */
 export interface CoverAssertion {

@@ -1,10 +1,10 @@
 // Value ranges for 32-bit vector lanes (spec/codegen.md, [C-NARROW]). The bounds engines'
-// symbolic interval arithmetic (fig. 2.10b, src/bounds/interval.ts) gives every lane expression of
+// symbolic interval arithmetic (fig. 2.10b, src/expr/interval.ts) gives every lane expression of
 // a vectorized loop an interval whose ends are expressions in variables known when the loop starts;
 // the emitted code evaluates the ends there and takes the 32-bit lanes only if they all fit.
 import { type Expr, walkExpr } from '../expr/ast.js';
-import { type Interval, TOP, evalInterval, hull, point } from '../bounds/interval.js';
-import { C } from '../bounds/symbolic.js';
+import { type Interval, TOP, evalInterval, hull, point } from '../expr/interval.js';
+import { C } from '../expr/symbolic.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 
 export type FuncRanges = ReadonlyMap<string, Interval>;

@@ -10,8 +10,8 @@
 // P. Then two iterations of one execution of P that write one point have the same value of P.
 import { type Expr, type Hole, cst, exprEquals, freeVars, hole, op, vr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
-import { type Interval, TOP, evalInterval, meet, point } from '../bounds/interval.js';
-import { provablyLe } from '../bounds/symbolic.js';
+import { type Interval, TOP, evalInterval, meet, point } from '../expr/interval.js';
+import { provablyLe } from '../expr/symbolic.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { type ForStmt, type LoopInfo, loopsOf } from '../target-semantics/walk.js';
 import { constValue, isPure } from './loops.js';

@@ -3,7 +3,7 @@
 // with its rules, in β0's trace and in a completion.
 import { describe, expect, it } from 'vitest';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
-import { evalInterval } from '../../src/bounds/interval.js';
+import { evalInterval } from '../../src/expr/interval.js';
 import { extractQuery, type QNode } from '../../src/bounds/query.js';
 import { cst, hole } from '../../src/expr/ast.js';
 import { lower } from '../../src/lowering/lower.js';

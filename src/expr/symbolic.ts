@@ -1,11 +1,11 @@
 // Building and simplifying the symbolic expressions that interval ends are made of. Every rewrite
 // here preserves the value of the expression under the exact semantics of src/expr/ops.ts for
-// every environment (property-tested in test/bounds/symbolic.test.ts), so simplifying an interval
+// every environment (property-tested in test/expr/interval.test.ts), so simplifying an interval
 // end never changes which points it admits.
-import { type Expr, exprEquals, op } from '../expr/ast.js';
-import { INT_OPS, add, mul, sub } from '../expr/ops.js';
-import { printExpr } from '../expr/print.js';
-import { type Int, isInt } from '../expr/value.js';
+import { type Expr, exprEquals, op } from './ast.js';
+import { INT_OPS, add, mul, sub } from './ops.js';
+import { printExpr } from './print.js';
+import { type Int, isInt } from './value.js';
 
 export const C = (v: Int): Expr => ({ k: 'const', value: v });
 export const constOf = (e: Expr): Int | undefined => (e.k === 'const' && isInt(e.value) ? e.value : undefined);

@@ -8,8 +8,8 @@ import { evalExpr } from '../../src/expr/eval.js';
 import { printExpr } from '../../src/expr/print.js';
 import { parseExprText } from '../../src/expr/parse.js';
 import { type Int, type Value, isError } from '../../src/expr/value.js';
-import { type Interval, type IntervalEnv, TOP, evalInterval, point } from '../../src/bounds/interval.js';
-import { simplify } from '../../src/bounds/symbolic.js';
+import { type Interval, type IntervalEnv, TOP, evalInterval, point } from '../../src/expr/interval.js';
+import { simplify } from '../../src/expr/symbolic.js';
 
 const VARS = ['a', 'b', 'c'];
 const OPS = Object.keys(OP_ARITY) as OpName[];

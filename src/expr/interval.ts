@@ -2,9 +2,9 @@
 // [lo, hi] whose ends are expressions (in parameters and in-scope variables) or ±∞ (`null`);
 // its (min, len) reading is (lo, hi − lo + 1). Soundness: for every environment and every choice
 // of values for the variables inside their intervals, the value of e lies in 𝓘(e)
-// (property-tested in test/bounds/interval.test.ts).
-import { type Expr, type Hole, exprEquals, op } from '../expr/ast.js';
-import type { Int } from '../expr/value.js';
+// (property-tested in test/expr/interval.test.ts).
+import { type Expr, type Hole, exprEquals, op } from './ast.js';
+import type { Int } from './value.js';
 import { C, addE, constOf, divE, maxE, minE, mulE, simplifyFresh, subE } from './symbolic.js';
 
 export interface Interval {
