@@ -44,12 +44,20 @@ export function requireHalide(): void {
 /** The server of this thread (each campaign job is a thread of its own, so each gets one). */
 let server: HalideServer | undefined;
 
+/** Time this thread has waited for Halide's answers, in ms (what a check spends outside refsem). */
+let waitedMs = 0;
+
 /** Runs one bridged program with Halide under a time limit: implements [HALIDE-RUNNER]. */
 export async function runHalide(script: string, timeoutMs = 60_000): Promise<HalideRun> {
   requireHalide();
   server ??= new HalideServer(PYTHON);
-  return classify(await server.run(script, timeoutMs), timeoutMs);
+  const t0 = performance.now();
+  const exit = await server.run(script, timeoutMs);
+  waitedMs += performance.now() - t0;
+  return classify(exit, timeoutMs);
 }
+
+export const halideWaitedMs = (): number => waitedMs;
 
 /** Halide servers this thread has started (more than one means one died or hung and was replaced). */
 export function halideServersStarted(): number {

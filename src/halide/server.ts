@@ -25,6 +25,18 @@ const SERVER = String.raw`
 import json, os, select, signal, sys, tempfile, time, traceback
 import halide  # loaded once; every child inherits it
 
+# The first JIT compilation in a process also compiles Halide's runtime, which then serves every
+# later one: done here once, it is inherited by every child instead of being redone in each. The
+# pipeline is serial, so Halide's thread pool is not started (a forked child would not have its
+# threads). Should it fail, each child compiles the runtime itself, as it would without it.
+try:
+    _x = halide.Var('refsem_warm_x')
+    _f = halide.Func('refsem_warm')
+    _f[_x] = _x
+    _f.realize([1])
+except Exception:
+    pass
+
 def run(script, limit):
     out = tempfile.TemporaryFile()
     err = tempfile.TemporaryFile()
