@@ -44,8 +44,9 @@ export function requireHalide(): void {
 /** The server of this thread (each campaign job is a thread of its own, so each gets one). */
 let server: HalideServer | undefined;
 
-/** Time this thread has waited for Halide's answers, in ms (what a check spends outside refsem). */
-let waitedMs = 0;
+/** What this thread's programs have cost in Halide so far, in ms: the wait for the answers, and the
+ * CPU time of the programs' processes (the bench splits a check's time with them). */
+const spent = { waitedMs: 0, cpuMs: 0 };
 
 /** Runs one bridged program with Halide under a time limit: implements [HALIDE-RUNNER]. */
 export async function runHalide(script: string, timeoutMs = 60_000): Promise<HalideRun> {
@@ -53,11 +54,12 @@ export async function runHalide(script: string, timeoutMs = 60_000): Promise<Hal
   server ??= new HalideServer(PYTHON);
   const t0 = performance.now();
   const exit = await server.run(script, timeoutMs);
-  waitedMs += performance.now() - t0;
+  spent.waitedMs += performance.now() - t0;
+  spent.cpuMs += exit.cpuMs;
   return classify(exit, timeoutMs);
 }
 
-export const halideWaitedMs = (): number => waitedMs;
+export const halideSpent = (): { readonly waitedMs: number; readonly cpuMs: number } => ({ ...spent });
 
 /** Halide servers this thread has started (more than one means one died or hung and was replaced). */
 export function halideServersStarted(): number {
