@@ -1,8 +1,10 @@
 // Halide 14 as a peer (spec/halide.md): programs per second through the bridge and its server
-// (a campaign of the `halide` property on two jobs), and, on the blur and on Harris under one
+// (a campaign of the `halide` property on two jobs), where the time of one check goes (refsem's
+// side, Halide's answer, and the fixed costs of the server), and, on the blur and on Harris under one
 // Halide-style schedule (examples/*.halide, inlining included), the run time of Halide's JIT code
 // against refsem's fast executor and its emitted C, scalar and SIMD, measured in one run on one
 // thread each. Without the bindings the module reports that and measures nothing.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,10 +12,14 @@ import type { Input, Pipeline } from '../alg-semantics/ast.js';
 import { int } from '../expr/value.js';
 import { DEFAULT_CONFIG } from '../fuzz/env.js';
 import { startCampaign } from '../fuzz/runner.js';
-import { NO_SHARD } from '../fuzz/seed.js';
+import { NO_SHARD, checkSeed } from '../fuzz/seed.js';
+import { generated } from '../fuzz/check.js';
+import { makeEnv } from '../fuzz/make-env.js';
+import { propertyNamed } from '../fuzz/properties/index.js';
 import { halideProgram, type ScheduleStep } from '../halide/emit.js';
 import { readBridged } from '../halide/load.js';
-import { halideAvailable, runHalide } from '../halide/run.js';
+import { PYTHON, halideAvailable, halideSpent, runHalide } from '../halide/run.js';
+import { HalideServer } from '../halide/server.js';
 import { complete } from '../pipeline.js';
 import { BUILTIN_ENGINES } from '../bounds/engine.js';
 import { compileTgt } from '../target-semantics/exec.js';
@@ -26,6 +32,8 @@ export const name = 'halide';
 export const group = 'core';
 
 const CAMPAIGN_RUNS = 150;
+const CAMPAIGN_SEED = 3;
+const PHASE_CHECKS = 40;
 const TIMED_RUNS = 20;
 
 /** Programs per second of a `fuzz --backend halide` campaign on two jobs, with its verdicts. */
@@ -33,10 +41,84 @@ async function throughput(): Promise<object> {
   const out = mkdtempSync(join(tmpdir(), 'refsem-bench-halide-'));
   const t0 = performance.now();
   const c = await startCampaign({
-    properties: ['halide'], seed: 3, runs: CAMPAIGN_RUNS, jobs: 2, shard: NO_SHARD, config: DEFAULT_CONFIG, out, budgetMs: 60_000,
+    properties: ['halide'], seed: CAMPAIGN_SEED, runs: CAMPAIGN_RUNS, jobs: 2, shard: NO_SHARD, config: DEFAULT_CONFIG, out, budgetMs: 60_000,
   }).done;
   const s = (performance.now() - t0) / 1000;
   return { jobs: 2, programs: c.runs, seconds: round(s), programs_per_s: round(c.runs / s), verdicts: c.halide ?? null };
+}
+
+/**
+ * Where the time of a check goes, on one thread over the campaign's first checks: making the case
+ * (generation, the schedule applied), refsem's side of the check (its own run of the schedule, the
+ * bridged program, the algorithm's values) and Halide's answer (fork, the Func graph, JIT
+ * compilation, realization). Wall times suffer from other load on the machine; CPU times (refsem's
+ * process, the programs' processes) much less, and they bound what two otherwise idle cores sustain.
+ */
+async function phases(): Promise<object> {
+  const env = await makeEnv(DEFAULT_CONFIG);
+  const prop = propertyNamed('halide');
+  let make = 0;
+  let check = 0;
+  const before = halideSpent();
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < PHASE_CHECKS; i++) {
+    const t0 = performance.now();
+    const c = prop.concretize(generated(prop, env, checkSeed(CAMPAIGN_SEED, i)), env);
+    const t1 = performance.now();
+    await prop.checkAsync!(c, env);
+    make += t1 - t0;
+    check += performance.now() - t1;
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const after = halideSpent();
+  const refsemCpu = (cpu.user + cpu.system) / 1000 / PHASE_CHECKS;
+  const halideCpu = (after.cpuMs - before.cpuMs) / PHASE_CHECKS;
+  const per = (ms: number) => round(ms / PHASE_CHECKS);
+  return {
+    checks: PHASE_CHECKS,
+    make_case_ms: per(make),
+    refsem_check_ms: per(check - (after.waitedMs - before.waitedMs)),
+    halide_answer_ms: per(after.waitedMs - before.waitedMs),
+    refsem_cpu_ms: round(refsemCpu),
+    halide_cpu_ms: round(halideCpu),
+    cpu_bound_programs_per_s_on_2_cores: round(2000 / (refsemCpu + halideCpu)),
+  };
+}
+
+const ONE_FUNC = "import halide as hl\nx = hl.Var('x')\nf = hl.Func('f')\nf[x] = x\nf.realize([1])\n";
+
+/**
+ * The server's fixed costs: starting one (Python, Halide's import, the warm-up), an empty program
+ * (fork and answer), a one-func pipeline (what any JIT compilation costs, wall and CPU), and the CPU
+ * time of compiling Halide's runtime in a process that has not yet (what the warm-up saves every
+ * program).
+ */
+async function serverCosts(): Promise<object> {
+  const s = new HalideServer(PYTHON);
+  const t0 = performance.now();
+  await s.run('', 60_000);
+  const startMs = performance.now() - t0;
+  const runs = async (script: string) => {
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      cpu.push((await s.run(script, 60_000)).cpuMs);
+      wall.push(performance.now() - t);
+    }
+    return { wall: round(median(wall)), cpu: round(median(cpu)) };
+  };
+  const empty = await runs('');
+  const oneFunc = await runs(ONE_FUNC);
+  s.close();
+  const runtime = spawnSync(PYTHON, ['-c', "import time, halide as hl\ndef once():\n    x = hl.Var('x'); f = hl.Func('f'); f[x] = x\n    t = time.process_time(); f.realize([1]); return (time.process_time() - t) * 1000\nprint(once() - once())\n"], { encoding: 'utf8' });
+  return {
+    server_start_ms: round(startMs),
+    empty_program_ms: empty.wall,
+    one_func_pipeline_ms: oneFunc.wall,
+    one_func_pipeline_cpu_ms: oneFunc.cpu,
+    halide_runtime_compile_cpu_ms: round(Number(runtime.stdout.trim())),
+  };
 }
 
 /** The best of TIMED_RUNS realizations by Halide's JIT code (compiled once, outside the timing). */
@@ -80,6 +162,8 @@ export async function run(): Promise<object> {
   process.env.HL_NUM_THREADS = '1';
   return {
     bridge: await throughput(),
+    bridge_phases: await phases(),
+    bridge_server: await serverCosts(),
     blur_512: await compareOn('blur.alg', 'blur.halide', [[0, 512], [0, 512]]),
     harris_256: await compareOn('harris.alg', 'harris.halide', [[0, 256], [0, 256]]),
   };

@@ -44,12 +44,22 @@ export function requireHalide(): void {
 /** The server of this thread (each campaign job is a thread of its own, so each gets one). */
 let server: HalideServer | undefined;
 
+/** What this thread's programs have cost in Halide so far, in ms: the wait for the answers, and the
+ * CPU time of the programs' processes (the bench splits a check's time with them). */
+const spent = { waitedMs: 0, cpuMs: 0 };
+
 /** Runs one bridged program with Halide under a time limit: implements [HALIDE-RUNNER]. */
 export async function runHalide(script: string, timeoutMs = 60_000): Promise<HalideRun> {
   requireHalide();
   server ??= new HalideServer(PYTHON);
-  return classify(await server.run(script, timeoutMs), timeoutMs);
+  const t0 = performance.now();
+  const exit = await server.run(script, timeoutMs);
+  spent.waitedMs += performance.now() - t0;
+  spent.cpuMs += exit.cpuMs;
+  return classify(exit, timeoutMs);
 }
+
+export const halideSpent = (): { readonly waitedMs: number; readonly cpuMs: number } => ({ ...spent });
 
 /** Halide servers this thread has started (more than one means one died or hung and was replaced). */
 export function halideServersStarted(): number {

@@ -1,9 +1,10 @@
 // One long-lived Python process per job that runs bridged programs with Halide 14
-// (spec/halide.md, [HALIDE-RUNNER]). It imports Halide once and forks a child for every program,
-// so that a program whose JIT crashes, aborts or hangs kills only its child: the server reports a
-// verdict and goes on with the next program. Requests and answers are JSON lines over the
-// server's stdin and stdout; the programs' own output goes to files the child's descriptors 1 and
-// 2 are pointed at, so nothing a program prints can desynchronise the protocol.
+// (spec/halide.md, [HALIDE-RUNNER]). It imports Halide and compiles its JIT runtime once, and
+// forks a child for every program, so that a program whose JIT crashes, aborts or hangs kills only
+// its child: the server reports a verdict and goes on with the next program. Requests and answers
+// are JSON lines over the server's stdin and stdout; the programs' own output goes to files the
+// child's descriptors 1 and 2 are pointed at, so nothing a program prints can desynchronise the
+// protocol.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -14,6 +15,8 @@ export interface ProgramExit {
   readonly timedOut: boolean;
   readonly stdout: string;
   readonly stderr: string;
+  /** CPU time the program's process used (user and system), in ms; 0 when the server lost it */
+  readonly cpuMs: number;
   /** set when the server itself died or hung while the program ran: why */
   readonly lost?: string;
 }
@@ -24,6 +27,18 @@ export interface ProgramExit {
 const SERVER = String.raw`
 import json, os, select, signal, sys, tempfile, time, traceback
 import halide  # loaded once; every child inherits it
+
+# implements [HALIDE-WARM]: the first JIT compilation in a process also compiles Halide's runtime,
+# which then serves every later one; done here once, every child inherits it instead of redoing it.
+# The pipeline is serial, so Halide's thread pool is not started (a forked child would lack its
+# threads). Should it fail, each child compiles the runtime itself, as it would without it.
+try:
+    _x = halide.Var('refsem_warm_x')
+    _f = halide.Func('refsem_warm')
+    _f[_x] = _x
+    _f.realize([1])
+except Exception:
+    pass
 
 def run(script, limit):
     out = tempfile.TemporaryFile()
@@ -65,13 +80,14 @@ def run(script, limit):
             os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
-    _, st = os.waitpid(pid, 0)
+    _, st, usage = os.wait4(pid, 0)
     def text(f):
         f.seek(0)
         return f.read(1 << 24).decode('utf-8', 'replace')
     answer = {'status': os.WEXITSTATUS(st) if os.WIFEXITED(st) else None,
               'signal': signal.Signals(os.WTERMSIG(st)).name if os.WIFSIGNALED(st) and not timed_out else None,
-              'timedOut': timed_out, 'stdout': text(out), 'stderr': text(err)}
+              'timedOut': timed_out, 'stdout': text(out), 'stderr': text(err),
+              'cpuMs': (usage.ru_utime + usage.ru_stime) * 1000}
     out.close()
     err.close()
     return answer
@@ -163,7 +179,7 @@ export class HalideServer {
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       this.pending.delete(id);
-      p.resolve({ status: null, signal: null, timedOut: false, stdout: '', stderr: '', lost: reason });
+      p.resolve({ status: null, signal: null, timedOut: false, stdout: '', stderr: '', cpuMs: 0, lost: reason });
     }
   }
 }

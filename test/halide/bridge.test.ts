@@ -82,15 +82,16 @@ describe.runIf(available)('the Halide commands', () => {
     const env = await makeEnv(DEFAULT_CONFIG);
     const prop = propertyNamed('halide');
     const text = { program: 'pipeline f() {\n  func g(x) = x * x;\n  func f(x) = g(x) + g(x + 1);\n}\n', schedule: 'split f.x by 3\ncompute-at g at f.xo\n', input: { window: [['0', '4']] as [string, string][], params: {} } };
-    const c = prop.decode(text, env) as { python?: string };
-    const run = spawnSync(PYTHON, ['-c', c.python!], { encoding: 'utf8' });
+    const c = prop.decode(text, env);
+    const python = prop.encode(c).extra!.python!;
+    const run = spawnSync(PYTHON, ['-c', python], { encoding: 'utf8' });
     expect(JSON.parse(run.stdout)).toEqual({ values: ['1', '5', '13', '25'], expected: ['1', '5', '13', '25'], equal: true });
     const dir = scratchDir('refsem-halide-');
     const file = join(dir, 'r.json');
     writeFileSync(file, JSON.stringify({ format: 'refsem-reproducer/1', property: 'halide', verdict: 'halide-differs', seed: 1, check: 0, check_seed: 1, engine: 'beta0', directives: [], key: 'k', case: prop.encode(c), expected: 'e', actual: 'a', shrinks: 0 }));
     const x = await runCli(['replay', file, '--extract', join(dir, 'x')]);
     expect(x.stdout).toMatch(/case\.py/);
-    expect(readFileSync(join(dir, 'x', 'case.py'), 'utf8')).toBe(c.python);
+    expect(readFileSync(join(dir, 'x', 'case.py'), 'utf8')).toBe(python);
   }, 120_000);
 
   it('fuzz --backend halide tallies the verdicts in its summary', async () => {

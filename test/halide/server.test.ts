@@ -18,6 +18,11 @@ describe.runIf(available)('[HALIDE-RUNNER] the Halide server', () => {
     expect(halideServersStarted() - before).toBeLessThanOrEqual(1);
   }, 60_000);
 
+  it("[HALIDE-WARM] the server's JIT warm-up leaves it with one thread, so a forked program lacks none of its threads", async () => {
+    const r = await runHalide("import json, os\nprint(json.dumps({'values': [str(len(os.listdir('/proc/self/task')))]}))\n");
+    expect(r).toEqual({ kind: 'values', values: ['1'] });
+  }, 60_000);
+
   it('a program that dies of a signal is a crash naming it, and the server goes on', async () => {
     const before = halideServersStarted();
     const r = await runHalide('import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n');

@@ -23,30 +23,36 @@ function stepsOf(c: SchedCase, env: FuzzEnv): ScheduleStep[] {
   return calls.map((call, i) => ({ call, before: c.steps[i]!, after: c.steps[i + 1]! }));
 }
 
-/** A case with the Python program that states it in Halide, when the bridge can. */
+/** A case, with the standalone program of its reproducer, made only when a reproducer is written. */
 interface HalideCase extends SchedCase {
-  readonly python?: string;
+  readonly reproducer: () => string | undefined;
 }
 
 /**
  * The standalone program of a reproducer: the bridge's script, printing the algorithm's values
- * beside Halide's (`python3 case.py`, written by `refsem replay --extract`).
+ * beside Halide's (`python3 case.py`, written by `refsem replay --extract`). The check does not
+ * need it, so a case that passes never pays for the algorithm's values twice.
  */
-function withPython(c: SchedCase, env: FuzzEnv): HalideCase {
-  try {
-    const expected = realize(c.pipeline, c.input).values.map(showValue);
-    return { ...c, python: halideProgram(c.pipeline, stepsOf(c, env), c.input, { expected }) };
-  } catch {
-    // No faithful statement (or no values): the check says why.
-    return c;
-  }
+function withReproducer(c: SchedCase, env: FuzzEnv): HalideCase {
+  return {
+    ...c,
+    reproducer: () => {
+      try {
+        const expected = realize(c.pipeline, c.input).values.map(showValue);
+        return halideProgram(c.pipeline, stepsOf(c, env), c.input, { expected });
+      } catch {
+        // No faithful statement (or no values): the check says why.
+        return undefined;
+      }
+    },
+  };
 }
 
 export const halide: Property<SchedGen, HalideCase> = {
   name: 'halide',
   summary: 'Halide 14 (python3-halide) computes the algorithm\'s values under the same schedule, on the same input',
   arbitrary: (env) => arbSchedGen(env),
-  concretize: (g, env) => withPython(schedCase(g, env), env),
+  concretize: (g, env) => withReproducer(schedCase(g, env), env),
   check: () => ({ status: 'discard', why: 'the halide property runs asynchronously' }),
   async checkAsync(c, env): Promise<CheckResult> {
     if (c.trouble) return { status: 'discard', why: 'directive error', tally: 'rejected_by_refsem' };
@@ -62,8 +68,11 @@ export const halide: Property<SchedGen, HalideCase> = {
         return { status: 'fail', verdict: `halide-${v.kind}`, expected: 'Halide computes the algorithm\'s values', actual: showHalideVerdict(v), tally: v.kind };
     }
   },
-  encode: (c) => ({ ...encodeSched(c), ...(c.python !== undefined ? { extra: { python: c.python } } : {}) }),
-  decode: (t, env) => withPython(decodeSched(t, env), env),
+  encode: (c) => {
+    const python = c.reproducer();
+    return { ...encodeSched(c), ...(python !== undefined ? { extra: { python } } : {}) };
+  },
+  decode: (t, env) => withReproducer(decodeSched(t, env), env),
   shape: schedShape,
   observe: observeSched,
   directivesOf: (c) => c.names,
