@@ -106,6 +106,11 @@ function letShapes(steps: VectorPlan['steps'], x: string): Map<string, Shape> {
   return m;
 }
 
+/** The C literal of `e` when it is a constant in (0, 2^63): 64-bit lanes check a product by it exactly. */
+function positiveConst(e: Expr): string | undefined {
+  return e.k === 'const' && (typeof e.value === 'number' || typeof e.value === 'bigint') && e.value > 0 ? cLiteral(e.value) : undefined;
+}
+
 /** Whether `e` is a constant in (0, 2^31): 32-bit lanes divide by it with the compiler's multiply-high. */
 function int32Divisor(e: Expr): boolean {
   return e.k === 'const' && typeof e.value === 'number' && e.value > 0 && e.value < 2 ** 31;
@@ -188,6 +193,9 @@ class VectorEmitter {
         } else if (e.op === 'div' || e.op === 'mod') {
           const f = em.faults.truncatingDiv ? (e.op === 'div' ? 'tdiv' : 'tmod') : e.op;
           text = `${q}_${f}(${args.join(', ')}${an})`;
+        } else if (e.op === '*' && !this.narrow && !em.proved?.has(e) && e.args.some((a) => positiveConst(a) !== undefined)) {
+          const k = positiveConst(e.args[1]!) === undefined ? 0 : 1;
+          text = `${q}_mulk(${args[1 - k]!}, ${positiveConst(e.args[k]!)!}${an})`;
         } else if ((e.op === '+' || e.op === '-' || e.op === '*') && !this.narrow && em.proved?.has(e)) {
           text = `${q}_w${VOP[e.op]!}(${args.join(', ')})`;
         } else if (e.op === '+' || e.op === '-' || e.op === '*') text = `${q}_${VOP[e.op]!}(${args.join(', ')}${an})`;

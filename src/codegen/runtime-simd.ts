@@ -86,6 +86,11 @@ static inline ${attr} ${v} ${p}_wmul(${v} a, ${v} b) { return (${v})((${u})a * (
    exact 64-bit product; other lanes are anomalies and go to the scalar code, which checks exactly. */
 static inline ${attr} ${v} ${p}_fits32(${v} a) { return ((${v})((${u})a << 32) >> 32) == a; }
 static inline ${attr} ${v} ${p}_mul(${v} a, ${v} b, ${v} *an) { *an |= ~(${p}_fits32(a) & ${p}_fits32(b)); return ${p}_mullo(a, b); }
+/* By a constant c > 0 the test is exact: a·c fits iff INT64_MIN / c ≤ a ≤ INT64_MAX / c. */
+static inline ${attr} ${v} ${p}_mulk(${v} a, int64_t c, ${v} *an) {
+  *an |= (a > (${v}){0} + INT64_MAX / c) | (a < (${v}){0} + INT64_MIN / c);
+  return (${v})((${u})a * (uint64_t)c);
+}
 /* Division through doubles: for |a|, |b| < 2^52 the correctly rounded quotient truncates to the
    exact truncated quotient (a non-integer a/b is at least 1/|b| from every integer, more than half
    an ulp of it). Larger lanes are anomalies. Division by 0 gives 0 (§2.9). */
