@@ -339,7 +339,9 @@ export class FnEmitter implements FunctionWriter {
 
   /**
    * `C-FOR` ([FOR-ITER], [FOR-STOP]): min and extent once, the checks of the reference, and an
-   * overflow check on the last iteration's value so that `x = min + i` never overflows.
+   * overflow check on the last iteration's value so that `x = min + i` never overflows. A loop not
+   * inside a proved one then makes the decision of `C-PROVED`: the proved variant of its
+   * iterations when the ranges of its operations fit, else the checked one.
    */
   private loop(s: Extract<Stmt, { k: 'for' }>, site: string, inParallel: boolean): void {
     this.rule('C-FOR', printHead(s));
@@ -368,6 +370,8 @@ export class FnEmitter implements FunctionWriter {
     this.iterate(s, m.v, l.v, inParallel);
     this.close();
     this.decided = false;
+    // the flags are in scope only here
+    this.narrowFlags.clear();
   }
 
   /** The iterations of a loop whose min and extent are evaluated and checked: vector, parallel, unrolled or plain. */
