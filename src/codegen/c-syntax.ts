@@ -1,6 +1,7 @@
 // What the scalar and the vector emitters share: C literals, the planted faults, the facts about
 // each func, and the part of a function's emitter that vector loops write through. Kept apart so
 // that the vector emitter depends on this interface, not on the scalar emitter that calls it.
+import type { Expr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { toBig } from '../expr/value.js';
 import type { FuncRanges } from './ranges.js';
@@ -14,6 +15,8 @@ export interface CodegenFaults {
   readonly truncatingDiv?: boolean;
   /** Vectorized loops take 32-bit lanes without the range proof of [C-NARROW]. */
   readonly unprovenNarrowing?: boolean;
+  /** Loops drop the overflow checks of [C-PROVED] without the range proof. */
+  readonly unprovenArithmetic?: boolean;
   /** Vectorized loops skip the iterations that do not fill a whole vector. */
   readonly dropVectorTail?: boolean;
   /** Vector stores write their lanes in reverse order. */
@@ -29,6 +32,11 @@ export function cLiteral(v: number | bigint): string | undefined {
   if (b < INT64_MIN || b > INT64_MAX) return undefined;
   if (b === INT64_MIN) return 'INT64_MIN';
   return `INT64_C(${b})`;
+}
+
+/** The extent of a loop when it is a literal (vectorize and unroll apply to such loops, §2.8.6). */
+export function constExtent(e: Expr): number | undefined {
+  return e.k === 'const' && typeof e.value === 'number' && e.value >= 0 ? e.value : undefined;
 }
 
 /** A C string literal (the text is data, never a format string). */
@@ -49,6 +57,10 @@ export interface FunctionWriter {
   readonly faults: CodegenFaults;
   readonly isa: Isa | undefined;
   readonly ranges: FuncRanges;
+  /** the operations a holding [C-PROVED] proof covers, inside the proved variant of a loop */
+  readonly proved: ReadonlySet<Expr> | undefined;
+  /** vector loops whose [C-NARROW] decision was made at an outer loop's entry, with its flag */
+  readonly narrowFlags: Map<Stmt, string>;
   line(text: string): void;
   open(text: string): void;
   close(text?: string): void;

@@ -11,12 +11,13 @@ import { checkTgt } from '../target-semantics/check.js';
 import { printHead } from '../target-semantics/print.js';
 import { someStmt } from '../target-semantics/walk.js';
 import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
-import { ISA_TARGET, emitVectorLoop, vectorPlan } from './emit-simd.js';
-import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, cLiteral, cString } from './c-syntax.js';
+import { ISA_TARGET, emitVectorLoop, hoistNarrowing, vectorPlan } from './emit-simd.js';
+import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, cLiteral, cString, constExtent } from './c-syntax.js';
 import { RUNTIME_SCALAR } from './runtime.js';
 import { simplifyIndices } from './indices.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';
-import { type FuncRanges, funcRanges } from './ranges.js';
+import { type FuncRanges, funcRanges, overflowCandidates } from './ranges.js';
+import { emitProof, selectProved } from './proof.js';
 
 
 /** `generic` forces the portable vector-extension code (what `auto` falls back to without AVX2). */
@@ -42,6 +43,8 @@ export interface CVal {
 const BINARY_C: Partial<Record<OpName, string>> = {
   '+': 'rs_add', '-': 'rs_sub', '*': 'rs_mul', div: 'rs_div', mod: 'rs_mod', min: 'rs_min', max: 'rs_max',
 };
+/** The unchecked forms of the operations [C-PROVED] proves. */
+const WRAPPING_C: Partial<Record<OpName, string>> = { '+': 'rs_wadd', '-': 'rs_wsub', '*': 'rs_wmul' };
 
 
 /**
@@ -55,6 +58,11 @@ export class FnEmitter implements FunctionWriter {
   readonly funcs: ReadonlyMap<string, FuncInfo>;
   /** Let-bound names whose value may be an error, with the C name of their tag. */
   private readonly letTags = new Map<string, string>();
+  /** Inside a loop whose overflow proof ([C-PROVED]) holds: the operations it proved. */
+  proved: ReadonlySet<Expr> | undefined;
+  /** Inside either variant of a proved loop: inner loops are not proved again. */
+  private decided = false;
+  readonly narrowFlags = new Map<Stmt, string>();
 
   constructor(
     readonly program: TgtProgram,
@@ -131,7 +139,9 @@ export class FnEmitter implements FunctionWriter {
           this.line(`const uint8_t ${tag} = ${tags.join(' | ')};`);
         }
         const t = this.temp();
-        const value = this.opText(e.op, args.map((a) => a.v));
+        // [C-PROVED]: an operation the loop's range proof covers cannot overflow; it wraps like C's
+        // unsigned arithmetic, which costs nothing and is never undefined behaviour.
+        const value = this.proved?.has(e) ? `${WRAPPING_C[e.op]!}(${args[0]!.v}, ${args[1]!.v})` : this.opText(e.op, args.map((a) => a.v));
         // Def. 2.6: with an error argument the value is the error; the payload is never computed,
         // so garbage can neither overflow nor divide.
         this.line(`const int64_t ${t} = ${tag === undefined ? value : `${tag} ? 0 : ${value}`};`);
@@ -329,7 +339,9 @@ export class FnEmitter implements FunctionWriter {
 
   /**
    * `C-FOR` ([FOR-ITER], [FOR-STOP]): min and extent once, the checks of the reference, and an
-   * overflow check on the last iteration's value so that `x = min + i` never overflows.
+   * overflow check on the last iteration's value so that `x = min + i` never overflows. A loop not
+   * inside a proved one then makes the decision of `C-PROVED`: the proved variant of its
+   * iterations when the ranges of its operations fit, else the checked one.
    */
   private loop(s: Extract<Stmt, { k: 'for' }>, site: string, inParallel: boolean): void {
     this.rule('C-FOR', printHead(s));
@@ -341,13 +353,36 @@ export class FnEmitter implements FunctionWriter {
       `if (RS_UNLIKELY(${l.v} < 0)) rs_fail(RS_NEGATIVE_EXTENT, "loop %s has negative extent %lld (%s)", ${cString(s.var)}, (long long)${l.v}, ${site});`,
     );
     this.line(`if (${l.v} > 0) (void)rs_add(${m.v}, ${l.v} - 1);`);
+    if (this.decided) return this.iterate(s, m.v, l.v, inParallel);
+    const candidates = overflowCandidates(s, this.ranges);
+    const { safe, ends } = this.faults.unprovenArithmetic ? { safe: new Set(candidates.keys()), ends: [] } : selectProved(candidates);
+    if (safe.size === 0) return this.iterate(s, m.v, l.v, inParallel);
+    this.rule('C-PROVED', `${safe.size} operations without overflow checks if their ranges, evaluated here, fit in 64 bits`);
+    const ok = this.faults.unprovenArithmetic ? '1 /* planted fault: no proof */' : emitProof(this, ends, 'rs_q_fits64', 'nv');
+    hoistNarrowing(this, s);
+    this.decided = true;
+    this.open(`if (${ok}) {`);
+    this.proved = safe;
+    this.iterate(s, m.v, l.v, inParallel);
+    this.proved = undefined;
+    this.close('} else {');
+    this.depth++;
+    this.iterate(s, m.v, l.v, inParallel);
+    this.close();
+    this.decided = false;
+    // the flags are in scope only here
+    this.narrowFlags.clear();
+  }
+
+  /** The iterations of a loop whose min and extent are evaluated and checked: vector, parallel, unrolled or plain. */
+  private iterate(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
     const x = `v_${mangle(s.var)}`;
     const i = this.temp('i');
     if (s.trav === 'vectorize' && this.isa !== undefined) {
       const plan = vectorPlan(s, this);
-      if (plan !== undefined) return emitVectorLoop(this, plan, s, m.v, l.v, inParallel);
+      if (plan !== undefined) return emitVectorLoop(this, plan, s, m, l, inParallel);
     }
-    if (s.trav === 'parallel' && !inParallel && !someStmt(s.body, (x) => x.k === 'allocate')) return this.parallelLoop(s, m.v, l.v, x, i);
+    if (s.trav === 'parallel' && !inParallel && !someStmt(s.body, (x) => x.k === 'allocate')) return this.parallelLoop(s, m, l, x, i);
     if (s.trav === 'unroll') {
       const n = constExtent(s.len);
       if (n !== undefined && n <= 16) {
@@ -355,7 +390,7 @@ export class FnEmitter implements FunctionWriter {
         this.rule('C-UNROLL', `${n} copies of the body`);
         for (let k = 0; k < n; k++) {
           this.open('{');
-          this.line(`const int64_t ${x} = ${m.v} + ${k};`);
+          this.line(`const int64_t ${x} = ${m} + ${k};`);
           this.stmt(s.body, inParallel);
           this.close();
         }
@@ -363,8 +398,8 @@ export class FnEmitter implements FunctionWriter {
       }
       this.line('#pragma GCC unroll 8');
     }
-    this.open(`for (int64_t ${i} = 0; ${i} < ${l.v}; ${i}++) {`);
-    this.line(`const int64_t ${x} = ${m.v} + ${i};`);
+    this.open(`for (int64_t ${i} = 0; ${i} < ${l}; ${i}++) {`);
+    this.line(`const int64_t ${x} = ${m} + ${i};`);
     this.stmt(s.body, inParallel);
     this.close();
   }
@@ -408,11 +443,6 @@ export class FnEmitter implements FunctionWriter {
   }
 }
 
-/** The extent of a loop when it is a literal (vectorize and unroll apply to such loops, §2.8.6). */
-export function constExtent(e: Expr): number | undefined {
-  return e.k === 'const' && typeof e.value === 'number' && e.value >= 0 ? e.value : undefined;
-}
-
 /** A pipeline's C text without the runtime, plus what a driver needs to call it. */
 export interface EmittedPipeline {
   readonly name: string; // the C entry symbol
@@ -424,7 +454,7 @@ export interface EmittedPipeline {
 
 /** `C-PIPELINE`: the function for one instruction set (the entry itself when `isa` is undefined). */
 function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, fname: string, bufs: string, faults: CodegenFaults, isa: Isa | undefined, isStatic: boolean): { text: string; simd: boolean } {
-  const em = new FnEmitter(t, bufs, arity, faults, isa, isa === undefined ? new Map() : funcRanges(t));
+  const em = new FnEmitter(t, bufs, arity, faults, isa, funcRanges(t));
   em.stmt(t.body, false);
   const head: string[] = [];
   const attr = isa === undefined ? '' : `__attribute__((${ISA_TARGET[isa] ? `target(${cString(ISA_TARGET[isa])}), ` : ''}noinline)) `;

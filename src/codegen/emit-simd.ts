@@ -8,9 +8,10 @@ import { type Expr, type OpName, exprEquals, walkExpr } from '../expr/ast.js';
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
-import { printExpr } from '../expr/print.js';
-import { type FunctionWriter, type Isa, cLiteral } from './c-syntax.js';
-import { laneEnds } from './ranges.js';
+import { type FunctionWriter, type Isa, cLiteral, constExtent } from './c-syntax.js';
+import { type FuncRanges, innerLoopScopes, laneEnds } from './ranges.js';
+import type { Interval } from '../expr/interval.js';
+import { emitProof, worthProving } from './proof.js';
 
 /** The target attribute of each variant's function ('' = the compiler's baseline). */
 export const ISA_TARGET: Readonly<Record<Isa, string>> = { avx512: 'avx512f,avx512dq', avx2: 'avx2', generic: '' };
@@ -105,6 +106,16 @@ function letShapes(steps: VectorPlan['steps'], x: string): Map<string, Shape> {
   return m;
 }
 
+/** The C literal of `e` when it is a constant in (0, 2^63): 64-bit lanes check a product by it exactly. */
+function positiveConst(e: Expr): string | undefined {
+  return e.k === 'const' && (typeof e.value === 'number' || typeof e.value === 'bigint') && e.value > 0 ? cLiteral(e.value) : undefined;
+}
+
+/** Whether `e` is a constant in (0, 2^31): 32-bit lanes divide by it with the compiler's multiply-high. */
+function int32Divisor(e: Expr): boolean {
+  return e.k === 'const' && typeof e.value === 'number' && e.value > 0 && e.value < 2 ** 31;
+}
+
 /** k when `e` is the constant 2^k (1 ≤ k ≤ 62). */
 function log2Const(e: Expr): number | undefined {
   if (e.k !== 'const' || typeof e.value !== 'number' || e.value < 2) return undefined;
@@ -177,9 +188,16 @@ class VectorEmitter {
         if (k !== undefined && !em.faults.truncatingDiv) {
           // Euclidean div and mod by 2^k are an arithmetic shift and a mask, exactly, in two's complement.
           text = e.op === 'div' ? `${args[0]!} >> ${k}` : `${args[0]!} & ${cLiteral(2n ** BigInt(k) - 1n)!}`;
+        } else if (this.narrow && (e.op === 'div' || e.op === 'mod') && int32Divisor(e.args[1]!) && !em.faults.truncatingDiv) {
+          text = `${q}_${e.op}c(${args.join(', ')})`;
         } else if (e.op === 'div' || e.op === 'mod') {
           const f = em.faults.truncatingDiv ? (e.op === 'div' ? 'tdiv' : 'tmod') : e.op;
           text = `${q}_${f}(${args.join(', ')}${an})`;
+        } else if (e.op === '*' && !this.narrow && !em.proved?.has(e) && e.args.some((a) => positiveConst(a) !== undefined)) {
+          const k = positiveConst(e.args[1]!) === undefined ? 0 : 1;
+          text = `${q}_mulk(${args[1 - k]!}, ${positiveConst(e.args[k]!)!}${an})`;
+        } else if ((e.op === '+' || e.op === '-' || e.op === '*') && !this.narrow && em.proved?.has(e)) {
+          text = `${q}_w${VOP[e.op]!}(${args.join(', ')})`;
         } else if (e.op === '+' || e.op === '-' || e.op === '*') text = `${q}_${VOP[e.op]!}(${args.join(', ')}${an})`;
         else text = `${q}_${VOP[e.op]!}(${args.join(', ')})`;
         em.line(`const ${lane} ${r} = ${text};`);
@@ -246,87 +264,70 @@ class VectorEmitter {
  * iterations, dropped only by the planted fault dropVectorTail).
  */
 export function emitVectorLoop(em: FunctionWriter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean): void {
+  const isa = chunkIsa(em.isa!, s);
   const vi = em.temp('vi');
   em.line(`int64_t ${vi} = 0;`);
-  const lets = plan.steps.flatMap((st) => (st.k === 'let' ? [st] : []));
-  const exprs = [...plan.steps.map((st) => (st.k === 'let' ? st.value : st.cond)), plan.store.value, ...plan.store.idx];
-  const found = laneEnds(exprs, s, lets, em.ranges);
-  // Symbolic ends can grow quickly (products take min/max over corners); past a size the proof
-  // is not worth its code, and the loop keeps 64-bit lanes.
-  const ends = found && found.reduce((n, e) => n + printExpr(e, 'tgt').length, 0) <= MAX_PROOF_TEXT ? found : undefined;
-  if (ends !== undefined || em.faults.unprovenNarrowing) {
-    em.line(`/* [${'C-NARROW'}] 32-bit lanes if the lanes' value ranges, evaluated here, fit */`);
-    const ok = em.temp('n32');
-    if (em.faults.unprovenNarrowing) em.line(`const int ${ok} = 1; /* planted fault: no proof */`);
-    else {
-      const bad = em.temp('bad');
-      em.line(`int ${bad} = 0;`);
-      const uniq = [...new Map(ends!.map((e) => [printExpr(e, 'tgt'), e])).values()];
-      const checks = uniq.map((e) => `rs_q_fits32(${qexpr(e, bad)})`);
-      em.line(`const int ${ok} = ${checks.length ? checks.join(' && ') : '1'} && !${bad};`);
+  const hoisted = em.narrowFlags.get(s);
+  const ends = hoisted === undefined ? narrowEnds(plan, s, em.ranges) : undefined;
+  if (hoisted !== undefined || ends !== undefined || em.faults.unprovenNarrowing) {
+    let ok: string;
+    if (em.faults.unprovenNarrowing) {
+      ok = em.temp('n32');
+      em.line(`const int ${ok} = 1; /* planted fault: no proof */`);
+    } else if (hoisted !== undefined) {
+      ok = hoisted;
+      em.line(`/* [${'C-NARROW'}] 32-bit lanes if the proof at the entry of the outer loop held */`);
+    } else {
+      em.line(`/* [C-NARROW] 32-bit lanes if the lanes' value ranges, evaluated here, fit */`);
+      ok = emitProof(em, ends!, 'rs_q_fits32', 'n32');
     }
     em.open(`if (${ok}) {`);
-    chunks(em, plan, s, m, l, inParallel, vi, true);
+    chunks(em, isa, plan, s, m, l, inParallel, vi, true);
     em.close();
     em.open('else {');
-    chunks(em, plan, s, m, l, inParallel, vi, false);
+    chunks(em, isa, plan, s, m, l, inParallel, vi, false);
     em.close();
-  } else chunks(em, plan, s, m, l, inParallel, vi, false);
+  } else chunks(em, isa, plan, s, m, l, inParallel, vi, false);
   if (!em.faults.dropVectorTail) em.scalarIterations(s, `${m} + ${vi}`, `${l} - ${vi}`, inParallel);
 }
 
-const MAX_PROOF_TEXT = 8000;
+/** The ends [C-NARROW] checks for a vector loop, its enclosing variables over `outer` (exact when absent). */
+function narrowEnds(plan: VectorPlan, s: Loop, ranges: FuncRanges, outer?: ReadonlyMap<string, Interval>): Expr[] | undefined {
+  const lets = plan.steps.flatMap((st) => (st.k === 'let' ? [st] : []));
+  const exprs = [...plan.steps.map((st) => (st.k === 'let' ? st.value : st.cond)), plan.store.value, ...plan.store.idx];
+  return worthProving(laneEnds(exprs, s, lets, ranges, outer));
+}
 
-/** A range end as exact 128-bit C arithmetic; `bad` is set when a value leaves ±2^62. */
-function qexpr(e: Expr, bad: string): string {
-  const r = (x: Expr) => qexpr(x, bad);
-  switch (e.k) {
-    case 'const': {
-      const lit = typeof e.value === 'object' ? undefined : cLiteral(e.value);
-      return lit === undefined ? `(${bad} = 1, (rs_q)0)` : `(rs_q)${lit}`;
-    }
-    case 'var':
-      return `(rs_q)v_${mangle(e.name)}`;
-    case 'hole':
-    case 'access':
-      return `(${bad} = 1, (rs_q)0)`;
-    case 'op': {
-      const [a, b, c] = e.args;
-      switch (e.op) {
-        case '+':
-        case '-':
-        case '*':
-          return `rs_q_chk(${r(a!)} ${e.op} ${r(b!)}, &${bad})`;
-        case 'div':
-          return `rs_q_div(${r(a!)}, ${r(b!)})`;
-        case 'mod':
-          return `rs_q_mod(${r(a!)}, ${r(b!)})`;
-        case 'min':
-          return `rs_q_min(${r(a!)}, ${r(b!)})`;
-        case 'max':
-          return `rs_q_max(${r(a!)}, ${r(b!)})`;
-        case 'select':
-          return `rs_q_sel(${r(a!)}, ${r(b!)}, ${r(c!)})`;
-        case '<':
-          return `(rs_q)(${r(a!)} < ${r(b!)})`;
-        case '>':
-          return `(rs_q)(${r(a!)} > ${r(b!)})`;
-        case '=':
-          return `(rs_q)(${r(a!)} == ${r(b!)})`;
-        case 'and':
-          return `(rs_q)((${r(a!)} != 0) & (${r(b!)} != 0))`;
-        case 'or':
-          return `(rs_q)((${r(a!)} != 0) | (${r(b!)} != 0))`;
-        case 'not':
-          return `(rs_q)(${r(a!)} == 0)`;
-      }
-    }
+/**
+ * `C-NARROW` hoisted: at the entry of `region` (an outer loop), the 32-bit proof of every vector
+ * loop inside it, with the variables between them over their intervals, so that the proof is
+ * evaluated once rather than at every entry of the vector loop. Records the flags in
+ * `em.narrowFlags`; a loop whose hoisted ends are unbounded keeps its own proof.
+ */
+export function hoistNarrowing(em: FunctionWriter, region: Loop): void {
+  if (em.isa === undefined || em.faults.unprovenNarrowing) return;
+  for (const [s, scope] of innerLoopScopes(region, em.ranges)) {
+    if (s.k !== 'for' || s.trav !== 'vectorize') continue;
+    const plan = vectorPlan(s, em);
+    const ends = plan && narrowEnds(plan, s, em.ranges, scope);
+    if (ends === undefined) continue;
+    em.line(`/* [C-NARROW] for ${s.var}, decided once here */`);
+    em.narrowFlags.set(s, emitProof(em, ends, 'rs_q_fits32', 'n32'));
   }
 }
 
+/**
+ * The helper set of a vector loop: the variant's own, except that an AVX-512 loop whose constant
+ * extent is below 8 but at least 4 (a `vectorize(x, 4)`) runs in AVX2's 4 lanes, which every
+ * AVX-512 CPU has, instead of leaving every iteration to the scalar tail.
+ */
+function chunkIsa(isa: Isa, s: Loop): Isa {
+  const n = constExtent(s.len);
+  return isa === 'avx512' && n !== undefined && n >= LANES.avx2 && n < LANES.avx512 ? 'avx2' : isa;
+}
+
 /** The chunked loop over whole vectors, with 64-bit or (proved) 32-bit lanes. */
-function chunks(em: FunctionWriter, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean, vi: string, narrow: boolean): void {
-  const isa = em.isa!;
+function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean, vi: string, narrow: boolean): void {
   const w = LANES[isa];
   const ve = new VectorEmitter(em, isa, s.var, letShapes(plan.steps, s.var), narrow);
   const t = TYPE[isa];

@@ -83,10 +83,19 @@ static inline ${attr} ${v} ${p}_iota(int64_t x) { return (${v}){${iota(w)}} + x;
 /* Overflow: the wrapped sum differs in sign from both operands (wrapping is done unsigned). */
 static inline ${attr} ${v} ${p}_add(${v} a, ${v} b, ${v} *an) { ${v} r = (${v})((${u})a + (${u})b); *an |= ((a ^ r) & (b ^ r)) < 0; return r; }
 static inline ${attr} ${v} ${p}_sub(${v} a, ${v} b, ${v} *an) { ${v} r = (${v})((${u})a - (${u})b); *an |= ((a ^ b) & (a ^ r)) < 0; return r; }
+/* [C-PROVED] operations: their ranges were proved at loop entry, so no lane can overflow. */
+static inline ${attr} ${v} ${p}_wadd(${v} a, ${v} b) { return (${v})((${u})a + (${u})b); }
+static inline ${attr} ${v} ${p}_wsub(${v} a, ${v} b) { return (${v})((${u})a - (${u})b); }
+static inline ${attr} ${v} ${p}_wmul(${v} a, ${v} b) { return (${v})((${u})a * (${u})b); }
 /* A lane fits in 32 bits when sign-extending its low half gives it back. Two such factors have an
    exact 64-bit product; other lanes are anomalies and go to the scalar code, which checks exactly. */
 static inline ${attr} ${v} ${p}_fits32(${v} a) { return ((${v})((${u})a << 32) >> 32) == a; }
 static inline ${attr} ${v} ${p}_mul(${v} a, ${v} b, ${v} *an) { *an |= ~(${p}_fits32(a) & ${p}_fits32(b)); return ${p}_mullo(a, b); }
+/* By a constant c > 0 the test is exact: a·c fits iff INT64_MIN / c ≤ a ≤ INT64_MAX / c. */
+static inline ${attr} ${v} ${p}_mulk(${v} a, int64_t c, ${v} *an) {
+  *an |= (a > (${v}){0} + INT64_MAX / c) | (a < (${v}){0} + INT64_MIN / c);
+  return (${v})((${u})a * (uint64_t)c);
+}
 /* Division through doubles: for |a|, |b| < 2^52 the correctly rounded quotient truncates to the
    exact truncated quotient (a non-integer a/b is at least 1/|b| from every integer, more than half
    an ulp of it). Larger lanes are anomalies. Division by 0 gives 0 (§2.9). */
@@ -152,6 +161,10 @@ static inline ${attr} ${h} ${q}_iota(int64_t x) { return (${h}){${iota(w)}} + (i
 static inline ${attr} ${h} ${q}_add(${h} a, ${h} b) { return (${h})((${hu})a + (${hu})b); }
 static inline ${attr} ${h} ${q}_sub(${h} a, ${h} b) { return (${h})((${hu})a - (${hu})b); }
 static inline ${attr} ${h} ${q}_mul(${h} a, ${h} b) { return (${h})((${hu})a * (${hu})b); }
+/* Euclidean div and mod by a constant 0 < c < 2^31: C's truncating division by a constant, which
+   the compiler turns into a multiply-high, corrected by the sign of the remainder (|t·c| ≤ |a|). */
+static inline ${attr} ${h} ${q}_divc(${h} a, ${h} c) { ${h} t = a / c; return t + ((a - t * c) >> 31); }
+static inline ${attr} ${h} ${q}_modc(${h} a, ${h} c) { ${h} r = a - a / c * c; return r + ((r >> 31) & c); }
 static inline ${attr} ${h} ${q}_tquot(${h} a, ${h} b, ${h} *zero, ${h} *bs, ${h} *r) {
   *zero = b == 0;
   *bs = (b & ~*zero) | (1 & *zero);
@@ -185,30 +198,6 @@ static inline ${attr} ${h} ${q}_max(${h} a, ${h} b) { ${h} m = a > b; return (a 
 static inline ${attr} int ${q}_anyzero(${h} a) { ${h} m = a == 0; for (int j = 0; j < ${w}; j++) if (m[j]) return 1; return 0; }`;
 }
 
-/** Exact evaluation of range ends at loop entry: 128-bit, and an end beyond 2^62 proves nothing. */
-const RANGE_ENDS = String.raw`
-typedef __int128 rs_q;
-#define RS_Q_LIM ((rs_q)1 << 62)
-static inline rs_q rs_q_chk(rs_q v, int *bad) {
-  if (v > RS_Q_LIM || v < -RS_Q_LIM) { *bad = 1; return 0; }
-  return v;
-}
-static inline rs_q rs_q_div(rs_q a, rs_q b) {
-  if (b == 0) return 0;
-  rs_q q = a / b, r = a % b;
-  return r < 0 ? (b > 0 ? q - 1 : q + 1) : q;
-}
-static inline rs_q rs_q_mod(rs_q a, rs_q b) {
-  if (b == 0) return 0;
-  rs_q r = a % b;
-  return r < 0 ? (b > 0 ? r + b : r - b) : r;
-}
-static inline rs_q rs_q_min(rs_q a, rs_q b) { return a < b ? a : b; }
-static inline rs_q rs_q_max(rs_q a, rs_q b) { return a > b ? a : b; }
-static inline rs_q rs_q_sel(rs_q c, rs_q t, rs_q f) { return c != 0 ? t : f; }
-static inline int rs_q_fits32(rs_q v) { return v >= INT32_MIN && v <= INT32_MAX; }
-`;
-
 export const RUNTIME_SIMD = `
 #if defined(__x86_64__) || defined(__i386__)
 #define RS_X86 1
@@ -227,7 +216,6 @@ typedef int32_t rs_h8 __attribute__((vector_size(32))); /* 32-bit lanes ([C-NARR
 typedef int32_t rs_h4 __attribute__((vector_size(16)));
 typedef uint32_t rs_hu8 __attribute__((vector_size(32)));
 typedef uint32_t rs_hu4 __attribute__((vector_size(16)));
-${RANGE_ENDS}
 
 /* Run-time CPU detection (spec/codegen.md, [C-DISPATCH]): 64-bit multiply/min/max need AVX-512DQ/F. */
 #if RS_X86

@@ -99,6 +99,10 @@ static inline int64_t rs_mul(int64_t a, int64_t b) {
   if (RS_UNLIKELY(__builtin_mul_overflow(a, b, &r))) rs_overflow('*', a, b);
   return r;
 }
+/* [C-PROVED] operations whose ranges were proved at loop entry: two's complement, never UB. */
+static inline int64_t rs_wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t rs_wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline int64_t rs_wmul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 /* Euclidean quotient and remainder, total on 0 (x div 0 = x mod 0 = 0). The remainder lies in
    [0, |b|); r - b and r + b below never overflow because |r| < |b|. */
 static inline int64_t rs_mod(int64_t a, int64_t b) {
@@ -184,4 +188,28 @@ static inline int rs_inbounds(const rs_alloc *b, int n, const int64_t *p) {
     if ((uint64_t)(p[i] - (uint64_t)b->min[i]) >= (uint64_t)b->len[i]) return 0;
   return 1;
 }
+
+/* [C-NARROW], [C-PROVED]: range ends evaluated exactly at loop entry, in 128 bits; an end beyond
+   2^62 proves nothing. */
+typedef __int128 rs_q;
+#define RS_Q_LIM ((rs_q)1 << 62)
+static inline rs_q rs_q_chk(rs_q v, int *bad) {
+  if (v > RS_Q_LIM || v < -RS_Q_LIM) { *bad = 1; return 0; }
+  return v;
+}
+static inline rs_q rs_q_div(rs_q a, rs_q b) {
+  if (b == 0) return 0;
+  rs_q q = a / b, r = a % b;
+  return r < 0 ? (b > 0 ? q - 1 : q + 1) : q;
+}
+static inline rs_q rs_q_mod(rs_q a, rs_q b) {
+  if (b == 0) return 0;
+  rs_q r = a % b;
+  return r < 0 ? (b > 0 ? r + b : r - b) : r;
+}
+static inline rs_q rs_q_min(rs_q a, rs_q b) { return a < b ? a : b; }
+static inline rs_q rs_q_max(rs_q a, rs_q b) { return a > b ? a : b; }
+static inline rs_q rs_q_sel(rs_q c, rs_q t, rs_q f) { return c != 0 ? t : f; }
+static inline int rs_q_fits32(rs_q v) { return v >= INT32_MIN && v <= INT32_MAX; }
+static inline int rs_q_fits64(rs_q v) { return v >= INT64_MIN && v <= INT64_MAX; }
 `;

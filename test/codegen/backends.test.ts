@@ -145,11 +145,27 @@ describe('32-bit lanes', () => {
   });
 });
 
+describe('products by a constant in 64-bit lanes', () => {
+  const triple = tgt(`pipeline f(; x in (x.min, x.len)): { allocate f(x in (x.min, x.len)); for vectorize f.s0.x in (x.min, x.len) do f[f.s0.x] <- 3 * f.s0.x }`);
+  const edge = 3074457345618258602n; // INT64_MAX / 3: the largest x whose triple fits, and -edge the smallest
+
+  it('are exact up to the last factor that fits, and the next one is the confirmed overflow', async () => {
+    expect(emitC(triple, { simd: 'avx2' })).toMatch(/rs256_mulk\(vx, INT64_C\(3\), &an\)/);
+    const ins = [input([[edge - 11n, 12n]]), input([[edge - 11n, 13n]]), input([[-edge, 12n]]), input([[-edge - 1n, 12n]])];
+    const vs = await validateBatch(
+      (['none', HOST_ISA, 'generic'] as const).map((simd) => ({ t: triple, inputs: ins, emit: { simd } })),
+      { backend: 'simd' },
+    );
+    for (const row of vs) expect(row.map((v) => v.kind)).toEqual(['equal', 'overflow', 'equal', 'overflow']);
+  });
+});
+
 describe('unroll', () => {
   it('a constant-extent unroll loop becomes copies of its body and keeps its meaning', async () => {
     const t = tgt(`pipeline f(; x in (x.min, x.len)): { allocate f(x in (x.min, 4)); for unroll f.s0.x in (x.min, 4) do f[f.s0.x] <- f.s0.x * f.s0.x }`);
     const c = emitC(t, { simd: 'none' });
-    expect(c.match(/\[C-STORE\]/g)).toHaveLength(4);
+    // four copies in each variant of [C-PROVED] (x * x is proved not to overflow when x.min fits 2^31)
+    expect(c.match(/\[C-STORE\]/g)).toHaveLength(8);
     const vs = await validateBatch([{ t, inputs: [input([[-2, 4]]), input([[5, 2]])] }], { backend: 'c' });
     expect(vs[0]!.map((v) => v.kind)).toEqual(['equal', 'equal']);
   });

@@ -7,7 +7,7 @@ import { parseTgt } from '../../src/target-semantics/parse.js';
 export const tgt = (text: string, file = 'test.tgt'): TgtProgram => parseTgt(text, file);
 
 /** An input: one (min, len) per output dimension, and parameters as numbers or exact integers. */
-export function input(window: readonly (readonly [number, number])[], params: Record<string, Int | number> = {}): Input {
+export function input(window: readonly (readonly [Int, Int])[], params: Record<string, Int | number> = {}): Input {
   return {
     window: window.map(([m, l]) => [int(m), int(l)] as [Int, Int]),
     params: new Map(Object.entries(params).map(([k, v]) => [k, int(v)])),
