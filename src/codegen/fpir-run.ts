@@ -1,7 +1,7 @@
 // Runs selected FPIR code on this CPU against the interpreter (spec/fpir.md, [FPIR-RUN]): the
-// emitted function is compiled into a small program that reads each input's lanes from a file
-// and writes the result's; every lane is compared with evalVector. The `fpir` fuzz property, the
-// Sobel benchmark and the zoo use it.
+// emitted functions of one or more expressions are compiled into one small program that reads
+// each input's lanes from a file and writes each result's; every lane is compared with
+// evalVector. The `fpir` fuzz property, the Sobel benchmark and the zoo use it.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,51 +42,81 @@ function fromBytes(b: Buffer, t: { signed: boolean; bits: number }): bigint[] {
   return out;
 }
 
+/** One expression of a run: its selected code for `target` and its input lanes. */
+export interface RunItem {
+  readonly expr: FExpr;
+  readonly sel: Selected;
+  readonly target: Target;
+  readonly env: ReadonlyMap<string, readonly bigint[]>;
+}
+
+/** What every run includes: one text, so that it is precompiled once ([C-PCH]). */
+const HEADER = [PRELUDE, '#include <immintrin.h>', '#include <stdio.h>', '#include <stdlib.h>', '#include <time.h>', ''].join('\n');
+
 // implements [FPIR-RUN]
-/** The selected code of `e` on `env`'s lanes (a multiple of the target's lanes), `repeat` times. */
-export async function runSelected(e: FExpr, sel: Selected, target: Target, env: ReadonlyMap<string, readonly bigint[]>, opts: ToolchainOptions & { faults?: EmitFaults; repeat?: number } = {}): Promise<RunOutcome> {
-  const fn = emitFunction(sel, target, 'rs_fpir', opts.faults);
-  const n = env.get(fn.inputs[0]?.name ?? '')?.length ?? fn.lanes;
+/**
+ * Every item's selected code on its lanes (a multiple of its target's lanes), `repeat` times, in
+ * one program: compiling dominates a run, so a batch pays for the compiler (and for parsing the
+ * intrinsics header) once. One outcome per item, in order.
+ */
+export async function runSelectedAll(items: readonly RunItem[], opts: ToolchainOptions & { faults?: EmitFaults; repeat?: number } = {}): Promise<RunOutcome[]> {
+  const fns = items.map((it, j) => emitFunction(it.sel, it.target, `rs_fpir${j}`, opts.faults));
+  const lanesOf = (j: number) => items[j]!.env.get(fns[j]!.inputs[0]?.name ?? '')?.length ?? fns[j]!.lanes;
   const reps = opts.repeat ?? 1;
+  const call = (j: number): string[] => {
+    const fn = fns[j]!;
+    const n = lanesOf(j);
+    const outBytes = n * width(items[j]!.expr.type);
+    return [
+      '  {',
+      ...fn.inputs.map((v, k) => `    ${cScalar(v.type)} *in${k} = malloc(${n * width(v.type)}); if (fread(in${k}, 1, ${n * width(v.type)}, f) != ${n * width(v.type)}) return 2;`),
+      `    ${cScalar(items[j]!.expr.type)} *out = malloc(${outBytes});`,
+      '    clock_gettime(CLOCK_MONOTONIC, &t0);',
+      `    for (int r = 0; r < ${reps}; r++) rs_fpir${j}(${[...fn.inputs.map((_, k) => `in${k}`), 'out', String(n)].join(', ')});`,
+      '    clock_gettime(CLOCK_MONOTONIC, &t1);',
+      `    printf("%lld\\n", (long long)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / ${reps});`,
+      `    if (fwrite(out, 1, ${outBytes}, g) != ${outBytes}) return 2;`,
+      '  }',
+    ];
+  };
   const src = [
-    PRELUDE,
-    '#include <immintrin.h>',
-    '#include <stdio.h>',
-    '#include <stdlib.h>',
-    '#include <time.h>',
-    fn.text,
+    ...fns.map((fn) => fn.text),
     'int main(int argc, char **argv) {',
     '  FILE *f = fopen(argv[1], "rb");',
-    '  if (!f) return 2;',
-    ...fn.inputs.map((v, k) => `  ${cScalar(v.type)} *in${k} = malloc(${n * width(v.type)}); if (fread(in${k}, 1, ${n * width(v.type)}, f) != ${n * width(v.type)}) return 2;`),
-    '  fclose(f);',
-    `  ${cScalar(e.type)} *out = malloc(${n * width(e.type)});`,
-    '  struct timespec t0, t1;',
-    '  clock_gettime(CLOCK_MONOTONIC, &t0);',
-    `  for (int r = 0; r < ${reps}; r++) rs_fpir(${[...fn.inputs.map((_, k) => `in${k}`), 'out', String(n)].join(', ')});`,
-    '  clock_gettime(CLOCK_MONOTONIC, &t1);',
-    `  printf("%lld\\n", (long long)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / ${reps});`,
     '  FILE *g = fopen(argv[2], "wb");',
-    `  if (!g || fwrite(out, 1, ${n * width(e.type)}, g) != ${n * width(e.type)}) return 2;`,
-    '  fclose(g);',
-    '  return 0;',
+    '  if (!f || !g) return 2;',
+    '  struct timespec t0, t1;',
+    ...items.flatMap((_, j) => call(j)),
+    '  fclose(f);',
+    '  return fclose(g) == 0 ? 0 : 2;',
     '}',
     '',
   ].join('\n');
-  const bin = await compileStandalone(src, opts);
-  if ('error' in bin) return { status: 'failed', detail: bin.error };
+  const bin = await compileStandalone(src, opts, HEADER);
+  if ('error' in bin) return items.map(() => ({ status: 'failed', detail: bin.error }));
   try {
-    writeFileSync(join(bin.dir, 'in.bin'), Buffer.concat(fn.inputs.map((v) => toBytes(env.get(v.name)!, v.type.bits))));
+    writeFileSync(join(bin.dir, 'in.bin'), Buffer.concat(fns.flatMap((fn, j) => fn.inputs.map((v) => toBytes(items[j]!.env.get(v.name)!, v.type.bits)))));
     const r = spawnSync(bin.bin, [join(bin.dir, 'in.bin'), join(bin.dir, 'out.bin')], { encoding: 'utf8' });
-    if (r.status !== 0) return { status: 'failed', detail: `${r.signal ?? `exit ${r.status}`} ${r.stderr}` };
-    const got = fromBytes(readFileSync(join(bin.dir, 'out.bin')), e.type.bits === 1 ? { signed: false, bits: 8 } : e.type);
-    const want = evalVector(e, env, fn.inputs);
-    const i = want.findIndex((w, k) => w !== got[k]);
-    const ns = Number(r.stdout.trim());
-    if (i < 0) return { status: 'agree', ns };
-    const at = fn.inputs.map((v) => `${v.name}=${env.get(v.name)![i]}`).join(' ');
-    return { status: 'differ', detail: `lane ${i}, ${at}: the interpreter gives ${want[i]}, the CPU ${got[i]}`, ns };
+    if (r.status !== 0) return items.map(() => ({ status: 'failed', detail: `${r.signal ?? `exit ${r.status}`} ${r.stderr}` }));
+    const out = readFileSync(join(bin.dir, 'out.bin'));
+    const ns = r.stdout.trim().split('\n').map(Number);
+    let at = 0;
+    return items.map((it, j): RunOutcome => {
+      const t = it.expr.type.bits === 1 ? { signed: false, bits: 8 } : it.expr.type;
+      const bytes = lanesOf(j) * width(it.expr.type);
+      const got = fromBytes(out.subarray(at, (at += bytes)), t);
+      const want = evalVector(it.expr, it.env, fns[j]!.inputs);
+      const i = want.findIndex((w, k) => w !== got[k]);
+      if (i < 0) return { status: 'agree', ns: ns[j]! };
+      const lane = fns[j]!.inputs.map((v) => `${v.name}=${it.env.get(v.name)![i]}`).join(' ');
+      return { status: 'differ', detail: `lane ${i}, ${lane}: the interpreter gives ${want[i]}, the CPU ${got[i]}`, ns: ns[j]! };
+    });
   } finally {
     bin.done();
   }
+}
+
+/** The selected code of `e` on `env`'s lanes (a multiple of the target's lanes), `repeat` times. */
+export async function runSelected(e: FExpr, sel: Selected, target: Target, env: ReadonlyMap<string, readonly bigint[]>, opts: ToolchainOptions & { faults?: EmitFaults; repeat?: number } = {}): Promise<RunOutcome> {
+  return (await runSelectedAll([{ expr: e, sel, target, env }], opts))[0]!;
 }

@@ -245,22 +245,27 @@ async function compile(tc: Toolchain, dir: string, source: string, opts: Toolcha
 }
 
 /**
- * A standalone C program (the instruction harnesses of src/codegen/fpir-harness.ts) compiled with
- * the same compiler and flags as a batch, in a fresh temporary directory that `done` removes.
+ * A standalone C program (the instruction harnesses of src/codegen/fpir-harness.ts, the runs of
+ * src/codegen/fpir-run.ts) compiled with the same compiler and flags as a batch, in a fresh
+ * temporary directory that `done` removes. `header` (system headers and helpers) goes before the
+ * source, precompiled like a SIMD batch's ([C-PCH]): programs that call intrinsics spend most of
+ * their compile in immintrin.h.
  */
-export async function compileStandalone(source: string, opts: ToolchainOptions = {}): Promise<{ bin: string; dir: string; done(): void } | { error: string }> {
+export async function compileStandalone(source: string, opts: ToolchainOptions = {}, header?: string): Promise<{ bin: string; dir: string; done(): void } | { error: string }> {
   const tc = detectToolchain(opts.env);
+  const o = { ...opts, openmp: false };
+  const path = header === undefined || opts.keepTemp ? undefined : await precompiled(tc, header, o);
   const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
   const done = () => void (opts.keepTemp || rmSync(dir, { recursive: true, force: true }));
-  const c = await compile(tc, dir, source, { ...opts, openmp: false });
+  const c = await compile(tc, dir, [path !== undefined ? `#include ${cString(path)}` : header ?? '', source].join('\n'), o);
   if ('error' in c) done();
   return 'error' in c ? c : { bin: c.bin, dir, done };
 }
 
-/** `C-PCH`: the batch header's path, precompiled with this batch's compiler and flags (or inline). */
-function headerFor(tc: Toolchain, simd: boolean, opts: ToolchainOptions): Promise<string | undefined> {
+/** `C-PCH`: `text` as a header's path, precompiled with this compile's compiler and flags (or inline). */
+function precompiled(tc: Toolchain, text: string, opts: ToolchainOptions): Promise<string | undefined> {
   const flags = compileFlags(tc, opts);
-  return precompiledHeader(JSON.stringify([tc.cc, flags, tc.version, opts.env?.PATH ?? process.env.PATH]), batchHeader(simd), async (src, out) =>
+  return precompiledHeader(JSON.stringify([tc.cc, flags, tc.version, opts.env?.PATH ?? process.env.PATH]), text, async (src, out) =>
     (await runCompiler(tc, [...flags, '-x', 'c-header', '-o', out, src], opts)) === undefined);
 }
 
@@ -451,7 +456,7 @@ async function runChunk(tc: Toolchain, programs: readonly BatchItem[], ks: reado
     // Only the vector runtime (immintrin.h) is worth precompiling; the scalar one compiles as fast
     // as a precompiled header loads. A kept directory (for debugging) holds the whole source.
     const simd = pipes.some((p) => p.simd);
-    const header = opts.keepTemp || !simd ? undefined : await headerFor(tc, simd, opts);
+    const header = opts.keepTemp || !simd ? undefined : await precompiled(tc, batchHeader(simd), opts);
     const c = await compile(tc, dir, batchSource(pipes, opts.impl, header), opts);
     const global = (r: BinaryResult): BinaryResult => ({ ...r, program: ks[r.program]! });
     if ('error' in c) {

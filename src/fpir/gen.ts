@@ -1,11 +1,15 @@
 // Random FPIR expressions for the `fpir` fuzz property (spec/fpir.md, [FPIR-RUN]): well typed by
 // construction, over u8, i8, u16 and i16 (where the lowering rules are), biased toward the shapes
-// the rules match so that selected intrinsics, not only portable lanes, get exercised.
+// the rules match so that selected intrinsics, not only portable lanes, get exercised: half the
+// nodes are the left side of an x86 lowering rule, its wildcards filled with random operands.
 import type { Rng } from '../rng.js';
 import type { FExpr, FpOp } from './ast.js';
+import { parseLeft } from './lift.js';
+import { LOWERING_RULES } from './lower-rules.js';
+import { baseName, isConstWildcard } from './match.js';
 import { boundaryValues, sampleValue } from './sample.js';
 import { mkCast, mkFp, mkPrim } from './typing.js';
-import { type ScalarType, narrow, typeName, widen, withSign } from './types.js';
+import { type ScalarType, narrow, typeEq, typeName, widen, withSign } from './types.js';
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.below(xs.length)]!;
 const T8_16: readonly ScalarType[] = [
@@ -18,10 +22,37 @@ function leaf(t: ScalarType, rng: Rng): FExpr {
   return { k: 'var', name: `${pick(rng, ['a', 'b', 'c'])}_${typeName(t)}`, type: t };
 }
 
+/** The x86 rules' left sides, each once (AVX2 and AVX-512 share most of theirs). */
+const X86_SHAPES: readonly FExpr[] = [
+  ...new Map(LOWERING_RULES.filter((r) => r.target !== 'neon').map((r) => [r.lhs, parseLeft(r).lhs])).values(),
+];
+
+/** A small shift amount or a boundary value: what a rule's constant wildcard meets in practice. */
+const constantOf = (t: ScalarType, rng: Rng): bigint => (rng.below(2) === 0 ? BigInt(rng.below(t.bits)) : pick(rng, boundaryValues(t)));
+
+/** `p` with each wildcard replaced: an operand from `sub` (the same at each occurrence) or a constant. */
+function fillShape(p: FExpr, sub: (u: ScalarType) => FExpr, rng: Rng, bound = new Map<string, FExpr>()): FExpr {
+  switch (p.k) {
+    case 'var': {
+      let x = bound.get(baseName(p.name));
+      if (!x) bound.set(baseName(p.name), (x = isConstWildcard(p.name) ? { k: 'const', value: constantOf(p.type, rng), type: p.type } : sub(p.type)));
+      return x;
+    }
+    case 'const':
+      return p;
+    case 'cast':
+      return { ...p, arg: fillShape(p.arg, sub, rng, bound) };
+    default:
+      return { ...p, args: p.args.map((a) => fillShape(a, sub, rng, bound)) } as FExpr;
+  }
+}
+
 /** An expression of type `t` of at most `depth` levels. */
 export function randomFpir(t: ScalarType, depth: number, rng: Rng): FExpr {
   if (depth <= 0) return leaf(t, rng);
   const sub = (u: ScalarType) => randomFpir(u, depth - 1, rng);
+  const shapes = X86_SHAPES.filter((p) => typeEq(p.type, t));
+  if (shapes.length > 0 && rng.below(2) === 0) return fillShape(pick(rng, shapes), sub, rng);
   const n = narrow(t);
   const w = widen(t);
   const choices: (() => FExpr)[] = [

@@ -27,7 +27,8 @@ export function printFpir(e: FExpr): string {
     case 'prim': {
       const [a, b] = e.args;
       const shift = e.op === '<<' || e.op === '>>';
-      const ta = a.k === 'const' && !shift ? b.type : undefined;
+      // A bare literal takes its type from a typed neighbour; two literals need the first spelled out.
+      const ta = a.k === 'const' && !shift && b.k !== 'const' ? b.type : undefined;
       const tb = shift ? (b.k === 'const' ? amountLike(a, b) : undefined) : a.type;
       const plain = (x: FExpr, t: ScalarType | undefined) => (x.k === 'const' ? lit(x, t) : printFpir(x));
       if (e.op === 'min' || e.op === 'max') return `${e.op}(${plain(a, ta)}, ${plain(b, tb)})`;

@@ -4,7 +4,8 @@ import { UserError } from '../../src/diag.js';
 import { parseFpir } from '../../src/fpir/parse.js';
 import { printFpir } from '../../src/fpir/print.js';
 import { evalVector } from '../../src/fpir/eval.js';
-import { varsOf } from '../../src/fpir/ast.js';
+import { type FExpr, varsOf } from '../../src/fpir/ast.js';
+import type { ScalarType } from '../../src/fpir/types.js';
 
 const err = (text: string): string => {
   try {
@@ -29,6 +30,19 @@ describe('FPIR-SYNTAX', () => {
     const e = parseFpir(text);
     expect(printFpir(parseFpir(printFpir(e)))).toBe(printFpir(e));
     expect(parseFpir(printFpir(e))).toEqual(parseFpir(printFpir(e)));
+  });
+
+  it('prints an operator between two literals so that it parses again (a typed first literal)', () => {
+    const u8: ScalarType = { signed: false, bits: 8 };
+    const lit = (value: bigint): FExpr => ({ k: 'const', value, type: u8 });
+    const two: FExpr = { k: 'prim', op: 'min', type: u8, args: [lit(7n), lit(64n)] };
+    const sum: FExpr = { k: 'prim', op: '+', type: u8, args: [lit(7n), lit(64n)] };
+    expect(printFpir(two)).toBe('min(u8(7), 64)');
+    for (const e of [two, sum]) {
+      const back = parseFpir(printFpir(e));
+      expect(back.k === 'prim' && back.args.map((a) => [a.k, a.type])).toEqual([['const', u8], ['const', u8]]);
+      expect(printFpir(back)).toBe(printFpir(e));
+    }
   });
 
   it('reports errors at their line and column', () => {
