@@ -5,6 +5,7 @@
 // a worker thread with a limited heap, and this thread reports the worker's end as the plug-in's
 // error (exit 2). Campaign workers are bounded the same way (src/fuzz/runner.ts); commands without
 // plug-ins run in this thread, as before.
+import { readFileSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { CLI_LOC, UserError, argLoc } from '../diag.js';
 import { EXIT, type IO, guardExit } from '../node/io.js';
@@ -21,9 +22,25 @@ interface PluginArg {
   readonly module: string;
 }
 
-/** The plug-in modules a command line names: every `--directive M`, and `--engine M` when M is a module path. */
+/** The modules a reproducer embeds (`replay FILE` runs them); none when the file is unreadable or not one. */
+function replayedModules(argv: readonly string[]): PluginArg[] {
+  const file = argv[0] === 'replay' ? argv.slice(1).find((a) => !a.startsWith('-')) : undefined;
+  if (file === undefined) return [];
+  try {
+    const r = JSON.parse(readFileSync(file, 'utf8')) as { modules?: unknown };
+    if (!Array.isArray(r.modules)) return [];
+    return r.modules.flatMap((m: unknown) => (typeof (m as { path?: unknown })?.path === 'string' ? [{ option: 'replay', module: (m as { path: string }).path }] : []));
+  } catch {
+    return []; // replay itself reports what is wrong with the file
+  }
+}
+
+/**
+ * The plug-in modules a command line names: every `--directive M`, `--engine M` when M is a module
+ * path, and the modules of a reproducer that `replay` runs.
+ */
 export function pluginModules(argv: readonly string[]): PluginArg[] {
-  const found: PluginArg[] = [];
+  const found: PluginArg[] = [...replayedModules(argv)];
   argv.forEach((a, i) => {
     const m = /^(--directive|--engine)(?:=(.*))?$/.exec(a);
     const module = m?.[2] ?? argv[i + 1];

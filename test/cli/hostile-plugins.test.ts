@@ -5,13 +5,14 @@
 // All are now errors of the plug-in, located at the module, exit 2 (the 0–3 contract holds
 // whatever a plug-in does).
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, scratch } from '../support/files.js';
 
 const bin = join(__dirname, '..', '..', 'bin', 'refsem.js');
 const refsem = (args: string[], env: NodeJS.ProcessEnv = process.env) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000, env });
-const { file } = scratch('refsem-hostile-plugins-');
+const { file, dir } = scratch('refsem-hostile-plugins-');
 const sec22 = join(examplesDir, 'sec22.alg');
 const empty = file('empty.sched', '');
 
@@ -61,6 +62,17 @@ describe('plug-ins that try to end refsem or never load', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`<command line> --directive ${m}: error: the command ran out of memory with plug-in module '${m}' loaded: its heap is limited to 64 MB`);
     expect(r.stderr).toContain('raise the limit with REFSEM_PLUGIN_HEAP_MB');
+  }, 60_000);
+
+  it('replay of a reproducer whose embedded plug-in allocates without bound: stopped at the heap limit too, exit 2', () => {
+    // The module throws while a campaign finds the case, and allocates once HOG is set, at replay.
+    const m = file('boom.mjs', "export default (api) => api.defineDirective({ name: 'boom', phase: 'loops', params: [{ name: 'loop', type: 'loop' }],\n  validate() {},\n  apply() { if (process.env.HOG) { const a = []; for (;;) a.push(new Array(1e5).fill(a.length)); } throw new Error('boom'); },\n  generate(t, rng) { const l = api.pick(rng, api.loopsOf(t)); return l ? { loop: l.stmt.var } : undefined; } });\n");
+    const out = join(dir, 'boom-out');
+    expect(refsem(['fuzz', '--directive', m, '--runs', '5', '--seed', '1', '--jobs', '1', '--property', 'confluence', '--out', out]).status).toBe(1);
+    const repro = readdirSync(out).find((f) => f.startsWith('confluence-'))!;
+    const r = refsem(['replay', join(out, repro)], { ...process.env, HOG: '1', REFSEM_PLUGIN_HEAP_MB: '64' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`the command ran out of memory with plug-in module '${m}' loaded: its heap is limited to 64 MB`);
   }, 60_000);
 
   it('a heap limit that is not a number of megabytes: a command-line error, exit 2', () => {
