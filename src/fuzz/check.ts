@@ -20,15 +20,27 @@ export interface Found {
   readonly failure: Failure;
   readonly text: CaseText;
   readonly shrinks: number;
+  /** shrinking stopped at its time limit, so the shrunk case depends on the machine's speed */
+  readonly shrinkTimedOut?: boolean;
 }
 
-/** Bounds on shrinking, so a slow property cannot stall the campaign. */
+/**
+ * Bounds on shrinking, so a slow property cannot stall the campaign. The evaluation count is what
+ * normally ends a shrink, so that the same seed shrinks to the same case on any machine, under any
+ * load and for any `--jobs`; the time limit is a safety net, and a shrink it ends says so in the
+ * reproducer. Properties that compile or run a program per evaluation (the C backends, FPIR,
+ * Halide) are slow enough that their net is tight: their shrinks are bounded by time.
+ */
 export interface ShrinkBudget {
   readonly evaluations: number;
   readonly ms: number;
 }
 
-export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 1000, ms: 5_000 };
+export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 1000, ms: 60_000 };
+export const COMPILED_SHRINK: ShrinkBudget = { evaluations: 1000, ms: 5_000 };
+
+/** The budget of a property's shrinks: asynchronous checks are the ones that compile or run programs. */
+export const shrinkBudgetOf = (prop: AnyProperty): ShrinkBudget => (prop.checkAsync ? COMPILED_SHRINK : DEFAULT_SHRINK);
 
 /**
  * What an exception inside a check means: a `crash` failure — except the executors' refusal of
@@ -101,11 +113,16 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
   let first = true;
   let evaluations = 0;
   let deadline = Infinity;
+  let timedOut = false;
   let last: { made: boolean; c: unknown; failure: Failure } | undefined;
   return {
     /** the concrete case to evaluate, or undefined when the shrink budget is spent (counts as passing) */
     before(g: unknown): ReturnType<typeof concretize> | undefined {
-      if (!first && (++evaluations > shrink.evaluations || Date.now() > deadline)) return undefined;
+      if (!first && ++evaluations > shrink.evaluations) return undefined;
+      if (!first && Date.now() > deadline) {
+        timedOut = true;
+        return undefined;
+      }
       onEvaluate();
       return concretize(prop, g, env);
     },
@@ -169,6 +186,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
         failure,
         text,
         shrinks: out.numShrinks,
+        ...(timedOut ? { shrinkTimedOut: true } : {}),
       };
     },
   };
@@ -190,7 +208,7 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
 }
 
 /** The same for a property whose check is asynchronous (the compiled backends). */
-export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}): Promise<Found | undefined> {
+export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}): Promise<Found | undefined> {
   const s = session(prop, env, index, seed, stats, shrink, onEvaluate);
   const out = await fc.check(fc.asyncProperty(prop.arbitrary(env), async (g) => {
     const made = s.before(g);

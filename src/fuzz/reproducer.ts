@@ -33,6 +33,8 @@ export interface Reproducer {
   readonly expected: string;
   readonly actual: string;
   readonly shrinks: number;
+  /** present when shrinking stopped at its time limit: another machine may shrink to another case */
+  readonly shrink_stopped_by_time?: true;
   /** the refsem that wrote the reproducer (absent in reproducers of older versions) */
   readonly refsem_version?: string;
   /** the plug-in modules (directives, an engine module) as they were: replay runs them when the files are gone */
@@ -79,6 +81,7 @@ export function reproducerOf(f: Found, seed: number, cfg: EnvConfig): Reproducer
     expected: f.failure.expected,
     actual: f.failure.actual,
     shrinks: f.shrinks,
+    ...(f.shrinkTimedOut ? { shrink_stopped_by_time: true as const } : {}),
   };
 }
 

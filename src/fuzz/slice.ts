@@ -1,7 +1,7 @@
 // The check loop one worker (or the main thread, when jobs run in-process) executes over its share
 // of the campaign's check indices. Shared by worker.ts and the in-process runner so both behave
 // identically.
-import { DEFAULT_SHRINK, type Found, runCheck, runCheckAsync } from './check.js';
+import { type Found, runCheck, runCheckAsync, shrinkBudgetOf } from './check.js';
 import type { FuzzEnv } from './env.js';
 import type { AnyProperty } from './property.js';
 import { type Shard, checkSeed, globalIndex } from './seed.js';
@@ -54,7 +54,7 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     hooks.onStart?.(index);
     const onEval = () => hooks.onStart?.(index);
     const seed = checkSeed(spec.seed, index);
-    const found = prop.checkAsync ? await runCheckAsync(prop, env, index, seed, delta, DEFAULT_SHRINK, onEval) : runCheck(prop, env, index, seed, delta, DEFAULT_SHRINK, onEval);
+    const found = prop.checkAsync ? await runCheckAsync(prop, env, index, seed, delta, shrinkBudgetOf(prop), onEval) : runCheck(prop, env, index, seed, delta, shrinkBudgetOf(prop), onEval);
     hooks.onStart?.(-1);
     checks++;
     if (found) hooks.onFound(found);
