@@ -2,9 +2,9 @@
 // symbolic interval arithmetic (fig. 2.10b, src/expr/interval.ts) gives every lane expression of
 // a vectorized loop an interval whose ends are expressions in variables known when the loop starts;
 // the emitted code evaluates the ends there and takes the 32-bit lanes only if they all fit.
-import { type Expr, walkExpr } from '../expr/ast.js';
-import { type Interval, TOP, evalInterval, hull, point } from '../expr/interval.js';
-import { C } from '../expr/symbolic.js';
+import { type Expr, listEquals, walkExpr } from '../expr/ast.js';
+import { type Interval, TOP, evalInterval, hull, iAdd, iMul, point } from '../expr/interval.js';
+import { C, maxE, mulE } from '../expr/symbolic.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 
 export type FuncRanges = ReadonlyMap<string, Interval>;
@@ -24,40 +24,111 @@ function evalIn(e: Expr, vars: ReadonlyMap<string, Interval>, funcs: FuncRanges)
   });
 }
 
+/** A let or loop around a statement; a loop with the interval of its extent where it starts. */
+interface Binder {
+  readonly name: string;
+  readonly len?: Interval;
+}
+
+/** What [C-ACCUMULATE] knows about a statement's surroundings (see walkScoped). */
+interface Scope {
+  /** the intervals of the loop and let variables bound around the statement */
+  readonly vars: ReadonlyMap<string, Interval>;
+  /** the number of loops of the walked statement around it */
+  readonly depth: number;
+  /** the lets and loops around it, outermost first */
+  readonly binders: readonly Binder[];
+  /**
+   * Per func, how many of `binders` lie outside the latest `allocate` of the func that precedes the
+   * statement in a sequence around it (each run of that allocate starts a fresh buffer).
+   */
+  readonly allocated: ReadonlyMap<string, number>;
+}
+
+type Store = Extract<Stmt, { k: 'store' }>;
+
+/** `f[ī] <- f[ī] + e`, `e + f[ī]` or `f[ī] - e`: the term added to the point's value (negated for −). */
+function accumulatedTerm(s: Store): Expr | undefined {
+  const v = s.value;
+  if (v.k !== 'op' || (v.op !== '+' && v.op !== '-')) return undefined;
+  const samePoint = (e: Expr) => e.k === 'access' && e.func === s.func && listEquals(e.args, s.idx);
+  const [a, b] = v.args as [Expr, Expr];
+  if (samePoint(a)) return v.op === '+' ? b : { k: 'op', op: '-', args: [C(0), b] };
+  return v.op === '+' && samePoint(b) ? a : undefined;
+}
+
+// implements [C-ACCUMULATE]
+/**
+ * How often one run of the buffer's lifetime can execute `s` at one point, as an
+ * interval [0, N]. The loops since the func's latest allocation whose variable is, unshadowed, a
+ * whole index component are fixed by the point; N is the product of the other loops' largest
+ * extents (at least 0).
+ */
+function executionsPerPoint(s: Store, scope: Scope): Interval {
+  const fixed = new Set(s.idx.flatMap((e) => (e.k === 'var' ? [e.name] : [])));
+  const innermost = new Map(scope.binders.map((b, i) => [b.name, i]));
+  let n: Expr | null = C(1);
+  scope.binders.forEach((b, i) => {
+    if (b.len === undefined || i < (scope.allocated.get(s.func) ?? 0)) return;
+    if (innermost.get(b.name) === i && fixed.has(b.name)) return;
+    n = n === null || b.len.hi === null ? null : mulE(n, maxE(C(0), b.len.hi));
+  });
+  return { lo: C(0), hi: n };
+}
+
 /**
  * The values each func's buffer can hold: the hull of the intervals of every value stored into it,
  * with loop and let variables replaced by their intervals, so the ends mention only the pipeline's
- * parameters and window. Starting from [−∞, ∞] for every func, each pass is sound given the last
+ * parameters and window; an accumulating store adds its term as often as it can run per point
+ * ([C-ACCUMULATE]). Starting from [−∞, ∞] for every func, each pass is sound given the last
  * (a descending iteration), so the result after a fixed number of passes is sound.
  */
 export function funcRanges(t: TgtProgram, passes = 3): FuncRanges {
   let ranges: Map<string, Interval> = new Map();
   for (let k = 0; k < passes; k++) {
-    const next = new Map<string, Interval>();
-    walkScoped(t.body, new Map(), ranges, (s, vars) => {
+    const stored = new Map<string, Interval>();
+    const added = new Map<string, Interval>();
+    const join = (m: Map<string, Interval>, f: string, v: Interval, op: (a: Interval, b: Interval) => Interval) => {
+      const prev = m.get(f);
+      m.set(f, prev === undefined ? v : op(prev, v));
+    };
+    walkScoped(t.body, ranges, (s, scope) => {
       if (s.k !== 'store') return;
-      const v = evalIn(s.value, vars, ranges);
-      const prev = next.get(s.func);
-      next.set(s.func, prev === undefined ? v : hull(prev, v));
+      const term = accumulatedTerm(s);
+      if (term === undefined) join(stored, s.func, evalIn(s.value, scope.vars, ranges), hull);
+      else join(added, s.func, iMul(executionsPerPoint(s, scope), evalIn(term, scope.vars, ranges)), iAdd);
     });
-    ranges = next;
+    // A buffer starts every lifetime as ε_mem, which an accumulation keeps, so every integer it
+    // holds is a plainly stored value plus at most N terms of each accumulating store.
+    for (const [f, sum] of added) if (stored.has(f)) stored.set(f, iAdd(stored.get(f)!, sum));
+    ranges = stored;
   }
   return ranges;
 }
 
 /**
- * Calls `f` on every statement of `s` with the intervals of the loop and let variables bound
- * around it (a loop's min and extent, and a let's value, see the variables outside it) and the
- * number of loops of `s` around it.
+ * Calls `f` on every statement of `s` with its scope: the intervals of the loop and let variables
+ * bound around it (a loop's min and extent, and a let's value, see the variables outside it), the
+ * number of loops of `s` around it, and the binders and allocations [C-ACCUMULATE] counts with.
  */
-function walkScoped(s: Stmt, vars: ReadonlyMap<string, Interval>, funcs: FuncRanges, f: (s: Stmt, vars: ReadonlyMap<string, Interval>, depth: number) => void, depth = 0): void {
-  f(s, vars, depth);
-  const env = (e: Expr) => evalIn(e, vars, funcs);
-  const walk = (b: Stmt, inner = vars, d = depth) => walkScoped(b, inner, funcs, f, d);
+function walkScoped(
+  s: Stmt,
+  funcs: FuncRanges,
+  f: (s: Stmt, scope: Scope) => void,
+  scope: Scope = { vars: new Map(), depth: 0, binders: [], allocated: new Map() },
+): void {
+  f(s, scope);
+  const env = (e: Expr) => evalIn(e, scope.vars, funcs);
+  const walk = (b: Stmt, inner = scope) => walkScoped(b, funcs, f, inner);
   switch (s.k) {
-    case 'seq':
-      for (const b of s.body) walk(b);
+    case 'seq': {
+      let inner = scope;
+      for (const b of s.body) {
+        walk(b, inner);
+        if (b.k === 'allocate') inner = { ...inner, allocated: new Map(inner.allocated).set(b.func, scope.binders.length) };
+      }
       return;
+    }
     case 'if':
       walk(s.then);
       walk(s.else);
@@ -66,11 +137,14 @@ function walkScoped(s: Stmt, vars: ReadonlyMap<string, Interval>, funcs: FuncRan
       walk(s.body);
       return;
     case 'let':
-      walk(s.body, new Map(vars).set(s.var, env(s.value)));
+      walk(s.body, { ...scope, vars: new Map(scope.vars).set(s.var, env(s.value)), binders: [...scope.binders, { name: s.var }] });
       return;
-    case 'for':
-      walk(s.body, new Map(vars).set(s.var, loopInterval(s.min, s.len, env)), depth + 1);
+    case 'for': {
+      const binder = { name: s.var, len: env(s.len) };
+      const vars = new Map(scope.vars).set(s.var, loopInterval(s.min, s.len, env));
+      walk(s.body, { ...scope, vars, depth: scope.depth + 1, binders: [...scope.binders, binder] });
       return;
+    }
     default:
       return;
   }
@@ -99,16 +173,17 @@ function ownExprs(s: Stmt): readonly Expr[] {
 const isCheckedOp = (e: Expr): boolean => e.k === 'op' && (e.op === '+' || e.op === '-' || e.op === '*');
 
 /** At a loop's entry: its variable over [min, min + len − 1], everything bound outside it exact. */
-function entryScope(loop: Extract<Stmt, { k: 'for' }>, funcs: FuncRanges): Map<string, Interval> {
-  return new Map([[loop.var, loopInterval(loop.min, loop.len, (e) => evalIn(e, new Map(), funcs))]]);
+function entryScope(loop: Extract<Stmt, { k: 'for' }>, funcs: FuncRanges): Scope {
+  const vars = new Map([[loop.var, loopInterval(loop.min, loop.len, (e) => evalIn(e, new Map(), funcs))]]);
+  return { vars, depth: 0, binders: [], allocated: new Map() };
 }
 
 /** The variable intervals each loop inside `loop`'s body starts in (for [C-NARROW] decided at `loop`'s entry). */
 export function innerLoopScopes(loop: Extract<Stmt, { k: 'for' }>, funcs: FuncRanges): Map<Stmt, ReadonlyMap<string, Interval>> {
   const out = new Map<Stmt, ReadonlyMap<string, Interval>>();
-  walkScoped(loop.body, entryScope(loop, funcs), funcs, (s, scope) => {
-    if (s.k === 'for') out.set(s, scope);
-  });
+  walkScoped(loop.body, funcs, (s, scope) => {
+    if (s.k === 'for') out.set(s, scope.vars);
+  }, entryScope(loop, funcs));
   return out;
 }
 
@@ -126,17 +201,17 @@ export interface OverflowCandidate {
  */
 export function overflowCandidates(loop: Extract<Stmt, { k: 'for' }>, funcs: FuncRanges): Map<Expr, OverflowCandidate> {
   const out = new Map<Expr, OverflowCandidate>();
-  walkScoped(loop.body, entryScope(loop, funcs), funcs, (s, scope, depth) => {
+  walkScoped(loop.body, funcs, (s, { vars, depth }) => {
     for (const e of ownExprs(s)) {
       walkExpr(e, (sub) => {
         const prev = out.get(sub);
         if (!isCheckedOp(sub) || prev?.ends === null) return;
-        const i = evalIn(sub, scope, funcs);
+        const i = evalIn(sub, vars, funcs);
         const ends = i.lo === null || i.hi === null ? null : [...(prev?.ends ?? []), i.lo, i.hi];
         out.set(sub, { depth: Math.max(depth, prev?.depth ?? 0), ends });
       });
     }
-  });
+  }, entryScope(loop, funcs));
   return out;
 }
 

@@ -91,7 +91,8 @@ export function exprEquals(a: Expr, b: Expr): boolean {
   }
 }
 
-function listEquals(a: readonly Expr[], b: readonly Expr[]): boolean {
+/** Element-wise {@link exprEquals}. */
+export function listEquals(a: readonly Expr[], b: readonly Expr[]): boolean {
   return a.length === b.length && a.every((e, i) => exprEquals(e, b[i]!));
 }
 

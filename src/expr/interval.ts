@@ -104,7 +104,7 @@ function intervalSign(i: Interval): -1 | 1 | undefined {
 }
 
 /** [I-ADD] */
-function iAdd(a: Interval, b: Interval): Interval {
+export function iAdd(a: Interval, b: Interval): Interval {
   return { lo: a.lo && b.lo && addE(a.lo, b.lo), hi: a.hi && b.hi && addE(a.hi, b.hi) };
 }
 
@@ -114,7 +114,7 @@ function iSub(a: Interval, b: Interval): Interval {
 }
 
 /** [I-MUL]: the extremes of a bilinear function over a box lie at its corners. */
-function iMul(a: Interval, b: Interval): Interval {
+export function iMul(a: Interval, b: Interval): Interval {
   // A constant factor scales (and, when negative, flips) the other interval.
   for (const [k, o] of [[a, b], [b, a]] as const) {
     const c = isPoint(k) ? constOf(k.lo!) : undefined;
