@@ -5,7 +5,7 @@
 import { directiveApi } from '../schedule/api.js';
 import { loadDirectiveModule } from '../node/plugins.js';
 import type { IO } from '../node/io.js';
-import { type Found, evaluateAsync } from './check.js';
+import { type Found, evaluateAsync, schedulesWithout } from './check.js';
 import { DEFAULT_CONFIG, type EnvConfig, type FuzzEnv } from './env.js';
 import { makeEnv } from './make-env.js';
 import { propertyNamed } from './properties/index.js';
@@ -54,12 +54,8 @@ export interface DirectiveVerdict {
  * longer applies without them, once the schedule is cut before the first of them).
  */
 export async function causedBy(f: Found, directive: string, env: FuzzEnv): Promise<boolean> {
-  const lines = (f.text.schedule ?? '').split('\n');
-  const uses = (l: string) => l.trim().split(/\s+/)[0] === directive;
-  const first = lines.findIndex(uses);
-  if (first < 0) return false;
   const prop = propertyNamed(f.property);
-  for (const schedule of [lines.filter((l) => !uses(l)).join('\n'), lines.slice(0, first).join('\n')]) {
+  for (const schedule of schedulesWithout(f.text.schedule ?? '', directive)) {
     try {
       const r = await evaluateAsync(prop, prop.decode({ ...f.text, schedule }, env), env);
       return r.status !== 'fail';

@@ -5,6 +5,7 @@
 // algorithm is then folded (fold.ts), kept only when it still fails with the same verdict.
 import fc from 'fast-check';
 import { UserError } from '../diag.js';
+import { BUILTINS } from '../schedule/builtins.js';
 import type { FuzzEnv } from './env.js';
 import { foldedText } from './fold.js';
 import type { AnyProperty, CaseText, CheckResult, Failure } from './property.js';
@@ -107,6 +108,44 @@ export function generated(prop: AnyProperty, env: FuzzEnv, seed: number): unknow
   return value;
 }
 
+/**
+ * Blame by cause: the schedules that leave `directive` out — its calls removed, or, when the rest no
+ * longer applies without them, the schedule cut before the first of them. None when it is not used.
+ */
+export function schedulesWithout(schedule: string, directive: string): string[] {
+  const lines = schedule.split('\n');
+  const uses = (l: string) => l.trim().split(/\s+/)[0] === directive;
+  const first = lines.findIndex(uses);
+  return first < 0 ? [] : [lines.filter((l) => !uses(l)).join('\n'), lines.slice(0, first).join('\n')];
+}
+
+const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTINS.map((d) => d.name));
+
+/**
+ * A failure first seen after a built-in directive belongs to a plug-in (or planted) directive of
+ * the schedule when leaving that directive out makes it pass (docs/fuzzing.md, "De-duplication"):
+ * a plug-in that marks a loop parallel unsoundly races only once a later `bound` widens the loop.
+ */
+function culpritByCause(prop: AnyProperty, c: unknown, culprit: string, env: FuzzEnv): string | undefined {
+  if (!BUILTIN_NAMES.has(culprit)) return undefined;
+  const text = prop.encode(c);
+  const schedule = text.schedule ?? '';
+  const others = [...new Set(schedule.split('\n').map((l) => l.trim().split(/\s+/)[0]!))].filter((n) => /^[A-Za-z][\w-]*$/.test(n) && !BUILTIN_NAMES.has(n));
+  for (const d of others) {
+    for (const without of schedulesWithout(schedule, d)) {
+      let r: CheckResult;
+      try {
+        r = evaluate(prop, prop.decode({ ...text, schedule: without }, env), env);
+      } catch {
+        continue; // this reduced schedule does not apply: try the next
+      }
+      if (r.status !== 'fail') return d;
+      break;
+    }
+  }
+  return undefined;
+}
+
 /** The state of one check across its first evaluation and its shrink steps. */
 function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget, onEvaluate: () => void) {
   const counts = propertyCounts(stats, prop.name);
@@ -172,6 +211,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
       let culprit: string | undefined;
       try {
         culprit = made ? prop.culprit?.(c, env) : undefined;
+        if (culprit !== undefined && !prop.checkAsync) culprit = culpritByCause(prop, c, culprit, env) ?? culprit;
       } catch {
         culprit = undefined;
       }
