@@ -5,7 +5,7 @@
 import { directiveApi } from '../schedule/api.js';
 import { loadDirectiveModule } from '../node/plugins.js';
 import type { IO } from '../node/io.js';
-import { type Found, evaluateAsync, schedulesWithout } from './check.js';
+import { type Found, caseWithout, evaluateAsync } from './check.js';
 import { DEFAULT_CONFIG, type EnvConfig, type FuzzEnv } from './env.js';
 import { makeEnv } from './make-env.js';
 import { propertyNamed } from './properties/index.js';
@@ -55,15 +55,8 @@ export interface DirectiveVerdict {
  */
 export async function causedBy(f: Found, directive: string, env: FuzzEnv): Promise<boolean> {
   const prop = propertyNamed(f.property);
-  for (const schedule of schedulesWithout(f.text.schedule ?? '', directive)) {
-    try {
-      const r = await evaluateAsync(prop, prop.decode({ ...f.text, schedule }, env), env);
-      return r.status !== 'fail';
-    } catch {
-      // this reduced schedule does not apply: try the next
-    }
-  }
-  return false;
+  const without = caseWithout(prop, f.text, directive, env);
+  return without !== undefined && (await evaluateAsync(prop, without, env)).status !== 'fail';
 }
 
 export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<DirectiveVerdict[]> {

@@ -109,14 +109,23 @@ export function generated(prop: AnyProperty, env: FuzzEnv, seed: number): unknow
 }
 
 /**
- * Blame by cause: the schedules that leave `directive` out — its calls removed, or, when the rest no
- * longer applies without them, the schedule cut before the first of them. None when it is not used.
+ * Blame by cause: the case without `directive` — its calls removed or, when the rest no longer
+ * applies without them, the schedule cut before the first of them. Undefined when the schedule
+ * does not use it or neither reduced schedule applies.
  */
-export function schedulesWithout(schedule: string, directive: string): string[] {
-  const lines = schedule.split('\n');
+export function caseWithout(prop: AnyProperty, text: CaseText, directive: string, env: FuzzEnv): unknown {
+  const lines = (text.schedule ?? '').split('\n');
   const uses = (l: string) => l.trim().split(/\s+/)[0] === directive;
   const first = lines.findIndex(uses);
-  return first < 0 ? [] : [lines.filter((l) => !uses(l)).join('\n'), lines.slice(0, first).join('\n')];
+  if (first < 0) return undefined;
+  for (const schedule of [lines.filter((l) => !uses(l)).join('\n'), lines.slice(0, first).join('\n')]) {
+    try {
+      return prop.decode({ ...text, schedule }, env);
+    } catch {
+      // this reduced schedule does not apply: try the next
+    }
+  }
+  return undefined;
 }
 
 const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTINS.map((d) => d.name));
@@ -129,21 +138,11 @@ const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTINS.map((d) => d.name));
 function culpritByCause(prop: AnyProperty, c: unknown, culprit: string, env: FuzzEnv): string | undefined {
   if (!BUILTIN_NAMES.has(culprit)) return undefined;
   const text = prop.encode(c);
-  const schedule = text.schedule ?? '';
-  const others = [...new Set(schedule.split('\n').map((l) => l.trim().split(/\s+/)[0]!))].filter((n) => /^[A-Za-z][\w-]*$/.test(n) && !BUILTIN_NAMES.has(n));
-  for (const d of others) {
-    for (const without of schedulesWithout(schedule, d)) {
-      let r: CheckResult;
-      try {
-        r = evaluate(prop, prop.decode({ ...text, schedule: without }, env), env);
-      } catch {
-        continue; // this reduced schedule does not apply: try the next
-      }
-      if (r.status !== 'fail') return d;
-      break;
-    }
-  }
-  return undefined;
+  const others = [...new Set(prop.directivesOf?.(c) ?? [])].filter((n) => !BUILTIN_NAMES.has(n));
+  return others.find((d) => {
+    const without = caseWithout(prop, text, d, env);
+    return without !== undefined && evaluate(prop, without, env).status !== 'fail';
+  });
 }
 
 /** The state of one check across its first evaluation and its shrink steps. */

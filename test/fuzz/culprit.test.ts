@@ -5,7 +5,7 @@
 // Now a built-in's failure goes to a plug-in of the schedule when leaving the plug-in out passes.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCheck, schedulesWithout } from '../../src/fuzz/check.js';
+import { caseWithout, runCheck } from '../../src/fuzz/check.js';
 import { DEFAULT_CONFIG } from '../../src/fuzz/env.js';
 import { makeEnv } from '../../src/fuzz/make-env.js';
 import { propertyNamed } from '../../src/fuzz/properties/index.js';
@@ -25,8 +25,16 @@ describe('blame by cause in campaigns', () => {
     expect(found.key).toBe('race-free/directive:parallel-any');
   }, 120_000);
 
-  it('the schedules without a directive: its calls removed, or cut before its first call', () => {
-    expect(schedulesWithout('split f.x by 2\nmine f.xo\nbound f.x min 0 len 4', 'mine')).toEqual(['split f.x by 2\nbound f.x min 0 len 4', 'split f.x by 2']);
-    expect(schedulesWithout('split f.x by 2', 'mine')).toEqual([]);
+  it('the case without a directive: its calls removed, or the schedule cut before its first call when the rest no longer applies', async () => {
+    const env = await makeEnv({ ...DEFAULT_CONFIG, directives: [PARALLEL] });
+    const prop = propertyNamed('race-free');
+    const program = 'pipeline f() {\n  func f(x) = x;\n}\n';
+    const input = { window: [['0', '8']] as [string, string][], params: {} };
+    const removed = caseWithout(prop, { program, input, schedule: 'split f.s0.x into xo, xi by 2 tail guard\nparallel-any f.s0.xo\nvectorize f.s0.xi' }, 'parallel-any', env);
+    expect(prop.directivesOf!(removed)).toEqual(['split', 'vectorize']);
+    // The last call names a loop that does not exist, so only the schedule cut before the plug-in applies.
+    const cut = caseWithout(prop, { program, input, schedule: 'split f.s0.x into xo, xi by 2 tail guard\nparallel-any f.s0.xo\nunroll f.s0.nope' }, 'parallel-any', env);
+    expect(prop.directivesOf!(cut)).toEqual(['split']);
+    expect(caseWithout(prop, { program, input, schedule: 'split f.s0.x into xo, xi by 2 tail guard' }, 'parallel-any', env)).toBeUndefined();
   });
 });
