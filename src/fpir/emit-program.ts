@@ -47,14 +47,12 @@ static inline rs_i128 rs_sat_shift(rs_i128 x, rs_i128 s, rs_i128 lo, rs_i128 hi)
   if (x < -((-lo) >> (int)s)) return lo;
   return x << (int)s;
 }
-/* x >> k for any k >= 0 (floor division by 2^k, the sign beyond 127) */
-static inline rs_i128 rs_asr(rs_i128 x, rs_i128 k) { return k >= 127 ? (x < 0 ? -1 : 0) : x >> (int)k; }
 /* (rounding_)mul_shr on i64: the product is exact in 128 bits (|x * y| <= 2^126); rounding adds
-   bit z - 1 of the product to the floor, which is floor((p + 2^(z-1)) / 2^z) */
+   bit z - 1 of the product to the floor (rs_shl by a negative amount), which is floor((p + 2^(z-1)) / 2^z) */
 static inline rs_i128 rs_mul_shr_i64(rs_i128 x, rs_i128 y, rs_i128 z, int round) {
   rs_i128 p = x * y;
   if (z <= 0) return rs_sat_shift(p, -z, INT64_MIN, INT64_MAX);
-  rs_i128 q = rs_asr(p, z) + (round ? rs_asr(p, z - 1) & 1 : 0);
+  rs_i128 q = rs_shl(p, -z) + (round ? rs_shl(p, 1 - z) & 1 : 0);
   return rs_clamp(q, INT64_MIN, INT64_MAX);
 }
 /* the same on u64: the product needs all 128 bits unsigned */
