@@ -59,6 +59,8 @@ export interface FunctionWriter {
   readonly ranges: FuncRanges;
   /** the operations a holding [C-PROVED] proof covers, inside the proved variant of a loop */
   readonly proved: ReadonlySet<Expr> | undefined;
+  /** inside the tag-free variant of a nest ([C-CLEAN]): reads load no tags */
+  readonly clean: boolean;
   /** vector loops whose [C-NARROW] decision was made at an outer loop's entry, with its flag */
   readonly narrowFlags: Map<Stmt, string>;
   line(text: string): void;

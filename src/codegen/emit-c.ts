@@ -18,6 +18,7 @@ import { simplifyIndices } from './indices.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';
 import { type FuncRanges, funcRanges, overflowCandidates } from './ranges.js';
 import { emitProof, selectProved } from './proof.js';
+import { cleanNest } from './clean.js';
 
 
 /** `generic` forces the portable vector-extension code (what `auto` falls back to without AVX2). */
@@ -62,6 +63,10 @@ export class FnEmitter implements FunctionWriter {
   proved: ReadonlySet<Expr> | undefined;
   /** Inside either variant of a proved loop: inner loops are not proved again. */
   private decided = false;
+  /** Inside the tag-free variant of a nest ([C-CLEAN]): reads load no tags. */
+  clean = false;
+  /** Inside either variant of a nest with a [C-CLEAN] decision: inner loops make none. */
+  private cleanDecided = false;
   readonly narrowFlags = new Map<Stmt, string>();
 
   constructor(
@@ -220,8 +225,9 @@ export class FnEmitter implements FunctionWriter {
     const off = this.temp('o');
     this.line(`const int64_t ${off} = ${this.offset(f, idx.map((i) => i.v))};`);
     const t = this.temp();
-    const g = this.temp('g');
     this.line(`const int64_t ${t} = D_${f.c}[${off}];`);
+    if (this.clean) return { v: t };
+    const g = this.temp('g');
     this.line(`const uint8_t ${g} = T_${f.c}[${off}];`);
     return { v: t, tag: g };
   }
@@ -335,6 +341,8 @@ export class FnEmitter implements FunctionWriter {
     this.line(`const int64_t ${off} = ${this.offset(f, idx.map((i) => i.v))};`);
     this.line(`D_${f.c}[${off}] = ${v.v};`);
     this.line(`T_${f.c}[${off}] = ${v.tag ?? '0'};`);
+    // [C-CLEAN]: an error written into a buffer ends its flag (relaxed: parallel iterations may store).
+    if (v.tag !== undefined) this.line(`if (RS_UNLIKELY(${v.tag})) __atomic_store_n(&${this.bufsName}[${f.slot}].clean, 0, __ATOMIC_RELAXED);`);
   }
 
   /**
@@ -353,17 +361,18 @@ export class FnEmitter implements FunctionWriter {
       `if (RS_UNLIKELY(${l.v} < 0)) rs_fail(RS_NEGATIVE_EXTENT, "loop %s has negative extent %lld (%s)", ${cString(s.var)}, (long long)${l.v}, ${site});`,
     );
     this.line(`if (${l.v} > 0) (void)rs_add(${m.v}, ${l.v} - 1);`);
-    if (this.decided) return this.iterate(s, m.v, l.v, inParallel);
+    // Only the proved variant of a loop gets tag-free nests: the checked one is the rare path.
+    if (this.decided) return this.proved !== undefined ? this.nest(s, m.v, l.v, inParallel) : this.iterate(s, m.v, l.v, inParallel);
     const candidates = overflowCandidates(s, this.ranges);
     const { safe, ends } = this.faults.unprovenArithmetic ? { safe: new Set(candidates.keys()), ends: [] } : selectProved(candidates);
-    if (safe.size === 0) return this.iterate(s, m.v, l.v, inParallel);
+    if (safe.size === 0) return this.nest(s, m.v, l.v, inParallel);
     this.rule('C-PROVED', `${safe.size} operations without overflow checks if their ranges, evaluated here, fit in 64 bits`);
     const ok = this.faults.unprovenArithmetic ? '1 /* planted fault: no proof */' : emitProof(this, ends, 'rs_q_fits64', 'nv');
     hoistNarrowing(this, s);
     this.decided = true;
     this.open(`if (${ok}) {`);
     this.proved = safe;
-    this.iterate(s, m.v, l.v, inParallel);
+    this.nest(s, m.v, l.v, inParallel);
     this.proved = undefined;
     this.close('} else {');
     this.depth++;
@@ -372,6 +381,36 @@ export class FnEmitter implements FunctionWriter {
     this.decided = false;
     // the flags are in scope only here
     this.narrowFlags.clear();
+  }
+
+  /**
+   * `C-CLEAN`: a nest that may run without tags ([clean.ts](./clean.ts)) tests at its entry that
+   * every buffer it reads is clean and every tagged variable it uses holds an integer; then its
+   * tag-free variant runs, else the tagged one. Not inside a parallel region, where other
+   * iterations store while a scan would read.
+   */
+  private nest(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
+    const n = this.cleanDecided || inParallel ? undefined : cleanNest(s, (v) => this.letTags.has(v));
+    if (n === undefined) return this.iterate(s, m, l, inParallel);
+    this.rule('C-CLEAN', `tag-free if ${n.reads.join(', ')} hold only integers`);
+    const test = [
+      ...n.reads.map((f) => `rs_clean(&${this.bufsName}[${this.func(f).slot}])`),
+      ...n.taggedVars.map((v) => `!${this.letTags.get(v)!}`),
+    ];
+    this.cleanDecided = true;
+    this.open(`if (${test.join(' & ')}) {`);
+    const tags = new Map(this.letTags);
+    for (const v of n.taggedVars) this.letTags.delete(v);
+    this.clean = true;
+    this.iterate(s, m, l, inParallel);
+    this.clean = false;
+    this.letTags.clear();
+    for (const [k, g] of tags) this.letTags.set(k, g);
+    this.close('} else {');
+    this.depth++;
+    this.iterate(s, m, l, inParallel);
+    this.close();
+    this.cleanDecided = false;
   }
 
   /** The iterations of a loop whose min and extent are evaluated and checked: vector, parallel, unrolled or plain. */

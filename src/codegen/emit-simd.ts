@@ -229,7 +229,7 @@ class VectorEmitter {
       em.line(`const int64_t ${off} = ${ok} ? ${em.offset(f, lane0)} : 0;`);
       if (kind === 'read') {
         use(`${ok} ? ${p}_loadu(D_${c} + ${off}) : ${p}_splat(0)`);
-        em.line(`ans |= ${ok} && ${p}_tags_load(T_${c} + ${off});`);
+        if (!em.clean) em.line(`ans |= ${ok} && ${p}_tags_load(T_${c} + ${off});`);
       } else {
         em.open(`if (!(ans | ${p}_any(an))) {`);
         em.line(`${p}_storeu(D_${c} + ${off}, ${em.faults.laneOrder ? `${p}_reverse(${value!})` : value!});`);
@@ -248,7 +248,7 @@ class VectorEmitter {
     if (kind === 'read') {
       em.open(`if (D_${c}) {`);
       use(`${p}_gather(D_${c}, ${off})`);
-      em.line(`ans |= ${p}_tags_gather(T_${c}, ${off});`);
+      if (!em.clean) em.line(`ans |= ${p}_tags_gather(T_${c}, ${off});`);
       em.close('} else ans = 1;');
     } else {
       em.open(`if (!(ans | ${p}_any(an))) {`);
@@ -339,6 +339,8 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   em.line(`const ${ve.lane} vx = ${ve.q}_iota(x0);`);
   em.line('(void)vx; (void)an;');
   for (const st of plan.steps) {
+    // A guard that is a nonzero constant (a `where` without a condition) holds in every lane.
+    if (st.k === 'guard' && st.cond.k === 'const' && !isError(st.cond.value) && st.cond.value !== 0 && st.cond.value !== 0n) continue;
     const v = ve.expr(st.k === 'let' ? st.value : st.cond);
     // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
     // scalar code: the serial loop would not evaluate the rest of the body in that lane.

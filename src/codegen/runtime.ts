@@ -47,6 +47,8 @@ typedef struct rs_alloc {
   uint8_t *tag;
   int ndims;
   int64_t min[RS_MAXDIM], len[RS_MAXDIM];
+  int64_t points;                     /* product of len */
+  int clean;                          /* [C-CLEAN]: 1 only if every tag is known to be 0 */
 } rs_alloc;
 
 /* Failure: the first failure of a run is recorded, then control unwinds to the innermost
@@ -137,6 +139,7 @@ static void rs_free(rs_alloc *b) {
   free(b->tag);
   b->data = NULL;
   b->tag = NULL;
+  b->clean = 0;
 }
 
 static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min, const int64_t *len) {
@@ -159,6 +162,26 @@ static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min
     rs_fail(RS_ALLOC_FAILED, "out of memory allocating '%s' (%lld points)", func, (long long)size);
   }
   memset(b->tag, RS_TAG_MEM, points);
+  b->points = size;
+}
+
+/* [C-CLEAN]: whether every point of the buffer holds an integer, by its flag or else by reading
+   all its tags (eight at a time, without branches); a scan that finds none sets the flag, which
+   stays set until a store writes an error tag or the buffer is allocated again. */
+static int rs_clean(rs_alloc *b) {
+  if (__atomic_load_n(&b->clean, __ATOMIC_RELAXED)) return 1;
+  if (!b->tag) return 0;
+  uint64_t any = 0;
+  int64_t k = 0;
+  for (; k + 8 <= b->points; k += 8) {
+    uint64_t w;
+    memcpy(&w, b->tag + k, sizeof w);
+    any |= w;
+  }
+  for (; k < b->points; k++) any |= b->tag[k];
+  if (any) return 0;
+  __atomic_store_n(&b->clean, 1, __ATOMIC_RELAXED);
+  return 1;
 }
 
 /* The text of a point for messages: "(3, -1)". */
