@@ -417,7 +417,8 @@ export class FnEmitter implements FunctionWriter {
   private iterate(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
     const x = `v_${mangle(s.var)}`;
     const i = this.temp('i');
-    if (s.trav === 'vectorize' && this.isa !== undefined) {
+    // Serial loops too: C-VECTOR-UPDATE runs a sequence of updates of one point lane-wise.
+    if ((s.trav === 'vectorize' || s.trav === 'serial') && this.isa !== undefined) {
       const plan = vectorPlan(s, this);
       if (plan !== undefined) return emitVectorLoop(this, plan, s, m, l, inParallel);
     }

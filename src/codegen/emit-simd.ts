@@ -4,7 +4,7 @@
 // error value, an out-of-range point, INT64_MIN div -1); otherwise the chunk is run again by the
 // scalar code, which reports the exact failure. Nothing has been stored when the chunk is rerun,
 // so the rerun starts from the state the serial loop would have, and both paths agree.
-import { type Expr, type OpName, exprEquals, walkExpr } from '../expr/ast.js';
+import { type Expr, type OpName, exprEquals, substExpr, walkExpr } from '../expr/ast.js';
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
@@ -23,14 +23,25 @@ export const LANES: Readonly<Record<Isa, number>> = { avx512: 8, avx2: 4, generi
 type Loop = Extract<Stmt, { k: 'for' }>;
 type Store = Extract<Stmt, { k: 'store' }>;
 
-/** One wrapper around the store: a let, or a guard `if c then … else nop` (a split's Guard tail). */
+/** One wrapper around a store: a let, or a guard `if c then … else nop` (a split's Guard tail). */
 type Step = { readonly k: 'let'; readonly var: string; readonly value: Expr } | { readonly k: 'guard'; readonly cond: Expr };
 
-/** A loop body the vector code handles: lets and guards around one store. */
-export interface VectorPlan {
+/** One store with the lets and guards around it, outermost first. */
+export interface VectorItem {
   readonly steps: readonly Step[];
   readonly store: Store;
 }
+
+/**
+ * A loop body the vector code handles: lets and guards around one store, or (`C-VECTOR-UPDATE`)
+ * several stores that all update the same point, inner loops of constant extent unrolled.
+ */
+export interface VectorPlan {
+  readonly items: readonly VectorItem[];
+}
+
+/** Stores (and inner iterations) one vector chunk may unroll. */
+const MAX_ITEMS = 64;
 
 /**
  * How an index varies across lanes: the same in every lane, the loop variable plus a uniform
@@ -58,49 +69,100 @@ function shapeOf(e: Expr, x: string, lets: ReadonlyMap<string, Shape>): Shape {
 }
 
 /**
- * `C-VECTOR` applicability: the body is lets and guards (`if c then … else nop`) around one store; no error constants or constants
- * beyond 64 bits (those chunks would always fall back); the stored func is read only at the
- * stored point, and then the point moves with the lanes, so no lane reads what another writes.
- * Any other body keeps the scalar loop.
+ * The body as items, in program order: lets and guards around stores, and inner serial or
+ * unrolled loops of constant extent unrolled, their variable bound by a let to `min + k` (the
+ * values [FOR-ITER] gives it). False when the body holds anything else.
  */
-export function vectorPlan(s: Loop, em: FunctionWriter): VectorPlan | undefined {
-  const steps: Step[] = [];
-  let b = s.body;
-  for (;;) {
-    if (b.k === 'let') {
-      steps.push({ k: 'let', var: b.var, value: b.value });
-      b = b.body;
-    } else if (b.k === 'if' && b.else.k === 'nop') {
-      steps.push({ k: 'guard', cond: b.cond });
-      b = b.then;
-    } else if (b.k === 'label') b = b.body;
-    else if (b.k === 'seq' && b.body.length === 1) b = b.body[0]!;
-    else break;
-  }
-  if (b.k !== 'store') return undefined;
-  const store = b;
-  const exprs = [...steps.map((st) => (st.k === 'let' ? st.value : st.cond)), store.value, ...store.idx];
-  let ok = true;
-  let readsSelf = false;
-  for (const e of exprs) {
-    walkExpr(e, (y) => {
-      if (y.k === 'const' && (isError(y.value) || cLiteral(y.value) === undefined)) ok = false;
-      if (y.k === 'access' && y.func === store.func) {
-        readsSelf = true;
-        if (y.args.length !== store.idx.length || !y.args.every((a, i) => exprEquals(a, store.idx[i]!))) ok = false;
+function expandBody(b: Stmt, prefix: readonly Step[], out: VectorItem[]): boolean {
+  switch (b.k) {
+    case 'nop':
+      return true;
+    case 'label':
+      return expandBody(b.body, prefix, out);
+    case 'let':
+      return expandBody(b.body, [...prefix, { k: 'let', var: b.var, value: b.value }], out);
+    case 'if':
+      return b.else.k === 'nop' && expandBody(b.then, [...prefix, { k: 'guard', cond: b.cond }], out);
+    case 'seq':
+      return b.body.every((x) => expandBody(x, prefix, out));
+    case 'store':
+      out.push({ steps: prefix, store: b });
+      return out.length <= MAX_ITEMS;
+    case 'for': {
+      const n = constExtent(b.len);
+      if (n === undefined || n > MAX_ITEMS || (b.trav !== 'serial' && b.trav !== 'unroll')) return false;
+      for (let k = 0; k < n; k++) {
+        const at: Expr = { k: 'op', op: '+', args: [b.min, { k: 'const', value: k }] };
+        if (!expandBody(b.body, [...prefix, { k: 'let', var: b.var, value: at }], out)) return false;
       }
-    });
+      return true;
+    }
+    default:
+      return false;
   }
-  if (!ok) return undefined;
-  if (readsSelf) {
-    const shapes = letShapes(steps, s.var);
-    if (shapeOf(store.idx[0]!, s.var, shapes) !== 'stride1') return undefined;
-  }
-  if (em.funcs.get(store.func) === undefined) return undefined;
-  return { steps, store };
 }
 
-function letShapes(steps: VectorPlan['steps'], x: string): Map<string, Shape> {
+/** `e` with the lets of `steps` substituted, innermost last: what it denotes at that point. */
+function inlineLets(steps: readonly Step[], e: Expr): Expr {
+  const sub = new Map<string, Expr>();
+  for (const st of steps) if (st.k === 'let') sub.set(st.var, substExpr(st.value, sub));
+  return substExpr(e, sub);
+}
+
+/** Each expression of an item with the steps in scope where it is evaluated. */
+function itemExprs(it: VectorItem): [readonly Step[], Expr][] {
+  return [
+    ...it.steps.map((st, j): [readonly Step[], Expr] => [it.steps.slice(0, j), st.k === 'let' ? st.value : st.cond]),
+    ...[it.store.value, ...it.store.idx].map((e): [readonly Step[], Expr] => [it.steps, e]),
+  ];
+}
+
+/**
+ * `C-VECTOR` applicability. A `vectorize` loop: lets and guards around one store; no error
+ * constants or constants beyond 64 bits (those chunks would always fall back); the stored func is
+ * read only at the stored point, and then the point moves with the lanes, so no lane reads what
+ * another writes. `C-VECTOR-UPDATE`, for a `vectorize` or serial loop: two or more stores, inner
+ * loops of constant extent unrolled, all to one point of one func that moves with the lanes in its
+ * first dimension and is uniform in the others, which the body reads only at that point. Lanes
+ * then touch disjoint points and read nothing the loop writes elsewhere, so running the stores
+ * lane-wise, one after the other, leaves what the serial loop leaves. Any other body keeps the
+ * scalar loop.
+ */
+export function vectorPlan(s: Loop, em: FunctionWriter): VectorPlan | undefined {
+  const items: VectorItem[] = [];
+  if (!expandBody(s.body, [], items) || items.length === 0) return undefined;
+  if (items.length === 1 && s.trav !== 'vectorize') return undefined;
+  const func = items[0]!.store.func;
+  if (em.funcs.get(func) === undefined || items.some((it) => it.store.func !== func)) return undefined;
+  const point = items[0]!.store.idx.map((i) => inlineLets(items[0]!.steps, i));
+  const atPoint = (scope: readonly Step[], idx: readonly Expr[]) => idx.length === point.length && idx.every((i, d) => exprEquals(inlineLets(scope, i), point[d]!));
+  let ok = true;
+  let readsSelf = false;
+  for (const it of items) {
+    if (items.length > 1 && !atPoint(it.steps, it.store.idx)) ok = false;
+    for (const [scope, e] of itemExprs(it)) {
+      walkExpr(e, (y) => {
+        if (y.k === 'const' && (isError(y.value) || cLiteral(y.value) === undefined)) ok = false;
+        if (y.k === 'access' && y.func === func) {
+          readsSelf = true;
+          const same = items.length > 1 ? atPoint(scope, y.args) : y.args.length === it.store.idx.length && y.args.every((a, i) => exprEquals(a, it.store.idx[i]!));
+          if (!same) ok = false;
+        }
+      });
+    }
+  }
+  if (!ok) return undefined;
+  if (readsSelf || items.length > 1) {
+    for (const it of items) {
+      const shapes = letShapes(it.steps, s.var);
+      if (shapeOf(it.store.idx[0]!, s.var, shapes) !== 'stride1') return undefined;
+      if (items.length > 1 && it.store.idx.slice(1).some((i) => shapeOf(i, s.var, shapes) !== 'uniform')) return undefined;
+    }
+  }
+  return { items };
+}
+
+function letShapes(steps: readonly Step[], x: string): Map<string, Shape> {
   const m = new Map<string, Shape>();
   for (const st of steps) if (st.k === 'let') m.set(st.var, shapeOf(st.value, x, m));
   return m;
@@ -137,6 +199,10 @@ class VectorEmitter {
   readonly lane: string;
   readonly w: number;
   readonly shapes: Map<string, Shape>;
+  /** `C-VECTOR-UPDATE`: reads of the updated func take this lane vector, the value the chunk last stored there */
+  forward: { readonly func: string; readonly value: string } | undefined = undefined;
+  /** no lane can skip an access the chunk makes (no guard) and no index can be an error (a tag-free nest) */
+  trusted = false;
   constructor(
     readonly em: FunctionWriter,
     readonly isa: Isa,
@@ -170,6 +236,7 @@ class VectorEmitter {
       case 'hole':
         throw new Error('hole in a completed program');
       case 'access': {
+        if (this.forward?.func === e.func) return this.forward.value;
         const idx = e.args.map((a) => ({ v: this.expr(a), shape: shapeOf(a, this.loopVar, this.shapes) }));
         const r = em.temp('vr');
         // Initialized: a lane vector left unset when the buffer is missing would be read by the
@@ -223,7 +290,15 @@ class VectorEmitter {
       const ok = em.temp('ok');
       const conds = [`(uint64_t)(${lane0[0]} - (uint64_t)M_${c}_0) <= (uint64_t)L_${c}_0 - ${w} && L_${c}_0 >= ${w}`];
       for (let d = 1; d < idx.length; d++) conds.push(`(uint64_t)(${lane0[d]} - (uint64_t)M_${c}_${d}) < (uint64_t)L_${c}_${d}`);
-      em.line(`const int ${ok} = ${conds.join(' && ')};`);
+      if (this.trusted) {
+        // Every lane is an iteration the serial loop runs, reading and writing what it would: an
+        // unchecked build trusts those accesses (theorem 2.1) in vector code as in scalar code.
+        em.line('#ifdef REFSEM_CHECKED');
+        em.line(`const int ${ok} = ${conds.join(' && ')};`);
+        em.line('#else');
+        em.line(`const int ${ok} = 1;`);
+        em.line('#endif');
+      } else em.line(`const int ${ok} = ${conds.join(' && ')};`);
       em.line(`ans |= !${ok};`);
       const off = em.temp('vo');
       em.line(`const int64_t ${off} = ${ok} ? ${em.offset(f, lane0)} : 0;`);
@@ -293,9 +368,17 @@ export function emitVectorLoop(em: FunctionWriter, plan: VectorPlan, s: Loop, m:
 
 /** The ends [C-NARROW] checks for a vector loop, its enclosing variables over `outer` (exact when absent). */
 function narrowEnds(plan: VectorPlan, s: Loop, ranges: FuncRanges, outer?: ReadonlyMap<string, Interval>): Expr[] | undefined {
-  const lets = plan.steps.flatMap((st) => (st.k === 'let' ? [st] : []));
-  const exprs = [...plan.steps.map((st) => (st.k === 'let' ? st.value : st.cond)), plan.store.value, ...plan.store.idx];
-  return worthProving(laneEnds(exprs, s, lets, ranges, outer));
+  // Each store with its own lets. A read that C-VECTOR-UPDATE forwards from an earlier store is
+  // still a value of the func, inside the func's range (which [C-ACCUMULATE] bounds for updates).
+  const ends: Expr[] = [];
+  for (const { steps, store } of plan.items) {
+    const lets = steps.flatMap((st) => (st.k === 'let' ? [st] : []));
+    const exprs = [...steps.map((st) => (st.k === 'let' ? st.value : st.cond)), store.value, ...store.idx];
+    const e = laneEnds(exprs, s, lets, ranges, outer);
+    if (e === undefined) return undefined;
+    ends.push(...e);
+  }
+  return worthProving(ends);
 }
 
 /**
@@ -307,7 +390,7 @@ function narrowEnds(plan: VectorPlan, s: Loop, ranges: FuncRanges, outer?: Reado
 export function hoistNarrowing(em: FunctionWriter, region: Loop): void {
   if (em.isa === undefined || em.faults.unprovenNarrowing) return;
   for (const [s, scope] of innerLoopScopes(region, em.ranges)) {
-    if (s.k !== 'for' || s.trav !== 'vectorize') continue;
+    if (s.k !== 'for' || (s.trav !== 'vectorize' && s.trav !== 'serial')) continue;
     const plan = vectorPlan(s, em);
     const ends = plan && narrowEnds(plan, s, em.ranges, scope);
     if (ends === undefined) continue;
@@ -326,31 +409,54 @@ function chunkIsa(isa: Isa, s: Loop): Isa {
   return isa === 'avx512' && n !== undefined && n >= LANES.avx2 && n < LANES.avx512 ? 'avx2' : isa;
 }
 
+/** A guard that is a nonzero constant (a `where` without a condition) holds in every lane. */
+function alwaysHolds(cond: Expr): boolean {
+  return cond.k === 'const' && !isError(cond.value) && cond.value !== 0 && cond.value !== 0n;
+}
+
 /** The chunked loop over whole vectors, with 64-bit or (proved) 32-bit lanes. */
 function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: string, l: string, inParallel: boolean, vi: string, narrow: boolean): void {
   const w = LANES[isa];
-  const ve = new VectorEmitter(em, isa, s.var, letShapes(plan.steps, s.var), narrow);
   const t = TYPE[isa];
-  em.line(`/* ${'C-VECTOR'}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'} */`);
+  const lane = narrow ? NARROW[isa] : t;
+  const q = narrow ? `${PREFIX[isa]}h` : PREFIX[isa];
+  em.line(`/* ${'C-VECTOR'}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'}${plan.items.length > 1 ? `, ${plan.items.length} updates of one point per lane` : ''} */`);
   em.open(`for (; ${vi} + ${w} <= ${l}; ${vi} += ${w}) {`);
   em.line(`const int64_t x0 = ${m} + ${vi};`);
   em.line(`${t} an = {0};`);
   em.line('int ans = 0;');
-  em.line(`const ${ve.lane} vx = ${ve.q}_iota(x0);`);
+  em.line(`const ${lane} vx = ${q}_iota(x0);`);
   em.line('(void)vx; (void)an;');
-  for (const st of plan.steps) {
-    // A guard that is a nonzero constant (a `where` without a condition) holds in every lane.
-    if (st.k === 'guard' && st.cond.k === 'const' && !isError(st.cond.value) && st.cond.value !== 0 && st.cond.value !== 0n) continue;
-    const v = ve.expr(st.k === 'let' ? st.value : st.cond);
-    // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
-    // scalar code: the serial loop would not evaluate the rest of the body in that lane.
-    if (st.k === 'let') em.line(`const ${ve.lane} w_${mangle(st.var)} = ${v};`);
-    else em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
-  }
-  const value = ve.wide(ve.expr(plan.store.value));
-  const idx = plan.store.idx.map((i) => ({ v: ve.expr(i), shape: shapeOf(i, s.var, ve.shapes) }));
-  ve.access(plan.store.func, idx, () => undefined, 'write', value);
-  em.open(`if (RS_UNLIKELY(ans | ${ve.p}_any(an))) {`);
+  // C-VECTOR-UPDATE: every store but the last leaves its lanes in `vu`, which the next stores'
+  // reads of the point take instead of memory; only the last store writes, so a chunk that falls
+  // back has changed nothing.
+  const last = plan.items.length - 1;
+  const trusted = em.clean && plan.items.every((it) => it.steps.every((st) => st.k === 'let' || alwaysHolds(st.cond)));
+  if (last > 0) em.line(`${lane} vu = {0};`);
+  plan.items.forEach((it, k) => {
+    const ve = new VectorEmitter(em, isa, s.var, letShapes(it.steps, s.var), narrow);
+    if (k > 0) ve.forward = { func: it.store.func, value: 'vu' };
+    ve.trusted = trusted;
+    if (last > 0) em.open('{');
+    for (const st of it.steps) {
+      if (st.k === 'guard' && alwaysHolds(st.cond)) continue;
+      const v = ve.expr(st.k === 'let' ? st.value : st.cond);
+      // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
+      // scalar code: the serial loop would not evaluate the rest of the body in that lane.
+      if (st.k === 'let') em.line(`const ${ve.lane} w_${mangle(st.var)} = ${v};`);
+      else em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
+    }
+    if (k < last) {
+      em.line(`vu = ${ve.expr(it.store.value)};`);
+      em.close();
+      return;
+    }
+    const value = ve.wide(ve.expr(it.store.value));
+    const idx = it.store.idx.map((i) => ({ v: ve.expr(i), shape: shapeOf(i, s.var, ve.shapes) }));
+    ve.access(it.store.func, idx, () => undefined, 'write', value);
+    if (last > 0) em.close();
+  });
+  em.open(`if (RS_UNLIKELY(ans | ${PREFIX[isa]}_any(an))) {`);
   em.scalarIterations(s, 'x0', String(w), inParallel);
   em.close();
   em.close();
