@@ -1,0 +1,123 @@
+// [C-CLEAN] and [C-VECTOR-UPDATE]: tag-free nests are taken only when every buffer they read holds
+// integers, and error values written later are still seen; updates of one point run lane-wise and
+// leave exactly what the serial loop leaves, failures included (spec/codegen.md).
+import { describe, expect, it } from 'vitest';
+import { emitC } from '../../src/codegen/emit-c.js';
+import { type BackendVerdict, validateBatch } from '../../src/codegen/validate.js';
+import type { TgtProgram } from '../../src/target-semantics/ast.js';
+import { HOST_ISA, input, tgt } from './support.js';
+
+/** Verdicts that are failures, or that compared nothing. */
+const bad = (vs: BackendVerdict[][]) => vs.flat().filter((v) => !v.ok || v.kind === 'inconclusive');
+
+/** Every SIMD mode this CPU runs and the scalar build, checked and unchecked, on each window. */
+async function agreeEverywhere(t: TgtProgram, inputs: ReturnType<typeof input>[]): Promise<BackendVerdict[][]> {
+  const modes = ['none', HOST_ISA, 'generic'] as const;
+  const out: BackendVerdict[][] = [];
+  for (const checked of [true, false]) {
+    out.push(...(await validateBatch(modes.map((simd) => ({ t, inputs, emit: { simd } })), { backend: 'simd', checked })));
+  }
+  return out;
+}
+
+/**
+ * f is allocated wider than its pure stage writes; a later stage writes err.mem into f (read from
+ * h, which nothing writes) after g has read f while it was all integers; out then reads f.
+ */
+const errorAfterClean = tgt(`pipeline out(; x in (x.min, x.len)):
+{
+  allocate f(x in (x.min, x.len));
+  for vectorize f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x * 3;
+  allocate g(x in (x.min, x.len));
+  for vectorize g.s0.x in (x.min, x.len) do g[g.s0.x] <- f[g.s0.x] + 1;
+  allocate h(x in (x.min, 1));
+  for f.s1.x in (x.min, 1) do f[f.s1.x] <- h[f.s1.x];
+  allocate out(x in (x.min, x.len));
+  for vectorize out.s0.x in (x.min, x.len) do out[out.s0.x] <- f[out.s0.x] + g[out.s0.x]
+}`, 'error-after-clean.tgt');
+
+/**
+ * A box sum as an update: taps by two weights, over a producer whose two edge points are never
+ * written. The producer's loop is vectorized, so that the program has vector variants at all.
+ */
+const boxSum = (taps: string) => tgt(`pipeline s(k; x in (x.min, x.len)):
+{
+  allocate a(x in (x.min - 2, x.len + 4));
+  for vectorize a.s0.x in (x.min - 1, x.len + 2) do a[a.s0.x] <- a.s0.x * k;
+  allocate s(x in (x.min, x.len));
+  for s.s0.x in (x.min, x.len) do s[s.s0.x] <- 0;
+  for s.s1.x in (x.min, x.len) do
+    for s.s1.r in (${taps}) do
+      for unroll s.s1.q in (0, 2) do
+        s[s.s1.x] <- s[s.s1.x] + a[s.s1.x + s.s1.r] * (s.s1.q + 1)
+}`, 'box-sum.tgt');
+
+const windows = [input([[0, 13]], { k: 5 }), input([[-5, 8]], { k: -7 }), input([[3, 1]], { k: 2 }), input([[0, 0]], { k: 1 }), input([[0, 4]], { k: 2 ** 59 })];
+
+describe('[C-CLEAN] tag-free nests', () => {
+  it('a nest that reads buffers tests them at its entry and has a variant whose reads load no tags', () => {
+    const c = emitC(errorAfterClean, { simd: 'none' });
+    expect(c).toContain('/* [C-CLEAN] tag-free if f hold only integers */');
+    expect(c).toMatch(/if \(rs_clean\(&rsb_refsem_out\[\d\]\)\) \{/);
+    // the variant of g's loop that runs first reads f's payload only
+    const tagFree = c.slice(c.indexOf('[C-CLEAN] tag-free if f hold'), c.indexOf('} else {', c.indexOf('[C-CLEAN] tag-free if f hold')));
+    expect(tagFree).toContain('D_f[');
+    expect(tagFree).not.toContain('T_f[o');
+  });
+
+  it('an error stored into a buffer after a scan found it clean is still read as an error', async () => {
+    const vs = await agreeEverywhere(errorAfterClean, [input([[0, 9]]), input([[-4, 1]]), input([[2, 16]])]);
+    expect(bad(vs)).toEqual([]);
+    // the first output point reads err.mem: the binaries returned it, not an integer
+    expect(vs.flat().every((v) => v.kind === 'equal')).toBe(true);
+  });
+
+  it('reads of points never written keep their tags: the nest runs tagged and the edges are err.mem', async () => {
+    const vs = await agreeEverywhere(boxSum('-2, 5'), windows);
+    expect(bad(vs)).toEqual([]);
+  });
+});
+
+describe('[C-VECTOR-UPDATE] updates of one point', () => {
+  it('a serial loop around constant-extent loops of updates runs lane-wise in the vector variants only', () => {
+    const t = boxSum('-1, 3');
+    expect(emitC(t, { simd: HOST_ISA })).toContain('6 updates of one point per lane');
+    expect(emitC(t, { simd: 'none' })).not.toContain('updates of one point');
+  });
+
+  it('equals the reference with and without errors at the edges, and on an overflow inside the updates', async () => {
+    const vs = await agreeEverywhere(boxSum('-1, 3'), windows);
+    expect(bad(vs)).toEqual([]);
+    // k = 2^59: the sum at x = 2 is 18·2^59, past 2^63, while every tap fits: a confirmed overflow
+    expect(vs.flat().some((v) => v.kind === 'overflow')).toBe(true);
+  });
+
+  it('stores to another point, or reads of the func elsewhere, keep the scalar loop', () => {
+    const shifted = tgt(`pipeline s(; x in (x.min, x.len)):
+{
+  allocate s(x in (x.min, x.len + 1));
+  for s.s0.x in (x.min, x.len + 1) do s[s.s0.x] <- 0;
+  for s.s1.x in (x.min, x.len) do
+    for s.s1.r in (0, 2) do s[s.s1.x + s.s1.r] <- s[s.s1.x + s.s1.r] + 1
+}`, 'shifted.tgt');
+    const neighbour = tgt(`pipeline s(; x in (x.min, x.len)):
+{
+  allocate s(x in (x.min - 1, x.len + 1));
+  for s.s0.x in (x.min - 1, x.len + 1) do s[s.s0.x] <- 0;
+  for s.s1.x in (x.min, x.len) do
+    for s.s1.r in (0, 2) do s[s.s1.x] <- s[s.s1.x - 1] + 1
+}`, 'neighbour.tgt');
+    for (const t of [shifted, neighbour]) expect(emitC(t, { simd: HOST_ISA })).not.toContain('updates of one point');
+  });
+
+  it('the rejected forms still equal the reference', async () => {
+    const neighbour = tgt(`pipeline s(; x in (x.min, x.len)):
+{
+  allocate s(x in (x.min - 1, x.len + 1));
+  for s.s0.x in (x.min - 1, x.len + 1) do s[s.s0.x] <- s.s0.x;
+  for s.s1.x in (x.min, x.len) do
+    for s.s1.r in (0, 2) do s[s.s1.x] <- s[s.s1.x - 1] + s[s.s1.x]
+}`, 'neighbour.tgt');
+    expect(bad(await agreeEverywhere(neighbour, [input([[0, 11]]), input([[-3, 4]])]))).toEqual([]);
+  });
+});
