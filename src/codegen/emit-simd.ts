@@ -409,6 +409,23 @@ function chunkIsa(isa: Isa, s: Loop): Isa {
   return isa === 'avx512' && n !== undefined && n >= LANES.avx2 && n < LANES.avx512 ? 'avx2' : isa;
 }
 
+/**
+ * Whether no value of the plan can be an error: inside a tag-free nest ([C-CLEAN]), or when it
+ * reads no buffer and uses no variable that may hold an error (error constants exclude a plan).
+ */
+function errorFree(em: FunctionWriter, plan: VectorPlan): boolean {
+  if (em.clean) return true;
+  return plan.items.every((it) =>
+    itemExprs(it).every(([, e]) => {
+      let free = true;
+      walkExpr(e, (y) => {
+        if (y.k === 'access' || (y.k === 'var' && em.varTag(y.name) !== undefined)) free = false;
+      });
+      return free;
+    }),
+  );
+}
+
 /** A guard that is a nonzero constant (a `where` without a condition) holds in every lane. */
 function alwaysHolds(cond: Expr): boolean {
   return cond.k === 'const' && !isError(cond.value) && cond.value !== 0 && cond.value !== 0n;
@@ -431,7 +448,7 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   // reads of the point take instead of memory; only the last store writes, so a chunk that falls
   // back has changed nothing.
   const last = plan.items.length - 1;
-  const trusted = em.clean && plan.items.every((it) => it.steps.every((st) => st.k === 'let' || alwaysHolds(st.cond)));
+  const trusted = errorFree(em, plan) && plan.items.every((it) => it.steps.every((st) => st.k === 'let' || alwaysHolds(st.cond)));
   if (last > 0) em.line(`${lane} vu = {0};`);
   plan.items.forEach((it, k) => {
     const ve = new VectorEmitter(em, isa, s.var, letShapes(it.steps, s.var), narrow);
