@@ -437,7 +437,8 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   const t = TYPE[isa];
   const lane = narrow ? NARROW[isa] : t;
   const q = narrow ? `${PREFIX[isa]}h` : PREFIX[isa];
-  em.line(`/* ${'C-VECTOR'}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'}${plan.items.length > 1 ? `, ${plan.items.length} updates of one point per lane` : ''} */`);
+  const rule = plan.items.length > 1 ? 'C-VECTOR-UPDATE' : 'C-VECTOR';
+  em.line(`/* ${rule}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'}${plan.items.length > 1 ? `, ${plan.items.length} updates of one point per lane` : ''} */`);
   em.open(`for (; ${vi} + ${w} <= ${l}; ${vi} += ${w}) {`);
   em.line(`const int64_t x0 = ${m} + ${vi};`);
   em.line(`${t} an = {0};`);
