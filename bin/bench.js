@@ -2,11 +2,13 @@
 // `npm run bench [group]`: runs every compiled benchmark module in dist/bench/ and prints one JSON
 // object keyed by benchmark name. Modules export `name`, `group` ('core' or 'perceus') and `run()`.
 // Each module runs in a process of its own, so that one benchmark's JIT state (e.g. call sites
-// made polymorphic by bigint values) cannot slow down another's.
+// made polymorphic by bigint values) cannot slow down another's. Output to a pipe is flushed before
+// exiting (src/node/io.ts).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { flushed } from '../dist/node/io.js';
 
 const self = fileURLToPath(import.meta.url);
 const dir = join(dirname(self), '..', 'dist', 'bench');
@@ -14,6 +16,7 @@ const dir = join(dirname(self), '..', 'dist', 'bench');
 if (process.argv[2] === '--one') {
   const mod = await import(pathToFileURL(join(dir, process.argv[3])).href);
   process.stdout.write(JSON.stringify({ name: mod.name, group: mod.group ?? 'core', result: (mod.group ?? 'core') === process.argv[4] ? await mod.run() : null }));
+  await flushed();
   process.exit(0);
 }
 
@@ -32,4 +35,5 @@ for (const f of files) {
   results[name] = result;
 }
 process.stdout.write(JSON.stringify({ group, node: process.version, results }, null, 2) + '\n');
+await flushed();
 process.exit(0);

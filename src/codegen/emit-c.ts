@@ -390,7 +390,7 @@ export class FnEmitter implements FunctionWriter {
    * iterations store while a scan would read.
    */
   private nest(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
-    const n = this.cleanDecided || inParallel ? undefined : cleanNest(s, (v) => this.letTags.has(v));
+    const n = this.cleanDecided || inParallel || !this.hasVectorCode(s) ? undefined : cleanNest(s, (v) => this.letTags.has(v));
     if (n === undefined) return this.iterate(s, m, l, inParallel);
     this.rule('C-CLEAN', `tag-free if ${n.reads.join(', ')} hold only integers`);
     const test = [
@@ -411,6 +411,16 @@ export class FnEmitter implements FunctionWriter {
     this.iterate(s, m, l, inParallel);
     this.close();
     this.cleanDecided = false;
+  }
+
+  /**
+   * Whether the nest of `s` runs vector code in this variant ([C-VECTOR], [C-VECTOR-UPDATE]). Only
+   * such nests get a tag-free variant: a tag there makes whole chunks fall back, and the copy
+   * costs compile time that scalar nests, which gain less, would not repay (spec/codegen.md).
+   */
+  private hasVectorCode(s: Extract<Stmt, { k: 'for' }>): boolean {
+    if (this.isa === undefined) return false;
+    return someStmt(s, (x) => x.k === 'for' && (x.trav === 'vectorize' || x.trav === 'serial') && vectorPlan(x, this) !== undefined);
   }
 
   /** The iterations of a loop whose min and extent are evaluated and checked: vector, parallel, unrolled or plain. */

@@ -30,6 +30,16 @@ export function guardExit(): (code: number) => never {
   return exit;
 }
 
+/**
+ * Resolves once everything written to stdout and stderr has left the process. Writes to a pipe
+ * are queued when the reader lags (a 5 MB C file piped into another program), and exiting drops
+ * the queue: a write's callback runs after every earlier write is flushed.
+ */
+export function flushed(): Promise<void> {
+  const drain = (s: NodeJS.WriteStream) => new Promise<void>((done) => void s.write('', () => done()));
+  return Promise.all([drain(process.stdout), drain(process.stderr)]).then(() => undefined);
+}
+
 /** Exit codes (docs/architecture.md, "Contracts"). */
 export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, internal: 3 } as const;
 
