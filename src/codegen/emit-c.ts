@@ -341,8 +341,9 @@ export class FnEmitter implements FunctionWriter {
     this.line(`const int64_t ${off} = ${this.offset(f, idx.map((i) => i.v))};`);
     this.line(`D_${f.c}[${off}] = ${v.v};`);
     this.line(`T_${f.c}[${off}] = ${v.tag ?? '0'};`);
-    // [C-CLEAN]: an error written into a buffer ends its flag (relaxed: parallel iterations may store).
-    if (v.tag !== undefined) this.line(`if (RS_UNLIKELY(${v.tag})) __atomic_store_n(&${this.bufsName}[${f.slot}].clean, 0, __ATOMIC_RELAXED);`);
+    // [C-CLEAN]: an error written into a buffer ends its flag (relaxed: parallel iterations may
+    // store). Scalar builds have no tag-free nests, so nothing reads the flags there.
+    if (v.tag !== undefined && this.isa !== undefined) this.line(`if (RS_UNLIKELY(${v.tag})) __atomic_store_n(&${this.bufsName}[${f.slot}].clean, 0, __ATOMIC_RELAXED);`);
   }
 
   /**

@@ -55,14 +55,26 @@ const boxSum = (taps: string) => tgt(`pipeline s(k; x in (x.min, x.len)):
 const windows = [input([[0, 13]], { k: 5 }), input([[-5, 8]], { k: -7 }), input([[3, 1]], { k: 2 }), input([[0, 0]], { k: 1 }), input([[0, 4]], { k: 2 ** 59 })];
 
 describe('[C-CLEAN] tag-free nests', () => {
-  it('a nest that reads buffers tests them at its entry and has a variant whose reads load no tags', () => {
-    const c = emitC(errorAfterClean, { simd: 'none' });
+  it('a nest with vector code that reads buffers tests them at its entry and has a variant whose reads load no tags', () => {
+    const c = emitC(errorAfterClean, { simd: HOST_ISA });
     expect(c).toContain('/* [C-CLEAN] tag-free if f hold only integers */');
     expect(c).toMatch(/if \(rs_clean\(&rsb_refsem_out\[\d\]\)\) \{/);
     // the variant of g's loop that runs first reads f's payload only
     const tagFree = c.slice(c.indexOf('[C-CLEAN] tag-free if f hold'), c.indexOf('} else {', c.indexOf('[C-CLEAN] tag-free if f hold')));
     expect(tagFree).toContain('D_f[');
     expect(tagFree).not.toContain('T_f[o');
+  });
+
+  it('scalar builds, and nests without vector code, keep one tagged copy', () => {
+    expect(emitC(errorAfterClean, { simd: 'none' })).not.toContain('/* [C-CLEAN] tag-free');
+    const serial = tgt(`pipeline out(; x in (x.min, x.len)):
+{
+  allocate f(x in (x.min, x.len));
+  for vectorize f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x * 3;
+  allocate out(x in (x.min, x.len));
+  for out.s0.x in (x.min, x.len) do out[out.s0.x] <- f[out.s0.x] + 1
+}`, 'serial-consumer.tgt');
+    expect(emitC(serial, { simd: HOST_ISA })).not.toContain('/* [C-CLEAN] tag-free');
   });
 
   it('an error stored into a buffer after a scan found it clean is still read as an error', async () => {
