@@ -421,7 +421,7 @@ export class FnEmitter implements FunctionWriter {
    */
   private hasVectorCode(s: Extract<Stmt, { k: 'for' }>): boolean {
     if (this.isa === undefined) return false;
-    return someStmt(s, (x) => x.k === 'for' && (x.trav === 'vectorize' || x.trav === 'serial') && vectorPlan(x, this) !== undefined);
+    return someStmt(s, (x) => x.k === 'for' && (x.trav === 'vectorize' || x.trav === 'serial') && vectorPlan(x, (f) => this.funcs.has(f)) !== undefined);
   }
 
   /** The iterations of a loop whose min and extent are evaluated and checked: vector, parallel, unrolled or plain. */
@@ -430,7 +430,7 @@ export class FnEmitter implements FunctionWriter {
     const i = this.temp('i');
     // Serial loops too: C-VECTOR-UPDATE runs a sequence of updates of one point lane-wise.
     if ((s.trav === 'vectorize' || s.trav === 'serial') && this.isa !== undefined) {
-      const plan = vectorPlan(s, this);
+      const plan = vectorPlan(s, (f) => this.funcs.has(f));
       if (plan !== undefined) return emitVectorLoop(this, plan, s, m, l, inParallel);
     }
     if (s.trav === 'parallel' && !inParallel && !someStmt(s.body, (x) => x.k === 'allocate')) return this.parallelLoop(s, m, l, x, i);

@@ -128,12 +128,12 @@ function itemExprs(it: VectorItem): [readonly Step[], Expr][] {
  * lane-wise, one after the other, leaves what the serial loop leaves. Any other body keeps the
  * scalar loop.
  */
-export function vectorPlan(s: Loop, em: FunctionWriter): VectorPlan | undefined {
+export function vectorPlan(s: Loop, allocated: (func: string) => boolean): VectorPlan | undefined {
   const items: VectorItem[] = [];
   if (!expandBody(s.body, [], items) || items.length === 0) return undefined;
   if (items.length === 1 && s.trav !== 'vectorize') return undefined;
   const func = items[0]!.store.func;
-  if (em.funcs.get(func) === undefined || items.some((it) => it.store.func !== func)) return undefined;
+  if (!allocated(func) || items.some((it) => it.store.func !== func)) return undefined;
   const point = items[0]!.store.idx.map((i) => inlineLets(items[0]!.steps, i));
   const atPoint = (scope: readonly Step[], idx: readonly Expr[]) => idx.length === point.length && idx.every((i, d) => exprEquals(inlineLets(scope, i), point[d]!));
   let ok = true;
@@ -391,7 +391,7 @@ export function hoistNarrowing(em: FunctionWriter, region: Loop): void {
   if (em.isa === undefined || em.faults.unprovenNarrowing) return;
   for (const [s, scope] of innerLoopScopes(region, em.ranges)) {
     if (s.k !== 'for' || (s.trav !== 'vectorize' && s.trav !== 'serial')) continue;
-    const plan = vectorPlan(s, em);
+    const plan = vectorPlan(s, (f) => em.funcs.has(f));
     const ends = plan && narrowEnds(plan, s, em.ranges, scope);
     if (ends === undefined) continue;
     em.line(`/* [C-NARROW] for ${s.var}, decided once here */`);

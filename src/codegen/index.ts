@@ -15,7 +15,7 @@ export {
   validateBatch,
 } from './validate.js';
 export { hostIsas, runnableIsa } from './cpu.js';
-export { LANES } from './emit-simd.js';
+export { LANES, vectorPlan } from './emit-simd.js';
 export { type Isa } from './c-syntax.js';
 export { STATUS, type StatusName, entryName, mangle } from './abi.js';
 export { generateInputs } from './inputs.js';

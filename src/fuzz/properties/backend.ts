@@ -6,7 +6,7 @@
 // the instruction set its vector code is compiled for, so that campaigns cover the 8- and the
 // 4-lane code even on a machine whose dispatcher would always pick the widest.
 import fc from 'fast-check';
-import { type Isa, LANES, checkBackend, runnableIsa, verdictsToCheck } from '../../codegen/index.js';
+import { type Isa, LANES, checkBackend, runnableIsa, vectorPlan, verdictsToCheck } from '../../codegen/index.js';
 import { constValue } from '../../schedule/loops.js';
 import { loopsOf } from '../../target-semantics/walk.js';
 import { bump } from '../stats.js';
@@ -55,6 +55,8 @@ export const backend: Property<BackendGen, BackendCase> = {
     // Whole vectors and a scalar tail are what the vector code must get right ([C-VECTOR]).
     const w = LANES[runnableIsa(c.isa)];
     for (const l of loopsOf(finalProgram(c))) {
+      // Updates of one point that the vector variants run lane-wise ([C-VECTOR-UPDATE]).
+      if ((l.stmt.trav === 'serial' || l.stmt.trav === 'vectorize') && (vectorPlan(l.stmt, () => true)?.items.length ?? 0) > 1) bump(stats.constructs, 'updates of one point run lane-wise');
       const n = l.stmt.trav === 'vectorize' ? constValue(l.stmt.len) : undefined;
       if (n === undefined) continue;
       bump(stats.constructs, n < w ? 'vectorized loop shorter than a vector' : BigInt(n) % BigInt(w) === 0n ? 'vectorized loop of whole vectors' : 'vectorized loop with a tail');
