@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { arch } from 'node:process';
 import type { Isa } from './c-syntax.js';
+import { AVX512_FEATURES } from './runtime-simd.js';
 
 let cached: ReadonlySet<Isa> | undefined;
 
@@ -21,7 +22,7 @@ export function hostIsas(): ReadonlySet<Isa> {
       flags = new Set();
     }
     if (flags.has('avx2')) out.add('avx2');
-    if (flags.has('avx512f') && flags.has('avx512dq')) out.add('avx512');
+    if (AVX512_FEATURES.every((f) => flags.has(f))) out.add('avx512');
   }
   return (cached = out);
 }

@@ -12,9 +12,10 @@ import { type FunctionWriter, type Isa, cLiteral, constExtent } from './c-syntax
 import { type FuncRanges, innerLoopScopes, laneEnds } from './ranges.js';
 import type { Interval } from '../expr/interval.js';
 import { emitProof, worthProving } from './proof.js';
+import { AVX512_FEATURES } from './runtime-simd.js';
 
 /** The target attribute of each variant's function ('' = the compiler's baseline). */
-export const ISA_TARGET: Readonly<Record<Isa, string>> = { avx512: 'avx512f,avx512dq', avx2: 'avx2', generic: '' };
+export const ISA_TARGET: Readonly<Record<Isa, string>> = { avx512: AVX512_FEATURES.join(','), avx2: 'avx2', generic: '' };
 const PREFIX: Readonly<Record<Isa, string>> = { avx512: 'rs512', avx2: 'rs256', generic: 'rsg' };
 const TYPE: Readonly<Record<Isa, string>> = { avx512: 'rs_v8', avx2: 'rs_v4', generic: 'rs_v4' };
 const NARROW: Readonly<Record<Isa, string>> = { avx512: 'rs_h8', avx2: 'rs_h4', generic: 'rs_h4' };
