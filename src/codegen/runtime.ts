@@ -168,7 +168,7 @@ static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min
 /* [C-CLEAN]: whether every point of the buffer holds an integer, by its flag or else by reading
    all its tags (eight at a time, without branches); a scan that finds none sets the flag, which
    stays set until a store writes an error tag or the buffer is allocated again. */
-static int rs_clean(rs_alloc *b) {
+__attribute__((unused)) static int rs_clean(rs_alloc *b) {
   if (__atomic_load_n(&b->clean, __ATOMIC_RELAXED)) return 1;
   if (!b->tag) return 0;
   uint64_t any = 0;
