@@ -5,6 +5,7 @@ import type { Expr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { toBig } from '../expr/value.js';
 import type { FuncRanges } from './ranges.js';
+import type { VectorPlan } from './emit-simd.js';
 
 /** The vector instruction sets the emitter targets; `generic` is the portable vector extension. */
 export type Isa = 'avx512' | 'avx2' | 'generic';
@@ -69,6 +70,8 @@ export interface FunctionWriter {
   temp(prefix?: string): string;
   varTag(name: string): string | undefined;
   func(name: string): FuncInfo;
+  /** the vector plan of a loop ([C-VECTOR], [C-VECTOR-UPDATE]), or undefined when it stays scalar */
+  plan(s: Extract<Stmt, { k: 'for' }>): VectorPlan | undefined;
   offset(f: FuncInfo, idx: readonly string[]): string;
   scalarIterations(s: Extract<Stmt, { k: 'for' }>, from: string, count: string, inParallel: boolean): void;
 }

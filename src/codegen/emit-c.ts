@@ -11,7 +11,7 @@ import { checkTgt } from '../target-semantics/check.js';
 import { printHead } from '../target-semantics/print.js';
 import { someStmt } from '../target-semantics/walk.js';
 import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
-import { ISA_TARGET, emitVectorLoop, hoistNarrowing, vectorPlan } from './emit-simd.js';
+import { ISA_TARGET, type VectorPlan, emitVectorLoop, hoistNarrowing, vectorPlan } from './emit-simd.js';
 import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, cLiteral, cString, constExtent } from './c-syntax.js';
 import { RUNTIME_SCALAR } from './runtime.js';
 import { simplifyIndices } from './indices.js';
@@ -58,7 +58,7 @@ export class FnEmitter implements FunctionWriter {
   private nextTemp = 0;
   readonly funcs: ReadonlyMap<string, FuncInfo>;
   /** Let-bound names whose value may be an error, with the C name of their tag. */
-  private readonly letTags = new Map<string, string>();
+  private letTags = new Map<string, string>();
   /** Inside a loop whose overflow proof ([C-PROVED]) holds: the operations it proved. */
   proved: ReadonlySet<Expr> | undefined;
   /** Inside either variant of a proved loop: inner loops are not proved again. */
@@ -68,6 +68,8 @@ export class FnEmitter implements FunctionWriter {
   /** Inside either variant of a nest with a [C-CLEAN] decision: inner loops make none. */
   private cleanDecided = false;
   readonly narrowFlags = new Map<Stmt, string>();
+  /** Each loop's vector plan, made once: emission, [C-CLEAN] and [C-NARROW] all ask for it. */
+  private readonly plans = new Map<Stmt, VectorPlan | undefined>();
 
   constructor(
     readonly program: TgtProgram,
@@ -110,6 +112,10 @@ export class FnEmitter implements FunctionWriter {
   }
   func(name: string): FuncInfo {
     return this.funcs.get(name)!;
+  }
+  plan(s: Extract<Stmt, { k: 'for' }>): VectorPlan | undefined {
+    if (!this.plans.has(s)) this.plans.set(s, vectorPlan(s, (f) => this.funcs.has(f)));
+    return this.plans.get(s);
   }
 
   /** `C-EXPR`: evaluates `e` into temporaries, returning the value and its tag. */
@@ -391,8 +397,8 @@ export class FnEmitter implements FunctionWriter {
    * iterations store while a scan would read.
    */
   private nest(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
-    const n = this.cleanDecided || inParallel || !this.hasVectorCode(s) ? undefined : cleanNest(s, (v) => this.letTags.has(v));
-    if (n === undefined) return this.iterate(s, m, l, inParallel);
+    const n = this.cleanDecided || inParallel ? undefined : cleanNest(s, (v) => this.letTags.has(v));
+    if (n === undefined || !this.hasVectorCode(s)) return this.iterate(s, m, l, inParallel);
     this.rule('C-CLEAN', `tag-free if ${n.reads.join(', ')} hold only integers`);
     const test = [
       ...n.reads.map((f) => `rs_clean(&${this.bufsName}[${this.func(f).slot}])`),
@@ -400,13 +406,13 @@ export class FnEmitter implements FunctionWriter {
     ];
     this.cleanDecided = true;
     this.open(`if (${test.join(' & ')}) {`);
-    const tags = new Map(this.letTags);
-    for (const v of n.taggedVars) this.letTags.delete(v);
+    // The tagged variables the test requires to be integers carry no tag inside.
+    const tags = this.letTags;
+    this.letTags = new Map([...tags].filter(([v]) => !n.taggedVars.includes(v)));
     this.clean = true;
     this.iterate(s, m, l, inParallel);
     this.clean = false;
-    this.letTags.clear();
-    for (const [k, g] of tags) this.letTags.set(k, g);
+    this.letTags = tags;
     this.close('} else {');
     this.depth++;
     this.iterate(s, m, l, inParallel);
@@ -421,7 +427,7 @@ export class FnEmitter implements FunctionWriter {
    */
   private hasVectorCode(s: Extract<Stmt, { k: 'for' }>): boolean {
     if (this.isa === undefined) return false;
-    return someStmt(s, (x) => x.k === 'for' && (x.trav === 'vectorize' || x.trav === 'serial') && vectorPlan(x, (f) => this.funcs.has(f)) !== undefined);
+    return someStmt(s, (x) => x.k === 'for' && (x.trav === 'vectorize' || x.trav === 'serial') && this.plan(x) !== undefined);
   }
 
   /** The iterations of a loop whose min and extent are evaluated and checked: vector, parallel, unrolled or plain. */
@@ -430,7 +436,7 @@ export class FnEmitter implements FunctionWriter {
     const i = this.temp('i');
     // Serial loops too: C-VECTOR-UPDATE runs a sequence of updates of one point lane-wise.
     if ((s.trav === 'vectorize' || s.trav === 'serial') && this.isa !== undefined) {
-      const plan = vectorPlan(s, (f) => this.funcs.has(f));
+      const plan = this.plan(s);
       if (plan !== undefined) return emitVectorLoop(this, plan, s, m, l, inParallel);
     }
     if (s.trav === 'parallel' && !inParallel && !someStmt(s.body, (x) => x.k === 'allocate')) return this.parallelLoop(s, m, l, x, i);

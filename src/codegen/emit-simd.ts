@@ -372,10 +372,9 @@ function narrowEnds(plan: VectorPlan, s: Loop, ranges: FuncRanges, outer?: Reado
   // Each store with its own lets. A read that C-VECTOR-UPDATE forwards from an earlier store is
   // still a value of the func, inside the func's range (which [C-ACCUMULATE] bounds for updates).
   const ends: Expr[] = [];
-  for (const { steps, store } of plan.items) {
-    const lets = steps.flatMap((st) => (st.k === 'let' ? [st] : []));
-    const exprs = [...steps.map((st) => (st.k === 'let' ? st.value : st.cond)), store.value, ...store.idx];
-    const e = laneEnds(exprs, s, lets, ranges, outer);
+  for (const it of plan.items) {
+    const lets = it.steps.flatMap((st) => (st.k === 'let' ? [st] : []));
+    const e = laneEnds(itemExprs(it).map(([, x]) => x), s, lets, ranges, outer);
     if (e === undefined) return undefined;
     ends.push(...e);
   }
@@ -392,7 +391,7 @@ export function hoistNarrowing(em: FunctionWriter, region: Loop): void {
   if (em.isa === undefined || em.faults.unprovenNarrowing) return;
   for (const [s, scope] of innerLoopScopes(region, em.ranges)) {
     if (s.k !== 'for' || (s.trav !== 'vectorize' && s.trav !== 'serial')) continue;
-    const plan = vectorPlan(s, (f) => em.funcs.has(f));
+    const plan = em.plan(s);
     const ends = plan && narrowEnds(plan, s, em.ranges, scope);
     if (ends === undefined) continue;
     em.line(`/* [C-NARROW] for ${s.var}, decided once here */`);
