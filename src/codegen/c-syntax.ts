@@ -5,7 +5,6 @@ import type { Expr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { toBig } from '../expr/value.js';
 import type { FuncRanges } from './ranges.js';
-import type { VectorPlan } from './emit-simd.js';
 
 /** The vector instruction sets the emitter targets; `generic` is the portable vector extension. */
 export type Isa = 'avx512' | 'avx2' | 'generic';
@@ -43,6 +42,23 @@ export function constExtent(e: Expr): number | undefined {
 /** A C string literal (the text is data, never a format string). */
 export function cString(s: string): string {
   return JSON.stringify(s).replace(/\?/g, '\\?');
+}
+
+/** One wrapper around a store: a let, or a guard `if c then … else nop` (a split's Guard tail). */
+export type Step = { readonly k: 'let'; readonly var: string; readonly value: Expr } | { readonly k: 'guard'; readonly cond: Expr };
+
+/** One store with the lets and guards around it, outermost first. */
+export interface VectorItem {
+  readonly steps: readonly Step[];
+  readonly store: Extract<Stmt, { k: 'store' }>;
+}
+
+/**
+ * A loop body the vector code handles: lets and guards around one store, or (`C-VECTOR-UPDATE`)
+ * several stores that all update the same point, inner loops of constant extent unrolled.
+ */
+export interface VectorPlan {
+  readonly items: readonly VectorItem[];
 }
 
 /** What the emitter knows about one allocated func. */

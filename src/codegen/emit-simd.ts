@@ -8,7 +8,7 @@ import { type Expr, type OpName, exprEquals, substExpr, walkExpr } from '../expr
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
-import { type FunctionWriter, type Isa, cLiteral, constExtent } from './c-syntax.js';
+import { type FunctionWriter, type Isa, type Step, type VectorItem, type VectorPlan, cLiteral, constExtent } from './c-syntax.js';
 import { type FuncRanges, innerLoopScopes, laneEnds } from './ranges.js';
 import type { Interval } from '../expr/interval.js';
 import { emitProof, worthProving } from './proof.js';
@@ -22,24 +22,6 @@ const NARROW: Readonly<Record<Isa, string>> = { avx512: 'rs_h8', avx2: 'rs_h4', 
 export const LANES: Readonly<Record<Isa, number>> = { avx512: 8, avx2: 4, generic: 4 };
 
 type Loop = Extract<Stmt, { k: 'for' }>;
-type Store = Extract<Stmt, { k: 'store' }>;
-
-/** One wrapper around a store: a let, or a guard `if c then … else nop` (a split's Guard tail). */
-type Step = { readonly k: 'let'; readonly var: string; readonly value: Expr } | { readonly k: 'guard'; readonly cond: Expr };
-
-/** One store with the lets and guards around it, outermost first. */
-export interface VectorItem {
-  readonly steps: readonly Step[];
-  readonly store: Store;
-}
-
-/**
- * A loop body the vector code handles: lets and guards around one store, or (`C-VECTOR-UPDATE`)
- * several stores that all update the same point, inner loops of constant extent unrolled.
- */
-export interface VectorPlan {
-  readonly items: readonly VectorItem[];
-}
 
 /** Stores (and inner iterations) one vector chunk may unroll. */
 const MAX_ITEMS = 64;
