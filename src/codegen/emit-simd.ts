@@ -431,7 +431,12 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   // reads of the point take instead of memory; only the last store writes, so a chunk that falls
   // back has changed nothing.
   const last = plan.items.length - 1;
-  const trusted = errorFree(em, plan) && plan.items.every((it) => it.steps.every((st) => st.k === 'let' || alwaysHolds(st.cond)));
+  // A single store's chunk skips the rest of its body once a guard fails in some lane, so what
+  // follows a guard runs only for lanes the serial loop runs through it; a sequence of stores
+  // forwards values past its guards and trusts its accesses only without guards that can fail.
+  const guarded = (it: VectorItem) => it.steps.some((st) => st.k === 'guard' && !alwaysHolds(st.cond));
+  const trusted = errorFree(em, plan) && (last === 0 || !plan.items.some(guarded));
+  let skips = 0;
   if (last > 0) em.line(`${lane} vu = {0};`);
   plan.items.forEach((it, k) => {
     const ve = new VectorEmitter(em, isa, s.var, letShapes(it.steps, s.var), narrow);
@@ -444,7 +449,13 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
       // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
       // scalar code: the serial loop would not evaluate the rest of the body in that lane.
       if (st.k === 'let') em.line(`const ${ve.lane} w_${mangle(st.var)} = ${v};`);
-      else em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
+      else {
+        em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
+        if (last === 0) {
+          em.open('if (!ans) {');
+          skips++;
+        }
+      }
     }
     if (k < last) {
       em.line(`vu = ${ve.expr(it.store.value)};`);
@@ -456,6 +467,7 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
     ve.access(it.store.func, idx, () => undefined, 'write', value);
     if (last > 0) em.close();
   });
+  for (; skips > 0; skips--) em.close();
   em.open(`if (RS_UNLIKELY(ans | ${PREFIX[isa]}_any(an))) {`);
   em.scalarIterations(s, 'x0', String(w), inParallel);
   em.close();

@@ -133,3 +133,37 @@ describe('[C-VECTOR-UPDATE] updates of one point', () => {
     expect(bad(await agreeEverywhere(neighbour, [input([[0, 11]]), input([[-3, 4]])]))).toEqual([]);
   });
 });
+
+/**
+ * A guarded split of out's loop (a GuardWithIf tail) over f, allocated exactly for the window: in
+ * the last chunk the lanes past the window would read past f's allocation.
+ */
+const guardedTail = tgt(`pipeline out(; x in (x.min, x.len)):
+{
+  allocate f(x in (x.min, x.len));
+  for vectorize f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x * 3;
+  allocate out(x in (x.min, x.len));
+  for out.s0.xo in (0, (x.len + 3) / 4) do
+    for vectorize out.s0.xi in (0, 4) do
+      let out.s0.x = x.min + out.s0.xo * 4 + out.s0.xi in
+      if out.s0.x < x.min + x.len then out[out.s0.x] <- f[out.s0.x] + 1 else nop
+}`, 'guarded-tail.tgt');
+
+describe('[C-VECTOR] trusted accesses', () => {
+  it('a chunk with a guard that can fail runs the rest of its body only when the guard holds in every lane, then trusts its accesses', () => {
+    const c = emitC(guardedTail, { simd: HOST_ISA });
+    const tagFree = c.slice(c.indexOf('[C-CLEAN] tag-free if f hold'), c.indexOf('} else {', c.indexOf('[C-CLEAN] tag-free if f hold')));
+    const guard = tagFree.indexOf('if (!ans) {');
+    const load = tagFree.indexOf('_loadu(D_f');
+    expect(guard).toBeGreaterThan(0);
+    expect(load).toBeGreaterThan(guard);
+    // the range test of the load exists only in checked builds
+    expect(tagFree.slice(guard, load)).toMatch(/#ifdef REFSEM_CHECKED\n\s*const int ok\d+ = \(uint64_t\)/);
+    expect(tagFree.slice(guard, load)).toMatch(/#else\n\s*const int ok\d+ = 1;/);
+  });
+
+  it('equals the reference on windows whose last chunk is partly outside, checked and unchecked', async () => {
+    const windows = [input([[0, 13]]), input([[-5, 6]]), input([[7, 1]]), input([[0, 0]]), input([[2, 8]])];
+    expect(bad(await agreeEverywhere(guardedTail, windows))).toEqual([]);
+  });
+});
