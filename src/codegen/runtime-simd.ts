@@ -40,6 +40,8 @@ function iota(w: number): string {
 /** The helpers' operands as x86 registers, for the rules' wildcards x and y. */
 const AB512 = { x: '(__m512i)a', y: '(__m512i)b' };
 const AB256 = { x: '(__m256i)a', y: '(__m256i)b' };
+/** 128-bit operands in the low half of a 256-bit register. */
+const LOW128 = { x: '_mm256_castsi128_si256((__m128i)a)', y: '_mm256_castsi128_si256((__m128i)b)' };
 
 /** Operations whose best form depends on the ISA; their arithmetic intrinsics come from lowering rules ([C-SELECT]). */
 function isaSpecific(s: VecSet): string {
@@ -200,9 +202,28 @@ static inline ${attr} ${h} ${q}_and(${h} a, ${h} b) { return (a != 0) & (b != 0)
 static inline ${attr} ${h} ${q}_or(${h} a, ${h} b) { return ((a != 0) | (b != 0)) & 1; }
 static inline ${attr} ${h} ${q}_not(${h} a) { return (a == 0) & 1; }
 static inline ${attr} ${h} ${q}_select(${h} c, ${h} t, ${h} f) { ${h} m = c != 0; return (t & m) | (f & ~m); }
-static inline ${attr} ${h} ${q}_min(${h} a, ${h} b) { ${h} m = a > b; return (a & ~m) | (b & m); }
-static inline ${attr} ${h} ${q}_max(${h} a, ${h} b) { ${h} m = a > b; return (a & m) | (b & ~m); }
+${narrowMinMax(s)}
 ${anyZero(s)}`;
+}
+
+/**
+ * Min and max of 32-bit lanes ([C-SELECT]): AVX2's vpminsd / vpmaxsd, cut from the lowering rules,
+ * on the AVX-512 set's 256-bit vectors of narrowed lanes and, through the low half of a 256-bit
+ * register, on the AVX2 set's 128-bit ones (the rules are lane-wise, so the undefined upper half
+ * of the cast changes no lane of the low one); portable code compares and blends.
+ */
+function narrowMinMax(s: VecSet): string {
+  const { p, attr, h } = s;
+  const q = `${p}h`;
+  const op = (name: 'min' | 'max', body: string) => `static inline ${attr} ${h} ${q}_${name}(${h} a, ${h} b) { ${body} }`;
+  if (p === 'rs512') {
+    return [op('min', `return (${h})${registerCall('lower-avx2-min-i32', AB256)};`), op('max', `return (${h})${registerCall('lower-avx2-max-i32', AB256)};`)].join('\n');
+  }
+  if (p === 'rs256') {
+    const low = (rule: string) => `return (${h})_mm256_castsi256_si128(${registerCall(rule, LOW128)});`;
+    return [op('min', low('lower-avx2-min-i32')), op('max', low('lower-avx2-max-i32'))].join('\n');
+  }
+  return [op('min', `${h} m = a > b; return (a & ~m) | (b & m);`), op('max', `${h} m = a > b; return (a & m) | (b & ~m);`)].join('\n');
 }
 
 /**

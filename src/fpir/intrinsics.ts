@@ -115,6 +115,8 @@ const X86_BINARY: readonly Family[] = [
   { c: 'max_epu16', mnemonic: 'vpmaxuw', elem: 'u16', lane: 'max(a_u16, b_u16)' },
   { c: 'min_epi16', mnemonic: 'vpminsw', elem: 'i16', lane: 'min(a_i16, b_i16)' },
   { c: 'max_epi16', mnemonic: 'vpmaxsw', elem: 'i16', lane: 'max(a_i16, b_i16)' },
+  { c: 'min_epi32', mnemonic: 'vpminsd', elem: 'i32', lane: 'min(a_i32, b_i32)' },
+  { c: 'max_epi32', mnemonic: 'vpmaxsd', elem: 'i32', lane: 'max(a_i32, b_i32)' },
 ];
 
 const packs = (bits: 256 | 512, target: Target, features: readonly string[]): Intrinsic[] =>

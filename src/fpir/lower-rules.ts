@@ -49,6 +49,9 @@ const x86Common = (t: 'avx2' | 'avx512'): LoweringRule[] => [
   x86Each(t, 'max-u8', 'max(x_u8, y_u8)', 'max_epu8', 1),
   x86Each(t, 'min-i16', 'min(x_i16, y_i16)', 'min_epi16', 2),
   x86Each(t, 'max-i16', 'max(x_i16, y_i16)', 'max_epi16', 2),
+  // Also the 32-bit lanes of the algorithm backend's narrowed vector code ([C-SELECT]).
+  x86Each(t, 'min-i32', 'min(x_i32, y_i32)', 'min_epi32', 4),
+  x86Each(t, 'max-i32', 'max(x_i32, y_i32)', 'max_epi32', 4),
   x86Each(t, 'abs-i8', 'abs(x_i8)', 'abs_epi8', 1, 1),
   x86Each(t, 'abs-i16', 'abs(x_i16)', 'abs_epi16', 2, 1),
   // Specific constants (§3.3): the high half of a 16-bit product.
