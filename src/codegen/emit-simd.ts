@@ -184,7 +184,7 @@ class VectorEmitter {
   readonly shapes: Map<string, Shape>;
   /** `C-VECTOR-UPDATE`: reads of the updated func take this lane vector, the value the chunk last stored there */
   forward: { readonly func: string; readonly value: string } | undefined = undefined;
-  /** no lane can skip an access the chunk makes (no guard) and no index can be an error (a tag-free nest) */
+  /** every lane is an iteration the serial loop runs through the access and no index can be an error */
   trusted = false;
   constructor(
     readonly em: FunctionWriter,
@@ -192,6 +192,8 @@ class VectorEmitter {
     readonly loopVar: string,
     readonly lets: ReadonlyMap<string, Shape>,
     readonly narrow: boolean,
+    /** shared by a chunk's emitters: whether some lane operation so far may set `an` */
+    readonly flags: { an: boolean } = { an: false },
   ) {
     this.p = PREFIX[isa];
     this.q = narrow ? `${PREFIX[isa]}h` : PREFIX[isa];
@@ -199,6 +201,13 @@ class VectorEmitter {
     this.lane = narrow ? NARROW[isa] : TYPE[isa];
     this.w = LANES[isa];
     this.shapes = new Map(lets);
+  }
+
+  /** The argument through which an operation reports lanes that overflow or cannot be computed. */
+  private checked(): string {
+    if (this.narrow) return '';
+    this.flags.an = true;
+    return ', &an';
   }
 
   /** A lane vector as 64-bit lanes (for offsets, range checks and stores). */
@@ -232,7 +241,6 @@ class VectorEmitter {
         const args = e.args.map((a) => this.expr(a));
         const r = em.temp('vt');
         // 64-bit lanes accumulate anomalies; proved 32-bit lanes cannot overflow.
-        const an = this.narrow ? '' : ', &an';
         let text: string;
         const k = e.op === 'div' || e.op === 'mod' ? log2Const(e.args[1]!) : undefined;
         if (k !== undefined && !em.faults.truncatingDiv) {
@@ -242,13 +250,13 @@ class VectorEmitter {
           text = `${q}_${e.op}c(${args.join(', ')})`;
         } else if (e.op === 'div' || e.op === 'mod') {
           const f = em.faults.truncatingDiv ? (e.op === 'div' ? 'tdiv' : 'tmod') : e.op;
-          text = `${q}_${f}(${args.join(', ')}${an})`;
+          text = `${q}_${f}(${args.join(', ')}${this.checked()})`;
         } else if (e.op === '*' && !this.narrow && !em.proved?.has(e) && e.args.some((a) => positiveConst(a) !== undefined)) {
           const k = positiveConst(e.args[1]!) === undefined ? 0 : 1;
-          text = `${q}_mulk(${args[1 - k]!}, ${positiveConst(e.args[k]!)!}${an})`;
+          text = `${q}_mulk(${args[1 - k]!}, ${positiveConst(e.args[k]!)!}${this.checked()})`;
         } else if ((e.op === '+' || e.op === '-' || e.op === '*') && !this.narrow && em.proved?.has(e)) {
           text = `${q}_w${VOP[e.op]!}(${args.join(', ')})`;
-        } else if (e.op === '+' || e.op === '-' || e.op === '*') text = `${q}_${VOP[e.op]!}(${args.join(', ')}${an})`;
+        } else if (e.op === '+' || e.op === '-' || e.op === '*') text = `${q}_${VOP[e.op]!}(${args.join(', ')}${this.checked()})`;
         else text = `${q}_${VOP[e.op]!}(${args.join(', ')})`;
         em.line(`const ${lane} ${r} = ${text};`);
         return r;
@@ -275,11 +283,12 @@ class VectorEmitter {
       for (let d = 1; d < idx.length; d++) conds.push(`(uint64_t)(${lane0[d]} - (uint64_t)M_${c}_${d}) < (uint64_t)L_${c}_${d}`);
       if (this.trusted) {
         // Every lane is an iteration the serial loop runs, reading and writing what it would: an
-        // unchecked build trusts those accesses (theorem 2.1) in vector code as in scalar code.
+        // unchecked build trusts those accesses (theorem 2.1) in vector code as in scalar code,
+        // unless an operation overflowed in some lane, whose index may then point anywhere.
         em.line('#ifdef REFSEM_CHECKED');
         em.line(`const int ${ok} = ${conds.join(' && ')};`);
         em.line('#else');
-        em.line(`const int ${ok} = 1;`);
+        em.line(`const int ${ok} = ${this.flags.an ? `!${p}_any(an)` : '1'};`);
         em.line('#endif');
       } else em.line(`const int ${ok} = ${conds.join(' && ')};`);
       em.line(`ans |= !${ok};`);
@@ -437,22 +446,24 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   const guarded = (it: VectorItem) => it.steps.some((st) => st.k === 'guard' && !alwaysHolds(st.cond));
   const trusted = errorFree(em, plan) && (last === 0 || !plan.items.some(guarded));
   let skips = 0;
+  const flags = { an: false };
   if (last > 0) em.line(`${lane} vu = {0};`);
   plan.items.forEach((it, k) => {
-    const ve = new VectorEmitter(em, isa, s.var, letShapes(it.steps, s.var), narrow);
+    const ve = new VectorEmitter(em, isa, s.var, letShapes(it.steps, s.var), narrow, flags);
     if (k > 0) ve.forward = { func: it.store.func, value: 'vu' };
     ve.trusted = trusted;
     if (last > 0) em.open('{');
     for (const st of it.steps) {
       if (st.k === 'guard' && alwaysHolds(st.cond)) continue;
-      const v = ve.expr(st.k === 'let' ? st.value : st.cond);
       // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
       // scalar code: the serial loop would not evaluate the rest of the body in that lane.
-      if (st.k === 'let') em.line(`const ${ve.lane} w_${mangle(st.var)} = ${v};`);
+      if (st.k === 'let') em.line(`const ${ve.lane} w_${mangle(st.var)} = ${ve.expr(st.value)};`);
       else {
+        const v = ve.expr(st.cond);
         em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
         if (last === 0) {
-          em.open('if (!ans) {');
+          // lanes whose guard operands overflowed are anomalies before the guard is believed
+          em.open(flags.an ? `if (!(ans | ${ve.p}_any(an))) {` : 'if (!ans) {');
           skips++;
         }
       }

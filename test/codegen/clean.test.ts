@@ -167,3 +167,24 @@ describe('[C-VECTOR] trusted accesses', () => {
     expect(bad(await agreeEverywhere(guardedTail, windows))).toEqual([]);
   });
 });
+
+describe('[C-VECTOR] trusted accesses after an overflow', () => {
+  // k^12 is too wide a product for the proof's text budget, so its multiplications stay checked
+  // in the proved variant. For k ≥ 1 the index is the point itself; with k = 255 the product
+  // overflows and wraps to a negative number, so the index of f's read would be wild.
+  const wideIndex = tgt(`pipeline out(k; x in (x.min, x.len)):
+{
+  allocate f(x in (x.min, x.len));
+  for vectorize f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x * 3;
+  allocate out(x in (x.min, x.len));
+  for vectorize out.s0.x in (x.min, x.len) do out[out.s0.x] <- f[out.s0.x + min(k * k * k * k * k * k * k * k * k * k * k * k, 1) - 1]
+}`, 'wide-index.tgt');
+
+  it('a trusted access whose index an unproved operation computed is taken only when no lane overflowed', () => {
+    expect(emitC(wideIndex, { simd: HOST_ISA })).toMatch(/#else\n\s*const int ok\d+ = !rs(512|256|g)_any\(an\);/);
+  });
+
+  it('reports the overflow like the reference, and the index itself when nothing overflows', async () => {
+    expect(bad(await agreeEverywhere(wideIndex, [input([[0, 16]], { k: 255 }), input([[-3, 9]], { k: 2 })]))).toEqual([]);
+  });
+});
