@@ -143,8 +143,11 @@ static void rs_free(rs_alloc *b) {
 }
 
 static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min, const int64_t *len) {
+  /* An extent of 0 makes the buffer empty whatever the other extents are, as in the reference. */
   int64_t size = 1;
   for (int i = 0; i < n; i++)
+    if (len[i] == 0) size = 0;
+  for (int i = 0; i < n && size > 0; i++)
     if (__builtin_mul_overflow(size, len[i], &size) || size > rs_alloc_limit)
       rs_fail(RS_ALLOC_FAILED, "allocation of '%s' is larger than the limit of %lld points", func, (long long)rs_alloc_limit);
   rs_free(b);

@@ -60,6 +60,17 @@ describe('statuses of the binary', () => {
     expect(e!.kind === 'ran' && e!.output?.window).toEqual([E_MEM, E_MEM, 2, 3]);
   });
 
+  it('an allocation with an extent of 0 is empty even when another extent is past the point limit', async () => {
+    // f is 2^31 points wide in x and empty in y: the reference allocates it, then fails the assertion
+    const t = tgt(`pipeline f(n; x in (x.min, x.len), y in (y.min, y.len)): { allocate f(x in (x.min - 2147483649, x.len + 2147483649), y in (y.min, 0)); assert n < 3; for f.s0.x in (x.min, x.len) do for f.s0.y in (y.min, y.len) do f[f.s0.x, f.s0.y] <- n }`);
+    const inp = input([[0, 2], [0, 1]], { n: 5 });
+    const ref = execTgt(t, inp);
+    expect(ref.kind === 'stuck' && ref.stuck.kind).toBe('assert-failed');
+    const [r] = await compileAndRun([{ t, inputs: [inp] }]);
+    expect(r!.kind === 'ran' && r!.status).toBe('assert');
+    expect(backendVerdict(ref, r!, inp.window)).toMatchObject({ ok: true });
+  });
+
   it('a verdict fails when the binary and the reference disagree', async () => {
     const t = pointwise('x.min');
     const [r] = await compileAndRun([{ t, inputs: [input([[0, 2]])] }]);
