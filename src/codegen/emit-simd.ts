@@ -212,7 +212,7 @@ class VectorEmitter {
 
   /** A lane vector as 64-bit lanes (for offsets, range checks and stores). */
   wide(v: string): string {
-    return this.narrow ? `__builtin_convertvector(${v}, ${this.t})` : v;
+    return this.narrow ? `${this.q}_widen(${v})` : v;
   }
 
   expr(e: Expr): string {

@@ -203,7 +203,19 @@ static inline ${attr} ${h} ${q}_or(${h} a, ${h} b) { return ((a != 0) | (b != 0)
 static inline ${attr} ${h} ${q}_not(${h} a) { return (a == 0) & 1; }
 static inline ${attr} ${h} ${q}_select(${h} c, ${h} t, ${h} f) { ${h} m = c != 0; return (t & m) | (f & ~m); }
 ${narrowMinMax(s)}
+${widen(s)}
 ${anyZero(s)}`;
+}
+
+/**
+ * Narrowed lanes back to 64 bits (stores, offsets, range checks): one sign-extending move where
+ * the ISA has it — GCC 12 splits a converted vector into halves and joins them, four instructions —
+ * else the portable conversion. A move, not arithmetic: no rule selects it ([C-SELECT]).
+ */
+function widen(s: VecSet): string {
+  const { p, v, attr, h } = s;
+  const body = p === 'rs512' ? `(${v})_mm512_cvtepi32_epi64((__m256i)a)` : p === 'rs256' ? `(${v})_mm256_cvtepi32_epi64((__m128i)a)` : `__builtin_convertvector(a, ${v})`;
+  return `static inline ${attr} ${v} ${p}h_widen(${h} a) { return ${body}; }`;
 }
 
 /**
