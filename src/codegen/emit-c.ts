@@ -548,7 +548,8 @@ function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, fname: s
     tail.push(`  rs_alloc *o = &${bufs}[${out.slot}];`);
     tail.push('  res->ndims = o->ndims;');
     tail.push('  for (int d = 0; d < o->ndims; d++) { res->min[d] = o->min[d]; res->len[d] = o->len[d]; }');
-    tail.push('  res->data = o->data; res->tag = o->tag;');
+    tail.push(`  res->tag = rs_tags_out(o, ${cString(t.output)});`);
+    tail.push('  res->data = o->data;');
     tail.push('  o->data = NULL; o->tag = NULL;');
   }
   tail.push(`  for (int k = 0; k < ${em.funcs.size}; k++) rs_free(&${bufs}[k]);`);

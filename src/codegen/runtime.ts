@@ -136,7 +136,6 @@ static int64_t rs_alloc_limit = INT64_C(1) << 28; /* points; the driver may lowe
 
 static void rs_free(rs_alloc *b) {
   free(b->data);
-  free(b->tag);
   b->data = NULL;
   b->tag = NULL;
   b->clean = 0;
@@ -157,15 +156,27 @@ static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min
     b->len[i] = len[i];
   }
   size_t points = (size_t)(size > 0 ? size : 1);
-  /* Payloads of unwritten points are never used (their tag is err.mem), so they stay uninitialized. */
-  b->data = malloc(points * sizeof(int64_t));
-  b->tag = malloc(points);
-  if (!b->data || !b->tag) {
+  /* Payloads of unwritten points are never used (their tag is err.mem), so they stay uninitialized.
+     One block holds the payloads, then the tags: half the calls to malloc and free, which a buffer
+     allocated per tile of a compute-at makes thousands of times. */
+  b->data = malloc(points * (sizeof(int64_t) + 1));
+  b->tag = b->data ? (uint8_t *)(b->data + points) : NULL;
+  if (!b->data) {
     rs_free(b);
     rs_fail(RS_ALLOC_FAILED, "out of memory allocating '%s' (%lld points)", func, (long long)size);
   }
   memset(b->tag, RS_TAG_MEM, points);
   b->points = size;
+}
+
+/* The caller frees the result's payloads and tags separately (spec/codegen.md, [C-ABI]);
+   the output's tags share its payloads' block, so they leave in a block of their own. */
+static uint8_t *rs_tags_out(const rs_alloc *b, const char *func) {
+  size_t n = (size_t)(b->points > 0 ? b->points : 1);
+  uint8_t *t = malloc(n);
+  if (!t) rs_fail(RS_ALLOC_FAILED, "out of memory returning the tags of '%s' (%lld points)", func, (long long)b->points);
+  memcpy(t, b->tag, n);
+  return t;
 }
 
 /* [C-CLEAN]: whether every point of the buffer holds an integer, by its flag or else by reading
