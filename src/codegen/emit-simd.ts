@@ -193,7 +193,7 @@ class VectorEmitter {
     readonly lets: ReadonlyMap<string, Shape>,
     readonly narrow: boolean,
     /** shared by a chunk's emitters: whether some lane operation so far may set `an` */
-    readonly flags: { an: boolean } = { an: false },
+    readonly flags: { an: boolean },
   ) {
     this.p = PREFIX[isa];
     this.q = narrow ? `${PREFIX[isa]}h` : PREFIX[isa];

@@ -227,15 +227,15 @@ function widen(s: VecSet): string {
 function narrowMinMax(s: VecSet): string {
   const { p, attr, h } = s;
   const q = `${p}h`;
-  const op = (name: 'min' | 'max', body: string) => `static inline ${attr} ${h} ${q}_${name}(${h} a, ${h} b) { ${body} }`;
-  if (p === 'rs512') {
-    return [op('min', `return (${h})${registerCall('lower-avx2-min-i32', AB256)};`), op('max', `return (${h})${registerCall('lower-avx2-max-i32', AB256)};`)].join('\n');
-  }
-  if (p === 'rs256') {
-    const low = (rule: string) => `return (${h})_mm256_castsi256_si128(${registerCall(rule, LOW128)});`;
-    return [op('min', low('lower-avx2-min-i32')), op('max', low('lower-avx2-max-i32'))].join('\n');
-  }
-  return [op('min', `${h} m = a > b; return (a & ~m) | (b & m);`), op('max', `${h} m = a > b; return (a & m) | (b & ~m);`)].join('\n');
+  const helper = (name: 'min' | 'max', blend: string): string => {
+    const rule = `lower-avx2-${name}-i32`;
+    const body =
+      p === 'rs512' ? `return (${h})${registerCall(rule, AB256)};`
+      : p === 'rs256' ? `return (${h})_mm256_castsi256_si128(${registerCall(rule, LOW128)});`
+      : `${h} m = a > b; return ${blend};`;
+    return `static inline ${attr} ${h} ${q}_${name}(${h} a, ${h} b) { ${body} }`;
+  };
+  return `${helper('min', '(a & ~m) | (b & m)')}\n${helper('max', '(a & m) | (b & ~m)')}`;
 }
 
 /**

@@ -160,11 +160,8 @@ static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min
      One block holds the payloads, then the tags: half the calls to malloc and free, which a buffer
      allocated per tile of a compute-at makes thousands of times. */
   b->data = malloc(points * (sizeof(int64_t) + 1));
-  b->tag = b->data ? (uint8_t *)(b->data + points) : NULL;
-  if (!b->data) {
-    rs_free(b);
-    rs_fail(RS_ALLOC_FAILED, "out of memory allocating '%s' (%lld points)", func, (long long)size);
-  }
+  if (!b->data) rs_fail(RS_ALLOC_FAILED, "out of memory allocating '%s' (%lld points)", func, (long long)size);
+  b->tag = (uint8_t *)(b->data + points);
   memset(b->tag, RS_TAG_MEM, points);
   b->points = size;
 }
