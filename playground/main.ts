@@ -122,6 +122,8 @@ function render(): void {
   const ms = performance.now() - t0;
   timing.textContent = `updated in ${ms.toFixed(0)} ms`;
   timing.dataset.ms = String(ms);
+  // Counts renders, so that a wait for the next one does not depend on its time differing.
+  timing.dataset.renders = String(Number(timing.dataset.renders ?? 0) + 1);
   history.replaceState(null, '', `#v=${encodeView(v)}`);
   $<HTMLAnchorElement>('share').href = location.href;
 }
