@@ -5,6 +5,7 @@ import type { Expr } from '../expr/ast.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { toBig } from '../expr/value.js';
 import type { FuncRanges } from './ranges.js';
+import type { PayloadBits } from './storage.js';
 
 /** The vector instruction sets the emitter targets; `generic` is the portable vector extension. */
 export type Isa = 'avx512' | 'avx2' | 'generic';
@@ -21,6 +22,8 @@ export interface CodegenFaults {
   readonly dropVectorTail?: boolean;
   /** Vector stores write their lanes in reverse order. */
   readonly laneOrder?: boolean;
+  /** Every func but the output keeps 32-bit payloads without the range test of [C-STORAGE]. */
+  readonly unprovenStorage?: boolean;
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -66,6 +69,13 @@ export interface FuncInfo {
   readonly c: string; // mangled name
   readonly slot: number;
   readonly arity: number;
+  /** the width of its payloads ([C-STORAGE]) */
+  readonly bits: PayloadBits;
+}
+
+/** The C type of a func's payloads ([C-STORAGE]). */
+export function payloadType(f: FuncInfo): string {
+  return f.bits === 32 ? 'int32_t' : 'int64_t';
 }
 
 /** What the vector emitter needs from the function being emitted (the scalar emitter provides it). */

@@ -12,13 +12,14 @@ import { printHead } from '../target-semantics/print.js';
 import { someStmt } from '../target-semantics/walk.js';
 import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
 import { ISA_TARGET, emitVectorLoop, hoistNarrowing, vectorPlan } from './emit-simd.js';
-import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, type VectorPlan, cLiteral, cString, constExtent } from './c-syntax.js';
+import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, type VectorPlan, cLiteral, cString, constExtent, payloadType } from './c-syntax.js';
 import { RUNTIME_SCALAR } from './runtime.js';
 import { simplifyIndices } from './indices.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';
 import { type FuncRanges, funcRanges, overflowCandidates } from './ranges.js';
 import { emitProof, selectProved } from './proof.js';
 import { cleanNest } from './clean.js';
+import { payloadBits } from './storage.js';
 
 
 /** `generic` forces the portable vector-extension code (what `auto` falls back to without AVX2). */
@@ -81,9 +82,10 @@ export class FnEmitter implements FunctionWriter {
     readonly ranges: FuncRanges = new Map(),
   ) {
     const funcs = new Map<string, FuncInfo>();
+    const bits = payloadBits(program, arity.keys(), ranges, faults.unprovenStorage);
     for (const [f, n] of arity) {
       if (n > MAX_DIMS) throw new UserError(`'${f}' has ${n} dimensions; the C backend supports at most ${MAX_DIMS}`, program.loc);
-      funcs.set(f, { c: mangle(f), slot: funcs.size, arity: n });
+      funcs.set(f, { c: mangle(f), slot: funcs.size, arity: n, bits: bits.get(f)! });
     }
     this.funcs = funcs;
   }
@@ -327,8 +329,8 @@ export class FnEmitter implements FunctionWriter {
     const lens = this.temp('al');
     this.line(`const int64_t ${mins}[${s.dims.length}] = {${bounds.map((b) => b[0].v).join(', ')}};`);
     this.line(`const int64_t ${lens}[${s.dims.length}] = {${bounds.map((b) => b[1].v).join(', ')}};`);
-    this.line(`rs_allocate(&${this.bufsName}[${f.slot}], ${cString(s.func)}, ${s.dims.length}, ${mins}, ${lens});`);
-    this.line(`D_${f.c} = ${this.bufsName}[${f.slot}].data;`);
+    this.line(`rs_allocate(&${this.bufsName}[${f.slot}], ${cString(s.func)}, ${s.dims.length}, ${mins}, ${lens}, sizeof(${payloadType(f)}));`);
+    this.line(`D_${f.c} = (${payloadType(f)} *)${this.bufsName}[${f.slot}].data;`);
     this.line(`T_${f.c} = ${this.bufsName}[${f.slot}].tag;`);
     for (let d = 0; d < s.dims.length; d++) {
       this.line(`M_${f.c}_${d} = ${mins}[${d}]; L_${f.c}_${d} = ${lens}[${d}];`);
@@ -345,7 +347,8 @@ export class FnEmitter implements FunctionWriter {
     this.checkAccess('RS_OOB_WRITE', s.func, idx, site);
     const off = this.temp('o');
     this.line(`const int64_t ${off} = ${this.offset(f, idx.map((i) => i.v))};`);
-    this.line(`D_${f.c}[${off}] = ${v.v};`);
+    // [C-STORAGE]: a 32-bit payload holds every integer the func's range allows; an error's payload is never read.
+    this.line(`D_${f.c}[${off}] = ${f.bits === 32 ? `(int32_t)${v.v}` : v.v};`);
     this.line(`T_${f.c}[${off}] = ${v.tag ?? '0'};`);
     // [C-CLEAN]: an error written into a buffer ends its flag (relaxed: parallel iterations may
     // store). Scalar builds have no tag-free nests, so nothing reads the flags there.
@@ -526,7 +529,7 @@ function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, fname: s
   head.push('  (void)params; (void)window;');
   for (const f of em.funcs.values()) {
     // Distinct allocations never overlap, so every buffer pointer is restrict (§5.1.2).
-    head.push(`  int64_t *restrict D_${f.c} = NULL; uint8_t *restrict T_${f.c} = NULL;`);
+    head.push(`  ${payloadType(f)} *restrict D_${f.c} = NULL; uint8_t *restrict T_${f.c} = NULL;`);
     for (let d = 0; d < f.arity; d++) head.push(`  int64_t M_${f.c}_${d} = 0, L_${f.c}_${d} = 0;${d > 0 ? ` int64_t S_${f.c}_${d} = 0;` : ''}`);
     head.push(`  (void)D_${f.c}; (void)T_${f.c};${Array.from({ length: f.arity }, (_, d) => ` (void)M_${f.c}_${d}; (void)L_${f.c}_${d};${d > 0 ? ` (void)S_${f.c}_${d};` : ''}`).join('')}`);
   }
@@ -549,7 +552,7 @@ function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, fname: s
     tail.push('  res->ndims = o->ndims;');
     tail.push('  for (int d = 0; d < o->ndims; d++) { res->min[d] = o->min[d]; res->len[d] = o->len[d]; }');
     tail.push(`  res->tag = rs_tags_out(o, ${cString(t.output)});`);
-    tail.push('  res->data = o->data;');
+    tail.push('  res->data = (int64_t *)o->data;');
     tail.push('  o->data = NULL; o->tag = NULL;');
   }
   tail.push(`  for (int k = 0; k < ${em.funcs.size}; k++) rs_free(&${bufs}[k]);`);

@@ -234,7 +234,7 @@ class VectorEmitter {
         // Initialized: a lane vector left unset when the buffer is missing would be read by the
         // rest of the chunk (whose result is then discarded), and reading it is undefined in C.
         em.line(`${lane} ${r} = {0};`);
-        this.access(e.func, idx, (at) => em.line(`${r} = ${this.narrow ? `__builtin_convertvector(${at}, ${lane})` : at};`), 'read');
+        this.access(e.func, idx, (at) => em.line(`${r} = ${at};`), 'read');
         return r;
       }
       case 'op': {
@@ -268,12 +268,23 @@ class VectorEmitter {
    * An access of all lanes. Contiguous when dimension 0 moves with the lanes and the others are
    * uniform; the range check then covers the W consecutive points at once. Otherwise each lane's
    * offset is computed and checked, and the access is a gather or scatter. Either way a lane out
-   * of range makes the chunk an anomaly and the memory is not touched.
+   * of range makes the chunk an anomaly and the memory is not touched. `use` receives a read's
+   * lanes in the chunk's lane type; a write's `value` is in that type too.
    */
   access(func: string, idx: { v: string; shape: Shape }[], use: (at: string) => void, kind: 'read' | 'write', value?: string): void {
     const { em, p, t, w } = this;
     const f = em.func(func);
     const c = f.c;
+    // [C-STORAGE]: 32-bit payloads move as 32-bit lanes; the chunk's lanes convert only when their width differs.
+    const h = NARROW[this.isa];
+    const s32 = f.bits === 32;
+    const loaded = (load64: string, load32: string): string =>
+      s32 ? (this.narrow ? load32 : `${p}h_widen(${load32})`) : this.narrow ? `__builtin_convertvector(${load64}, ${h})` : load64;
+    const stored = (): string => {
+      const reversed = em.faults.laneOrder ? `${p}_reverse(${this.wide(value!)})` : undefined;
+      if (!s32) return reversed ?? this.wide(value!);
+      return reversed === undefined && this.narrow ? value! : `__builtin_convertvector(${reversed ?? value!}, ${h})`;
+    };
     idx = idx.map((i) => ({ ...i, v: this.wide(i.v) }));
     const contiguous = idx[0]!.shape === 'stride1' && idx.slice(1).every((i) => i.shape === 'uniform');
     if (contiguous) {
@@ -295,11 +306,11 @@ class VectorEmitter {
       const off = em.temp('vo');
       em.line(`const int64_t ${off} = ${ok} ? ${em.offset(f, lane0)} : 0;`);
       if (kind === 'read') {
-        use(`${ok} ? ${p}_loadu(D_${c} + ${off}) : ${p}_splat(0)`);
+        use(loaded(`${ok} ? ${p}_loadu(D_${c} + ${off}) : ${p}_splat(0)`, `${ok} ? ${p}_load32(D_${c} + ${off}) : (${h}){0}`));
         if (!em.clean) em.line(`ans |= ${ok} && ${p}_tags_load(T_${c} + ${off});`);
       } else {
         em.open(`if (!(ans | ${p}_any(an))) {`);
-        em.line(`${p}_storeu(D_${c} + ${off}, ${em.faults.laneOrder ? `${p}_reverse(${value!})` : value!});`);
+        em.line(`${s32 ? `${p}_store32` : `${p}_storeu`}(D_${c} + ${off}, ${stored()});`);
         em.line(`${p}_tags_clear(T_${c} + ${off});`);
         em.close();
       }
@@ -314,12 +325,12 @@ class VectorEmitter {
     em.line(`const ${t} ${off} = (${terms}) & ~${out};`);
     if (kind === 'read') {
       em.open(`if (D_${c}) {`);
-      use(`${p}_gather(D_${c}, ${off})`);
+      use(loaded(`${p}_gather(D_${c}, ${off})`, `${p}_gather32(D_${c}, ${off})`));
       if (!em.clean) em.line(`ans |= ${p}_tags_gather(T_${c}, ${off});`);
       em.close('} else ans = 1;');
     } else {
       em.open(`if (!(ans | ${p}_any(an))) {`);
-      em.line(`${p}_scatter(D_${c}, ${off}, ${em.faults.laneOrder ? `${p}_reverse(${value!})` : value!});`);
+      em.line(`${s32 ? `${p}_scatter32` : `${p}_scatter`}(D_${c}, ${off}, ${stored()});`);
       em.line(`${p}_tags_clear_scatter(T_${c}, ${off});`);
       em.close();
     }
@@ -473,7 +484,7 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
       em.close();
       return;
     }
-    const value = ve.wide(ve.expr(it.store.value));
+    const value = ve.expr(it.store.value);
     const idx = it.store.idx.map((i) => ({ v: ve.expr(i), shape: shapeOf(i, s.var, ve.shapes) }));
     ve.access(it.store.func, idx, () => undefined, 'write', value);
     if (last > 0) em.close();

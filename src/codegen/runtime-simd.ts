@@ -153,7 +153,12 @@ static inline ${attr} ${v} ${p}_outside(${v} i, int64_t min, int64_t len) { retu
 static inline ${attr} int ${p}_tags_gather(const uint8_t *tag, ${v} off) { int t = 0; ${lanes('t |= tag[off[j]];')} return t; }
 static inline ${attr} int ${p}_tags_load(const uint8_t *tag) { uint${w * 8}_t t; memcpy(&t, tag, sizeof t); return t != 0; }
 static inline ${attr} void ${p}_tags_clear(uint8_t *tag) { memset(tag, 0, ${w}); }
-static inline ${attr} void ${p}_tags_clear_scatter(uint8_t *tag, ${v} off) { ${lanes('tag[off[j]] = 0;')} }`;
+static inline ${attr} void ${p}_tags_clear_scatter(uint8_t *tag, ${v} off) { ${lanes('tag[off[j]] = 0;')} }
+/* [C-STORAGE] 32-bit payloads, as lanes of the same count. */
+static inline ${attr} ${s.h} ${p}_load32(const int32_t *q) { ${s.h} x; memcpy(&x, q, sizeof x); return x; }
+static inline ${attr} void ${p}_store32(int32_t *q, ${s.h} x) { memcpy(q, &x, sizeof x); }
+static inline ${attr} ${s.h} ${p}_gather32(const int32_t *base, ${v} off) { ${s.h} x; ${lanes('x[j] = base[off[j]];')} return x; }
+static inline ${attr} void ${p}_scatter32(int32_t *base, ${v} off, ${s.h} x) { ${lanes('base[off[j]] = x[j];')} }`;
 }
 
 /**

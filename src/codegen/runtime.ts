@@ -43,7 +43,7 @@ typedef struct refsem_result {
 } refsem_result;
 
 typedef struct rs_alloc {
-  int64_t *data;
+  void *data;                         /* payloads: int64_t, or int32_t under [C-STORAGE] */
   uint8_t *tag;
   int ndims;
   int64_t min[RS_MAXDIM], len[RS_MAXDIM];
@@ -141,7 +141,7 @@ static void rs_free(rs_alloc *b) {
   b->clean = 0;
 }
 
-static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min, const int64_t *len) {
+static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min, const int64_t *len, size_t payload) {
   /* An extent of 0 makes the buffer empty whatever the other extents are, as in the reference. */
   int64_t size = 1;
   for (int i = 0; i < n; i++)
@@ -159,9 +159,9 @@ static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min
   /* Payloads of unwritten points are never used (their tag is err.mem), so they stay uninitialized.
      One block holds the payloads, then the tags: half the calls to malloc and free, which a buffer
      allocated per tile of a compute-at makes thousands of times. */
-  b->data = malloc(points * (sizeof(int64_t) + 1));
+  b->data = malloc(points * (payload + 1));
   if (!b->data) rs_fail(RS_ALLOC_FAILED, "out of memory allocating '%s' (%lld points)", func, (long long)size);
-  b->tag = (uint8_t *)(b->data + points);
+  b->tag = (uint8_t *)b->data + points * payload;
   memset(b->tag, RS_TAG_MEM, points);
   b->points = size;
 }

@@ -55,7 +55,7 @@ describe('the blur example', () => {
   it('emits one C function with restrict buffers and rule comments', () => {
     const c = emitC(blur, { simd: 'none' });
     expect(c).toMatch(/void refsem_blur\(const int64_t \*params, const int64_t \*window, refsem_result \*res\)/);
-    expect(c).toMatch(/int64_t \*restrict D_bx/);
+    expect(c).toMatch(/int32_t \*restrict D_bx/); // [C-STORAGE]: a sum of three small inputs
     expect(c).toContain('[C-PARALLEL]');
     expect(c).not.toContain('immintrin');
     const v = emitC(blurVec, { simd: 'auto' });

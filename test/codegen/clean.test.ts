@@ -3,22 +3,7 @@
 // leave exactly what the serial loop leaves, failures included (spec/codegen.md).
 import { describe, expect, it } from 'vitest';
 import { emitC } from '../../src/codegen/emit-c.js';
-import { type BackendVerdict, validateBatch } from '../../src/codegen/validate.js';
-import type { TgtProgram } from '../../src/target-semantics/ast.js';
-import { HOST_ISA, input, tgt } from './support.js';
-
-/** Verdicts that are failures, or that compared nothing. */
-const bad = (vs: BackendVerdict[][]) => vs.flat().filter((v) => !v.ok || v.kind === 'inconclusive');
-
-/** Every SIMD mode this CPU runs and the scalar build, checked and unchecked, on each window. */
-async function agreeEverywhere(t: TgtProgram, inputs: ReturnType<typeof input>[]): Promise<BackendVerdict[][]> {
-  const modes = ['none', HOST_ISA, 'generic'] as const;
-  const out: BackendVerdict[][] = [];
-  for (const checked of [true, false]) {
-    out.push(...(await validateBatch(modes.map((simd) => ({ t, inputs, emit: { simd } })), { backend: 'simd', checked })));
-  }
-  return out;
-}
+import { HOST_ISA, agreeEverywhere, bad, input, tgt } from './support.js';
 
 /**
  * f is allocated wider than its pure stage writes; a later stage writes err.mem into f (read from

@@ -1,8 +1,9 @@
 // Shared helpers for the codegen tests: parsing target programs from text and building inputs.
 import { hostIsas } from '../../src/codegen/cpu.js';
 import type { Isa } from '../../src/codegen/c-syntax.js';
+import { type BackendVerdict, validateBatch } from '../../src/codegen/validate.js';
 import type { TgtProgram } from '../../src/target-semantics/ast.js';
-import { tgt } from '../support/tgt.js';
+import { input, tgt } from '../support/tgt.js';
 
 export { input, tgt } from '../support/tgt.js';
 
@@ -20,3 +21,16 @@ export function pointwise(value: string, params: readonly string[] = []): TgtPro
  * suite passes on machines without AVX-512 (emitted text can still be inspected for any ISA).
  */
 export const HOST_ISA: Isa = (['avx512', 'avx2', 'generic'] as const).find((i) => hostIsas().has(i))!;
+
+/** Verdicts that are failures, or that compared nothing. */
+export const bad = (vs: BackendVerdict[][]) => vs.flat().filter((v) => !v.ok || v.kind === 'inconclusive');
+
+/** Every SIMD mode this CPU runs and the scalar build, checked and unchecked, on each window. */
+export async function agreeEverywhere(t: TgtProgram, inputs: ReturnType<typeof input>[]): Promise<BackendVerdict[][]> {
+  const modes = ['none', HOST_ISA, 'generic'] as const;
+  const out: BackendVerdict[][] = [];
+  for (const checked of [true, false]) {
+    out.push(...(await validateBatch(modes.map((simd) => ({ t, inputs, emit: { simd } })), { backend: 'simd', checked })));
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ import { collect } from '../options.js';
 import type { Register } from './index.js';
 
 const SIMD: readonly SimdMode[] = ['auto', 'avx2', 'avx512', 'generic', 'none'];
-const FAULTS = ['truncatingDiv', 'unprovenNarrowing', 'unprovenArithmetic', 'dropVectorTail', 'laneOrder'] as const;
+const FAULTS = ['truncatingDiv', 'unprovenNarrowing', 'unprovenArithmetic', 'dropVectorTail', 'laneOrder', 'unprovenStorage'] as const;
 /** What --engine does for codegen and validate. */
 export const COMPLETING = 'bounds engine completing a program with holes';
 
