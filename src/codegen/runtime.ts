@@ -141,6 +141,7 @@ static void rs_free(rs_alloc *b) {
   b->clean = 0;
 }
 
+/* payload: the bytes of one point's payload, 8 or 4 ([C-STORAGE]) */
 static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min, const int64_t *len, size_t payload) {
   /* An extent of 0 makes the buffer empty whatever the other extents are, as in the reference. */
   int64_t size = 1;

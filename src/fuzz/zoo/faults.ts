@@ -131,6 +131,7 @@ export const FAULTS: readonly Fault[] = [
   codegenFault('simd-unproven-narrowing', 'vector lanes narrowed to 32 bits without a proof that the values fit (§5.1)', 'simd', { unprovenNarrowing: true }),
   codegenFault('simd-dropped-tail', 'a vector loop whose extent is no multiple of the width drops its last iterations', 'simd', { dropVectorTail: true }),
   codegenFault('simd-lane-order', 'a vector store that writes the lanes in reverse order', 'simd', { laneOrder: true }),
+  codegenFault('c-unproven-storage', 'buffers keep 32-bit payloads without a proof that their values fit (§5.1)', 'c', { unprovenStorage: true }),
   perceusFault('closure-capture-dup', 'a closure captures a borrowed variable without the dup of [SLAM] (§4.3.4)', skipCaptureDup),
   perceusFault('unused-binding-double-drop', 'an unused binding dropped twice, once by [SBIND-D] and once more', doubleDropUnused),
   perceusFault('reusespec-other-position', 'reuse specialization keeps a field whose value was matched at another position (§4.2.5)', keepOtherPosition),
