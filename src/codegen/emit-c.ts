@@ -513,8 +513,8 @@ export interface EmittedPipeline {
 }
 
 /** `C-PIPELINE`: the function for one instruction set (the entry itself when `isa` is undefined). */
-function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, fname: string, bufs: string, faults: CodegenFaults, isa: Isa | undefined, isStatic: boolean): { text: string; simd: boolean } {
-  const em = new FnEmitter(t, bufs, arity, faults, isa, funcRanges(t));
+function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, ranges: FuncRanges, fname: string, bufs: string, faults: CodegenFaults, isa: Isa | undefined, isStatic: boolean): { text: string; simd: boolean } {
+  const em = new FnEmitter(t, bufs, arity, faults, isa, ranges);
   em.stmt(t.body, false);
   const head: string[] = [];
   const attr = isa === undefined ? '' : `__attribute__((${ISA_TARGET[isa] ? `target(${cString(ISA_TARGET[isa])}), ` : ''}noinline)) `;
@@ -571,12 +571,14 @@ export function emitPipeline(program: TgtProgram, opts: EmitOptions = {}): Emitt
   const parts: string[] = [`static rs_alloc ${bufs}[${nfuncs}];`];
   const simd = opts.simd ?? 'auto';
   const vector = simd !== 'none' && someStmt(t.body, (x) => x.k === 'for' && x.trav === 'vectorize');
+  // The funcs' value ranges ([C-NARROW], [C-PROVED], [C-STORAGE]) are the same for every variant.
+  const ranges = funcRanges(t);
   if (!vector) {
-    parts.push(emitVariant(t, arity, name, bufs, faults, undefined, false).text);
+    parts.push(emitVariant(t, arity, ranges, name, bufs, faults, undefined, false).text);
   } else {
     const isas: Isa[] = simd === 'auto' ? ['avx512', 'avx2', 'generic'] : [simd];
     for (const isa of isas) {
-      const v = emitVariant(t, arity, `${name}__${isa}`, bufs, faults, isa, true).text;
+      const v = emitVariant(t, arity, ranges, `${name}__${isa}`, bufs, faults, isa, true).text;
       parts.push(isa === 'generic' ? v : `#if RS_X86\n${v}\n#endif`);
     }
     const body: string[] = [`/* [${'C-DISPATCH'}] the widest vector code this CPU runs */`, `void ${name}(const int64_t *params, const int64_t *window, refsem_result *res) {`];

@@ -281,9 +281,9 @@ class VectorEmitter {
     const loaded = (load64: string, load32: string): string =>
       s32 ? (this.narrow ? load32 : `${p}h_widen(${load32})`) : this.narrow ? `__builtin_convertvector(${load64}, ${h})` : load64;
     const stored = (): string => {
-      const reversed = em.faults.laneOrder ? `${p}_reverse(${this.wide(value!)})` : undefined;
-      if (!s32) return reversed ?? this.wide(value!);
-      return reversed === undefined && this.narrow ? value! : `__builtin_convertvector(${reversed ?? value!}, ${h})`;
+      const lanes64 = em.faults.laneOrder ? `${p}_reverse(${this.wide(value!)})` : this.wide(value!);
+      if (!s32) return lanes64;
+      return this.narrow && !em.faults.laneOrder ? value! : `__builtin_convertvector(${lanes64}, ${h})`;
     };
     idx = idx.map((i) => ({ ...i, v: this.wide(i.v) }));
     const contiguous = idx[0]!.shape === 'stride1' && idx.slice(1).every((i) => i.shape === 'uniform');
