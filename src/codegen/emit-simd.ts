@@ -13,6 +13,8 @@ import { type FuncRanges, innerLoopScopes, laneEnds } from './ranges.js';
 import type { Interval } from '../expr/interval.js';
 import { emitProof, worthProving } from './proof.js';
 import { AVX512_FEATURES } from './runtime-simd.js';
+import { int32End } from './storage.js';
+import { constOf } from '../expr/symbolic.js';
 
 /** The target attribute of each variant's function ('' = the compiler's baseline). */
 export const ISA_TARGET: Readonly<Record<Isa, string>> = { avx512: AVX512_FEATURES.join(','), avx2: 'avx2', generic: '' };
@@ -168,6 +170,16 @@ function log2Const(e: Expr): number | undefined {
   return Number.isInteger(k) && k <= 62 ? k : undefined;
 }
 
+/** The scalar forms `VectorEmitter.scalar` follows: each gives lane 0's bits of the lane operation. */
+const LANE0_OP: Partial<Record<OpName, string>> = { '+': 'rs_wadd', '-': 'rs_wsub', '*': 'rs_wmul', min: 'rs_min', max: 'rs_max' };
+
+/** An index of an access: its lanes, how they vary across lanes, lane 0 as scalar C when known. */
+interface Index {
+  readonly v: string;
+  readonly shape: Shape;
+  readonly lane0?: string | undefined;
+}
+
 const VOP: Partial<Record<OpName, string>> = {
   '+': 'add', '-': 'sub', '*': 'mul', '<': 'lt', '>': 'gt', '=': 'eq', and: 'and', or: 'or', not: 'not',
   select: 'select', min: 'min', max: 'max',
@@ -186,6 +198,8 @@ class VectorEmitter {
   forward: { readonly func: string; readonly value: string } | undefined = undefined;
   /** every lane is an iteration the serial loop runs through the access and no index can be an error */
   trusted = false;
+  /** the scalar C of lane 0 of each let that `scalar` computes */
+  readonly lane0Lets = new Map<string, string>();
   constructor(
     readonly em: FunctionWriter,
     readonly isa: Isa,
@@ -210,6 +224,46 @@ class VectorEmitter {
     return ', &an';
   }
 
+  /**
+   * `e` as scalar C for its lane 0 (the chunk's first iteration `x0` in place of the lanes), when
+   * its lanes are uniform or consecutive. Such values (loop coordinates, index bases, guard
+   * bounds) are then computed once as scalars, which the C compiler hoists and strength-reduces
+   * across chunks, and a lane vector is only `splat` or `iota` of them. The scalar must give
+   * exactly the lane's value: in 32-bit chunks [C-NARROW] proved every lane value inside int32,
+   * this one included; in 64-bit chunks only operations [C-PROVED] proved are followed (besides
+   * min and max), never one that keeps its overflow check and would flag an anomaly. Only
+   * operations with a scalar form in `LANE0_OP`, and never a variable with a tag (its test is the
+   * lane form's).
+   */
+  scalar(e: Expr): string | undefined {
+    return shapeOf(e, this.loopVar, this.shapes) !== 'varying' ? this.lane0(e) : undefined;
+  }
+
+  private lane0(e: Expr): string | undefined {
+    switch (e.k) {
+      case 'const':
+        return typeof e.value === 'number' || typeof e.value === 'bigint' ? cLiteral(e.value) : undefined;
+      case 'var':
+        if (e.name === this.loopVar) return 'x0';
+        if (this.lets.has(e.name)) return this.lane0Lets.get(e.name);
+        return this.em.varTag(e.name) === undefined ? `v_${mangle(e.name)}` : undefined;
+      case 'op': {
+        const f = LANE0_OP[e.op];
+        // 64-bit lanes follow only operations [C-PROVED] proved, whose lanes wrap without an anomaly
+        if (!this.narrow && e.op !== 'min' && e.op !== 'max' && !this.em.proved?.has(e)) return undefined;
+        const args = e.args.map((a) => this.lane0(a));
+        return f === undefined || args.some((a) => a === undefined) ? undefined : `${f}(${args.join(', ')})`;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** The lanes of a value `scalar` gives: its lane 0 in every lane, or lane 0 plus the lane number. */
+  private lanesOf(e: Expr, lane0: string): string {
+    return `${this.q}_${shapeOf(e, this.loopVar, this.shapes) === 'uniform' ? 'splat' : 'iota'}(${lane0})`;
+  }
+
   /** A lane vector as 64-bit lanes (for offsets, range checks and stores). */
   wide(v: string): string {
     return this.narrow ? `${this.q}_widen(${v})` : v;
@@ -222,6 +276,7 @@ class VectorEmitter {
         return `${q}_splat(${cLiteral(e.value as number | bigint)!})`;
       case 'var':
         if (e.name === this.loopVar) return 'vx';
+        if (this.lane0Lets.has(e.name)) return this.lanesOf(e, this.lane0Lets.get(e.name)!);
         if (this.lets.has(e.name)) return `w_${mangle(e.name)}`;
         if (em.varTag(e.name) !== undefined) em.line(`ans |= ${em.varTag(e.name)!};`);
         return `${q}_splat(v_${mangle(e.name)})`;
@@ -229,7 +284,7 @@ class VectorEmitter {
         throw new Error('hole in a completed program');
       case 'access': {
         if (this.forward?.func === e.func) return this.forward.value;
-        const idx = e.args.map((a) => ({ v: this.expr(a), shape: shapeOf(a, this.loopVar, this.shapes) }));
+        const idx = e.args.map((a) => this.index(a));
         const r = em.temp('vr');
         // Initialized: a lane vector left unset when the buffer is missing would be read by the
         // rest of the chunk (whose result is then discarded), and reading it is undefined in C.
@@ -238,6 +293,8 @@ class VectorEmitter {
         return r;
       }
       case 'op': {
+        const lane0 = this.scalar(e);
+        if (lane0 !== undefined) return this.lanesOf(e, lane0);
         const args = e.args.map((a) => this.expr(a));
         const r = em.temp('vt');
         // 64-bit lanes accumulate anomalies; proved 32-bit lanes cannot overflow.
@@ -264,6 +321,11 @@ class VectorEmitter {
     }
   }
 
+  /** An index of an access: its lanes, how they vary, and lane 0 as scalar C when it has one. */
+  index(a: Expr): Index {
+    return { v: this.expr(a), shape: shapeOf(a, this.loopVar, this.shapes), lane0: this.scalar(a) };
+  }
+
   /**
    * An access of all lanes. Contiguous when dimension 0 moves with the lanes and the others are
    * uniform; the range check then covers the W consecutive points at once. Otherwise each lane's
@@ -271,7 +333,7 @@ class VectorEmitter {
    * of range makes the chunk an anomaly and the memory is not touched. `use` receives a read's
    * lanes in the chunk's lane type; a write's `value` is in that type too.
    */
-  access(func: string, idx: { v: string; shape: Shape }[], use: (at: string) => void, kind: 'read' | 'write', value?: string): void {
+  access(func: string, idx: Index[], use: (at: string) => void, kind: 'read' | 'write', value?: string): void {
     const { em, p, t, w } = this;
     const f = em.func(func);
     const c = f.c;
@@ -288,7 +350,7 @@ class VectorEmitter {
     idx = idx.map((i) => ({ ...i, v: this.wide(i.v) }));
     const contiguous = idx[0]!.shape === 'stride1' && idx.slice(1).every((i) => i.shape === 'uniform');
     if (contiguous) {
-      const lane0 = idx.map((i) => `${i.v}[0]`);
+      const lane0 = idx.map((i) => i.lane0 ?? `${i.v}[0]`);
       const ok = em.temp('ok');
       const conds = [`(uint64_t)(${lane0[0]} - (uint64_t)M_${c}_0) <= (uint64_t)L_${c}_0 - ${w} && L_${c}_0 >= ${w}`];
       for (let d = 1; d < idx.length; d++) conds.push(`(uint64_t)(${lane0[d]} - (uint64_t)M_${c}_${d}) < (uint64_t)L_${c}_${d}`);
@@ -380,6 +442,8 @@ function narrowEnds(plan: VectorPlan, s: Loop, ranges: FuncRanges, outer?: Reado
     if (e === undefined) return undefined;
     ends.push(...e);
   }
+  // A constant end outside int32 settles the proof now: the 32-bit chunks would be dead code.
+  if (ends.some((e) => constOf(e) !== undefined && !int32End(e))) return undefined;
   return worthProving(ends);
 }
 
@@ -468,8 +532,13 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
       if (st.k === 'guard' && alwaysHolds(st.cond)) continue;
       // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
       // scalar code: the serial loop would not evaluate the rest of the body in that lane.
-      if (st.k === 'let') em.line(`const ${ve.lane} w_${mangle(st.var)} = ${ve.expr(st.value)};`);
-      else {
+      if (st.k === 'let') {
+        const lane0 = ve.scalar(st.value);
+        if (lane0 !== undefined) {
+          em.line(`const int64_t l0_${mangle(st.var)} = ${lane0};`);
+          ve.lane0Lets.set(st.var, `l0_${mangle(st.var)}`);
+        } else em.line(`const ${ve.lane} w_${mangle(st.var)} = ${ve.expr(st.value)};`);
+      } else {
         const v = ve.expr(st.cond);
         em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
         if (last === 0) {
@@ -485,7 +554,7 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
       return;
     }
     const value = ve.expr(it.store.value);
-    const idx = it.store.idx.map((i) => ({ v: ve.expr(i), shape: shapeOf(i, s.var, ve.shapes) }));
+    const idx = it.store.idx.map((i) => ve.index(i));
     ve.access(it.store.func, idx, () => undefined, 'write', value);
     if (last > 0) em.close();
   });

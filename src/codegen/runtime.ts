@@ -49,6 +49,7 @@ typedef struct rs_alloc {
   int64_t min[RS_MAXDIM], len[RS_MAXDIM];
   int64_t points;                     /* product of len */
   int clean;                          /* [C-CLEAN]: 1 only if every tag is known to be 0 */
+  size_t cap;                         /* bytes of the block at data */
 } rs_alloc;
 
 /* Failure: the first failure of a run is recorded, then control unwinds to the innermost
@@ -139,6 +140,7 @@ static void rs_free(rs_alloc *b) {
   b->data = NULL;
   b->tag = NULL;
   b->clean = 0;
+  b->cap = 0;
 }
 
 /* payload: the bytes of one point's payload, 8 or 4 ([C-STORAGE]) */
@@ -150,18 +152,24 @@ static void rs_allocate(rs_alloc *b, const char *func, int n, const int64_t *min
   for (int i = 0; i < n && size > 0; i++)
     if (__builtin_mul_overflow(size, len[i], &size) || size > rs_alloc_limit)
       rs_fail(RS_ALLOC_FAILED, "allocation of '%s' is larger than the limit of %lld points", func, (long long)rs_alloc_limit);
-  rs_free(b);
+  size_t points = (size_t)(size > 0 ? size : 1);
+  /* Payloads of unwritten points are never used (their tag is err.mem), so they stay uninitialized,
+     and a block that is large enough is kept from the buffer's last allocation: a buffer allocated
+     per tile of a compute-at is allocated thousands of times at about the same size. One block
+     holds the payloads, then the tags. */
+  size_t bytes = points * (payload + 1);
+  if (!b->data || b->cap < bytes) {
+    rs_free(b);
+    b->data = malloc(bytes);
+    if (!b->data) rs_fail(RS_ALLOC_FAILED, "out of memory allocating '%s' (%lld points)", func, (long long)size);
+    b->cap = bytes;
+  }
+  b->clean = 0;
   b->ndims = n;
   for (int i = 0; i < n; i++) {
     b->min[i] = min[i];
     b->len[i] = len[i];
   }
-  size_t points = (size_t)(size > 0 ? size : 1);
-  /* Payloads of unwritten points are never used (their tag is err.mem), so they stay uninitialized.
-     One block holds the payloads, then the tags: half the calls to malloc and free, which a buffer
-     allocated per tile of a compute-at makes thousands of times. */
-  b->data = malloc(points * (payload + 1));
-  if (!b->data) rs_fail(RS_ALLOC_FAILED, "out of memory allocating '%s' (%lld points)", func, (long long)size);
   b->tag = (uint8_t *)b->data + points * payload;
   memset(b->tag, RS_TAG_MEM, points);
   b->points = size;

@@ -14,7 +14,7 @@ import type { FuncRanges } from './ranges.js';
 export type PayloadBits = 32 | 64;
 
 /** An interval end that is a constant inside int32 (null, −∞ or +∞, is not). */
-function int32End(e: Expr | null): boolean {
+export function int32End(e: Expr | null): boolean {
   const v = e === null ? undefined : constOf(e);
   return v !== undefined && inRange(toBig(v), { signed: true, bits: 32 });
 }
