@@ -224,6 +224,7 @@ class VectorEmitter {
     return ', &an';
   }
 
+  // implements [C-SCALAR-LANES]
   /**
    * `e` as scalar C for its lane 0 (the chunk's first iteration `x0` in place of the lanes), when
    * its lanes are uniform or consecutive. Such values (loop coordinates, index bases, guard
