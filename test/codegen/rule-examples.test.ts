@@ -37,6 +37,18 @@ describe('emitted code', () => {
     const use = new RegExp(`if \\(${hoisted![3]}\\) \\{\\n\\s*/\\* C-VECTOR: avx2, 4 lanes of int32`).exec(r.stdout);
     expect(use).not.toBeNull();
   });
+
+  it('[C-NARROW]: a loop with a constant end outside int32 gets only 64-bit chunks', () => {
+    const wide = parseTgt(`pipeline out(; x in (x.min, x.len)):
+{
+  allocate out(x in (x.min, x.len));
+  for vectorize out.s0.x in (x.min, x.len) do out[out.s0.x] <- out.s0.x % 4 * 1099511627776
+}`, 'narrow-wide.tgt');
+    const c = emitPipeline(wide, { simd: 'avx2' }).text;
+    expect(c).toContain('lanes of int64');
+    expect(c).not.toContain('lanes of int32');
+    expect(c).not.toContain('rs_q_fits32');
+  });
 });
 
 describe('[C-BATCH] batching', () => {
