@@ -265,6 +265,11 @@ class VectorEmitter {
     return `${this.q}_${shapeOf(e, this.loopVar, this.shapes) === 'uniform' ? 'splat' : 'iota'}(${lane0})`;
   }
 
+  /** Whether the chunk has met an anomaly so far (see `anomalies`). */
+  anomalies(): string {
+    return anomalies(this.flags, this.p);
+  }
+
   /** A lane vector as 64-bit lanes (for offsets, range checks and stores). */
   wide(v: string): string {
     return this.narrow ? `${this.q}_widen(${v})` : v;
@@ -372,7 +377,7 @@ class VectorEmitter {
         use(loaded(`${ok} ? ${p}_loadu(D_${c} + ${off}) : ${p}_splat(0)`, `${ok} ? ${p}_load32(D_${c} + ${off}) : (${h}){0}`));
         if (!em.clean) em.line(`ans |= ${ok} && ${p}_tags_load(T_${c} + ${off});`);
       } else {
-        em.open(`if (!(ans | ${p}_any(an))) {`);
+        em.open(`if (!${this.anomalies()}) {`);
         em.line(`${s32 ? `${p}_store32` : `${p}_storeu`}(D_${c} + ${off}, ${stored()});`);
         em.line(`${p}_tags_clear(T_${c} + ${off});`);
         em.close();
@@ -392,7 +397,7 @@ class VectorEmitter {
       if (!em.clean) em.line(`ans |= ${p}_tags_gather(T_${c}, ${off});`);
       em.close('} else ans = 1;');
     } else {
-      em.open(`if (!(ans | ${p}_any(an))) {`);
+      em.open(`if (!${this.anomalies()}) {`);
       em.line(`${s32 ? `${p}_scatter32` : `${p}_scatter`}(D_${c}, ${off}, ${stored()});`);
       em.line(`${p}_tags_clear_scatter(T_${c}, ${off});`);
       em.close();
@@ -493,6 +498,15 @@ function errorFree(em: FunctionWriter, plan: VectorPlan): boolean {
   );
 }
 
+/**
+ * The C test of a chunk's anomalies: `ans`, or'ed with the lane mask `an` once some operation may
+ * have set it. The C compiler cannot fold a vector test of a mask that stayed zero, so it is left
+ * out where no operation can set it (proved 32-bit lanes, wrapping proved operations).
+ */
+function anomalies(flags: { readonly an: boolean }, p: string): string {
+  return flags.an ? `(ans | ${p}_any(an))` : 'ans';
+}
+
 /** A guard that is a nonzero constant (a `where` without a condition) holds in every lane. */
 function alwaysHolds(cond: Expr): boolean {
   return cond.k === 'const' && !isError(cond.value) && cond.value !== 0 && cond.value !== 0n;
@@ -544,7 +558,7 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
         em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
         if (last === 0) {
           // lanes whose guard operands overflowed are anomalies before the guard is believed
-          em.open(flags.an ? `if (!(ans | ${ve.p}_any(an))) {` : 'if (!ans) {');
+          em.open(`if (!${ve.anomalies()}) {`);
           skips++;
         }
       }
@@ -560,7 +574,7 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
     if (last > 0) em.close();
   });
   for (; skips > 0; skips--) em.close();
-  em.open(`if (RS_UNLIKELY(ans | ${PREFIX[isa]}_any(an))) {`);
+  em.open(`if (RS_UNLIKELY(${anomalies(flags, PREFIX[isa])})) {`);
   em.scalarIterations(s, 'x0', String(w), inParallel);
   em.close();
   em.close();

@@ -65,7 +65,7 @@ describe('[C-SCALAR-LANES] uniform and consecutive values as scalars', () => {
 
   it('keeps the lanes of a product that keeps its overflow check, and of a variable that may be an error', () => {
     const c = emitC(checkedIndex, { simd: HOST_ISA });
-    const chunk64 = c.slice(c.indexOf('lanes of int64', c.indexOf('label out')));
+    const chunk64 = c.slice(c.indexOf('lanes of int64', c.indexOf('for vectorize out.s0.x')));
     expect(chunk64).toMatch(/_mulk?\(.*&an\)/);
     expect(chunk64).toMatch(/\[0\] - M_f_0\)/);
     // e's tag is tested at the entry of the tag-free variant ([C-CLEAN]), where its scalar is
@@ -76,6 +76,17 @@ describe('[C-SCALAR-LANES] uniform and consecutive values as scalars', () => {
     expect(tagged).toContain('ans |= g_e;');
     expect(tagged).toMatch(/\[0\] - M_f_0\)/);
     expect(tagged).not.toContain('rs_wadd(x0, v_e)');
+  });
+
+  it('[C-VECTOR] tests the lanes\' anomaly mask only in chunks where some operation may set it', () => {
+    const all = emitC(tiled, { simd: HOST_ISA });
+    const at = all.indexOf('lanes of int32', all.indexOf('for vectorize out.s0.xi'));
+    const narrow = all.slice(at, all.indexOf('lanes of int64', at));
+    expect(narrow).toContain('if (RS_UNLIKELY(ans)) {');
+    expect(narrow).not.toContain('_any(an)');
+    const c = emitC(checkedIndex, { simd: HOST_ISA });
+    const chunk64 = c.slice(c.indexOf('lanes of int64', c.indexOf('for vectorize out.s0.x')));
+    expect(chunk64).toMatch(/if \(RS_UNLIKELY\(\(ans \| rs\d+_any\(an\)\)\)\) \{/);
   });
 
   it('equals the reference with tiles, guarded tails and both signs of the parameter, checked and unchecked', async () => {
