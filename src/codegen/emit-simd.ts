@@ -5,6 +5,7 @@
 // scalar code, which reports the exact failure. Nothing has been stored when the chunk is rerun,
 // so the rerun starts from the state the serial loop would have, and both paths agree.
 import { type Expr, type OpName, exprEquals, substExpr, walkExpr } from '../expr/ast.js';
+import { constOf } from '../expr/symbolic.js';
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
@@ -14,7 +15,6 @@ import type { Interval } from '../expr/interval.js';
 import { emitProof, worthProving } from './proof.js';
 import { AVX512_FEATURES } from './runtime-simd.js';
 import { int32End } from './storage.js';
-import { constOf } from '../expr/symbolic.js';
 
 /** The target attribute of each variant's function ('' = the compiler's baseline). */
 export const ISA_TARGET: Readonly<Record<Isa, string>> = { avx512: AVX512_FEATURES.join(','), avx2: 'avx2', generic: '' };
