@@ -173,6 +173,12 @@ function log2Const(e: Expr): number | undefined {
 /** The scalar forms `VectorEmitter.scalar` follows: each gives lane 0's bits of the lane operation. */
 const LANE0_OP: Partial<Record<OpName, string>> = { '+': 'rs_wadd', '-': 'rs_wsub', '*': 'rs_wmul', min: 'rs_min', max: 'rs_max' };
 
+/** A value [C-SCALAR-LANES] computes as a scalar: the C of its lane 0, and how its lanes vary. */
+interface ScalarLanes {
+  readonly lane0: string;
+  readonly shape: 'uniform' | 'stride1';
+}
+
 /** An index of an access: its lanes, how they vary across lanes, lane 0 as scalar C when known. */
 interface Index {
   readonly v: string;
@@ -198,8 +204,8 @@ class VectorEmitter {
   forward: { readonly func: string; readonly value: string } | undefined = undefined;
   /** every lane is an iteration the serial loop runs through the access and no index can be an error */
   trusted = false;
-  /** the scalar C of lane 0 of each let that `scalar` computes */
-  readonly lane0Lets = new Map<string, string>();
+  /** the lets `scalar` computes: the C variable of their lane 0, and how their lanes vary */
+  readonly scalarLets = new Map<string, ScalarLanes>();
   constructor(
     readonly em: FunctionWriter,
     readonly isa: Isa,
@@ -236,8 +242,11 @@ class VectorEmitter {
    * operations with a scalar form in `LANE0_OP`, and never a variable with a tag (its test is the
    * lane form's).
    */
-  scalar(e: Expr): string | undefined {
-    return shapeOf(e, this.loopVar, this.shapes) !== 'varying' ? this.lane0(e) : undefined;
+  scalar(e: Expr): ScalarLanes | undefined {
+    const shape = shapeOf(e, this.loopVar, this.shapes);
+    if (shape === 'varying') return undefined;
+    const lane0 = this.lane0(e);
+    return lane0 === undefined ? undefined : { lane0, shape };
   }
 
   private lane0(e: Expr): string | undefined {
@@ -246,7 +255,7 @@ class VectorEmitter {
         return typeof e.value === 'number' || typeof e.value === 'bigint' ? cLiteral(e.value) : undefined;
       case 'var':
         if (e.name === this.loopVar) return 'x0';
-        if (this.lets.has(e.name)) return this.lane0Lets.get(e.name);
+        if (this.lets.has(e.name)) return this.scalarLets.get(e.name)?.lane0;
         return this.em.varTag(e.name) === undefined ? `v_${mangle(e.name)}` : undefined;
       case 'op': {
         const f = LANE0_OP[e.op];
@@ -261,13 +270,8 @@ class VectorEmitter {
   }
 
   /** The lanes of a value `scalar` gives: its lane 0 in every lane, or lane 0 plus the lane number. */
-  private lanesOf(e: Expr, lane0: string): string {
-    return `${this.q}_${shapeOf(e, this.loopVar, this.shapes) === 'uniform' ? 'splat' : 'iota'}(${lane0})`;
-  }
-
-  /** Whether the chunk has met an anomaly so far (see `anomalies`). */
-  anomalies(): string {
-    return anomalies(this.flags, this.p);
+  private lanesOf(s: ScalarLanes): string {
+    return `${this.q}_${s.shape === 'uniform' ? 'splat' : 'iota'}(${s.lane0})`;
   }
 
   /** A lane vector as 64-bit lanes (for offsets, range checks and stores). */
@@ -282,7 +286,7 @@ class VectorEmitter {
         return `${q}_splat(${cLiteral(e.value as number | bigint)!})`;
       case 'var':
         if (e.name === this.loopVar) return 'vx';
-        if (this.lane0Lets.has(e.name)) return this.lanesOf(e, this.lane0Lets.get(e.name)!);
+        if (this.scalarLets.has(e.name)) return this.lanesOf(this.scalarLets.get(e.name)!);
         if (this.lets.has(e.name)) return `w_${mangle(e.name)}`;
         if (em.varTag(e.name) !== undefined) em.line(`ans |= ${em.varTag(e.name)!};`);
         return `${q}_splat(v_${mangle(e.name)})`;
@@ -299,8 +303,8 @@ class VectorEmitter {
         return r;
       }
       case 'op': {
-        const lane0 = this.scalar(e);
-        if (lane0 !== undefined) return this.lanesOf(e, lane0);
+        const scalar = this.scalar(e);
+        if (scalar !== undefined) return this.lanesOf(scalar);
         const args = e.args.map((a) => this.expr(a));
         const r = em.temp('vt');
         // 64-bit lanes accumulate anomalies; proved 32-bit lanes cannot overflow.
@@ -329,7 +333,8 @@ class VectorEmitter {
 
   /** An index of an access: its lanes, how they vary, and lane 0 as scalar C when it has one. */
   index(a: Expr): Index {
-    return { v: this.expr(a), shape: shapeOf(a, this.loopVar, this.shapes), lane0: this.scalar(a) };
+    const s = this.scalar(a);
+    return s === undefined ? { v: this.expr(a), shape: shapeOf(a, this.loopVar, this.shapes) } : { v: this.lanesOf(s), ...s };
   }
 
   /**
@@ -377,7 +382,7 @@ class VectorEmitter {
         use(loaded(`${ok} ? ${p}_loadu(D_${c} + ${off}) : ${p}_splat(0)`, `${ok} ? ${p}_load32(D_${c} + ${off}) : (${h}){0}`));
         if (!em.clean) em.line(`ans |= ${ok} && ${p}_tags_load(T_${c} + ${off});`);
       } else {
-        em.open(`if (!${this.anomalies()}) {`);
+        em.open(`if (!${anomalies(this.flags, this.p)}) {`);
         em.line(`${s32 ? `${p}_store32` : `${p}_storeu`}(D_${c} + ${off}, ${stored()});`);
         em.line(`${p}_tags_clear(T_${c} + ${off});`);
         em.close();
@@ -397,7 +402,7 @@ class VectorEmitter {
       if (!em.clean) em.line(`ans |= ${p}_tags_gather(T_${c}, ${off});`);
       em.close('} else ans = 1;');
     } else {
-      em.open(`if (!${this.anomalies()}) {`);
+      em.open(`if (!${anomalies(this.flags, this.p)}) {`);
       em.line(`${s32 ? `${p}_scatter32` : `${p}_scatter`}(D_${c}, ${off}, ${stored()});`);
       em.line(`${p}_tags_clear_scatter(T_${c}, ${off});`);
       em.close();
@@ -548,17 +553,18 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
       // A chunk whose guard is false in some lane (the tail of a guarded split) is left to the
       // scalar code: the serial loop would not evaluate the rest of the body in that lane.
       if (st.k === 'let') {
-        const lane0 = ve.scalar(st.value);
-        if (lane0 !== undefined) {
-          em.line(`const int64_t l0_${mangle(st.var)} = ${lane0};`);
-          ve.lane0Lets.set(st.var, `l0_${mangle(st.var)}`);
+        const scalar = ve.scalar(st.value);
+        if (scalar !== undefined) {
+          const lane0 = `l0_${mangle(st.var)}`;
+          em.line(`const int64_t ${lane0} = ${scalar.lane0};`);
+          ve.scalarLets.set(st.var, { ...scalar, lane0 });
         } else em.line(`const ${ve.lane} w_${mangle(st.var)} = ${ve.expr(st.value)};`);
       } else {
         const v = ve.expr(st.cond);
         em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);
         if (last === 0) {
           // lanes whose guard operands overflowed are anomalies before the guard is believed
-          em.open(`if (!${ve.anomalies()}) {`);
+          em.open(`if (!${anomalies(flags, ve.p)}) {`);
           skips++;
         }
       }
