@@ -1,0 +1,84 @@
+// `refsem swizzle run|check|synth FILE`: the swizzle language (spec/swizzle.md) — evaluate a
+// program, check a filled program against its goal, or fill a sketch's holes by the pruned
+// enumerative search of the seed's §3–4.
+import { UserError, argLoc } from '../../diag.js';
+import { EXIT } from '../../node/io.js';
+import { readSource } from '../../node/source.js';
+import { holesOf, type SwzProgram } from '../../swizzle/ast.js';
+import { evaluate, goalMismatch } from '../../swizzle/eval.js';
+import { parseSwizzle } from '../../swizzle/parse.js';
+import { printSwizzle, showArray } from '../../swizzle/print.js';
+import { flatToIndex, summarize } from '../../swizzle/report.js';
+import { synthesize } from '../../swizzle/synth.js';
+import { DEFAULT_MEMORY_MB } from '../../swizzle/viability.js';
+import { parseIntOption } from '../options.js';
+import { CheckFailed } from '../main.js';
+import type { Register } from './index.js';
+
+function load(path: string): SwzProgram {
+  const src = readSource(path);
+  return parseSwizzle(src.text, src.file);
+}
+
+function noHoles(p: SwzProgram, what: string): void {
+  const hs = holesOf(p);
+  if (hs.length) {
+    const s = p.stmts[hs[0]!]!;
+    throw new UserError(`'${s.name}' is a hole (?${s.rhs.k === 'gather' ? s.rhs.fn : ''}): a sketch cannot be ${what}`, s.loc, 'fill the holes, or find fillings with `refsem swizzle synth`');
+  }
+}
+
+export const register: Register = (program, io, setExit) => {
+  const sw = program.command('swizzle').description('the swizzle language of Swizzleflow: run, check and synthesize data-movement kernels (spec/swizzle.md)');
+  sw.command('run')
+    .description('evaluate a program without holes and print its last array (every array with --all)')
+    .argument('<file>', 'a swizzle program (.swz)')
+    .option('--all', 'print every array')
+    .action((file: string, o: { all?: boolean }) => {
+      const p = load(file);
+      noHoles(p, 'run');
+      const vals = evaluate(p);
+      const shown = o.all ? p.stmts.map((_, i) => i) : [p.stmts.length - 1];
+      for (const i of shown) io.out(`${p.stmts[i]!.name} = ${showArray(p.terms, vals[i]!, p.stmts[i]!.shape)}\n`);
+    });
+  sw.command('check')
+    .description('does this filled program meet its goal? (exit 1 with the first differing cell if not)')
+    .argument('<file>', 'a swizzle program (.swz) with a goal and no holes')
+    .action((file: string) => {
+      const p = load(file);
+      noHoles(p, 'checked');
+      const goal = p.goal;
+      if (!goal) throw new UserError('the program has no goal to check', { file: p.file, line: 1, col: 1 }, 'add a last line: goal NAME = …');
+      const vals = evaluate(p);
+      const k = goalMismatch(p, vals);
+      const s = p.stmts[goal.stmt]!;
+      if (k < 0) {
+        io.out(`${p.file}: goal met: ${s.name} ${'[' + s.shape.join(', ') + ']'} equals the goal in all ${vals[goal.stmt]!.length} cells\n`);
+        return;
+      }
+      io.out(`${p.file}: goal not met: ${s.name}${flatToIndex(k, s.shape)} is ${p.terms.show(vals[goal.stmt]![k]!)}, the goal wants ${p.terms.show(goal.terms[k]!)}\n`);
+      throw new CheckFailed();
+    });
+  sw.command('synth')
+    .description('fill every hole by enumerative search pruned by pair reachability and copy counts')
+    .argument('<file>', 'a swizzle sketch (.swz) with holes and a goal')
+    .option('--all', 'find every solution (and the oracle\'s count of states)')
+    .option('--timeout <ms>', 'stop the search after this many milliseconds')
+    .option('--memory <mb>', `limit on the reachability matrices (default ${DEFAULT_MEMORY_MB})`)
+    .option('--json', 'print one JSON object')
+    .action((file: string, o: { all?: boolean; timeout?: string; memory?: string; json?: boolean }) => {
+      const p = load(file);
+      const timeoutMs = o.timeout === undefined ? undefined : Number(parseIntOption('--timeout', o.timeout, 1n, 10n ** 9n));
+      const memoryMb = o.memory === undefined ? DEFAULT_MEMORY_MB : Number(parseIntOption('--memory', o.memory, 1n, 10n ** 6n));
+      if (!p.goal) throw new UserError('the sketch has no goal to synthesize for', { file: p.file, line: 1, col: 1 }, 'add a last line: goal NAME = …');
+      if (o.memory !== undefined && !Number.isFinite(memoryMb)) throw new UserError('bad --memory', argLoc('--memory', o.memory));
+      const r = synthesize(p, { all: o.all === true, ...(timeoutMs !== undefined ? { timeoutMs } : {}), memoryMb });
+      const sum = summarize(p, r);
+      if (o.json) io.out(`${JSON.stringify({ file: p.file, ...sum, solutions: r.solutions.map((f) => printSwizzle(p, f)) })}\n`);
+      else {
+        r.solutions.forEach((f, i) => io.out(`// solution ${i + 1}\n${printSwizzle(p, f)}\n`));
+        for (const line of sum.lines) io.out(`${line}\n`);
+      }
+      if (r.solutions.length === 0) setExit(EXIT.checkFailed);
+    });
+};
