@@ -82,6 +82,8 @@ export interface FuzzEnv {
   readonly perceusHooks?: StageHooks;
   /** a planted fault of the FPIR instruction selector, checked by the `fpir` property */
   readonly fpirFault?: FpirFault;
+  /** a planted unsound viability test of swizzle synthesis, checked by the `swizzle-prune` property */
+  readonly swizzleFault?: 'single-goal-cell';
 }
 
 export function baseEnv(config: EnvConfig): FuzzEnv {

@@ -6,6 +6,7 @@ import type { Gather, Opts } from './gathers.js';
 import type { Shape } from './shape.js';
 import type { Terms } from './term.js';
 
+// implements [SWZ-PROGRAM]
 export type Rhs =
   | { readonly k: 'lit'; readonly terms: Int32Array }
   | {

@@ -5,6 +5,7 @@ import { SRC_ZERO, type Gather } from './gathers.js';
 import { sizeOf } from './shape.js';
 import { BOTTOM, type Terms, ZERO } from './term.js';
 
+// implements [SWZ-GATHER]
 /** [SWZ-GATHER] out[k] = the argument cell src[k] reads, or 0, or ⊥. */
 export function applyGather(g: Gather, args: readonly Int32Array[]): Int32Array {
   const input = args.length === 1 ? args[0]! : concat(args);
@@ -45,6 +46,7 @@ export function evalStmt(p: SwzProgram, i: number, vals: readonly Int32Array[], 
   }
 }
 
+// implements [SWZ-EVAL]
 /** Every array of the program, holes taking the choices of the filling (in statement order). */
 export function evaluate(p: SwzProgram, filling: Filling = []): Int32Array[] {
   const vals: Int32Array[] = [];

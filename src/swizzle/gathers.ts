@@ -142,6 +142,7 @@ function broadcast(c: GatherCtx): Gather[] {
   return [{ name: spell('broadcast', g ? [['group', g]] : []), src: tableOf(c, (i) => [0, [...i.slice(0, g), ...i.slice(split)]]) }];
 }
 
+// implements [SWZ-LOAD]
 /**
  * load_rep / load_trunc: a coalesced load onto threads (the seed's Listing 4): the leading output
  * dimensions, read column-major (the first fastest), index the argument's first dimension;
@@ -194,6 +195,7 @@ function axes(c: GatherCtx, dflt?: Axes): Axes {
   return { main: axisOpt(c, 'main', dflt?.main), second: axisOpt(c, 'second', dflt?.second), out: axisOpt(c, 'out', dflt?.out) };
 }
 
+// implements [SWZ-XFORM]
 /**
  * [SWZ-XFORM] A fan composed with a rotation inside groups of the main dimension: the cell at main
  * index i and second index k reads, along the out dimension, (cf·i' + ⌊i'/df⌋ + cr·k + ⌊k/dr⌋)
@@ -219,6 +221,7 @@ function xform(c: GatherCtx, ax: Axes, group: number, cf: number, cr: number, dr
   };
 }
 
+// implements [SWZ-ROT]
 /** [SWZ-ROT] A rotation by shift inside groups of the main dimension, along the out dimension. */
 function rot(c: GatherCtx, ax: Axes, group: number, shift: number): Gather {
   return {
@@ -247,6 +250,7 @@ function coeffs(n: number): number[] {
   return [...Array.from({ length: n }, (_, i) => i), -1];
 }
 
+// implements [SWZ-LEVEL]
 /**
  * [SWZ-LEVEL] The grammar's levels: level 1 and 2 use whole-dimension fans and rotations only;
  * level 3 adds every grouping (divisors of the main dimension) and the wrapping rotation. Levels
@@ -339,6 +343,7 @@ function allConds(c: GatherCtx, dims: readonly number[], n: number): Cond[] {
   return out;
 }
 
+// implements [SWZ-SELECT]
 /** first_if{cond}: the last dimension reads register 0 of the argument where the condition holds, else 1. */
 function firstIf(c: GatherCtx, k: Cond): Gather {
   return { name: spell('first_if', [['cond', k]]), src: tableOf(c, (i) => [0, [...i.slice(0, -1), condHolds(k, i) ? 0 : 1]]) };
@@ -405,6 +410,7 @@ function generalSelect(c: GatherCtx): Gather[] {
 
 // ---- HVX register operations (§5.1), on registers of n lanes, the rows of a [regs, n] array ------
 
+// implements [SWZ-HVX]
 /**
  * [SWZ-HVX] One new register appended to a register file: out = regs ++ [op(ra, rb)], where op is
  * valign (lanes s… of the pair rb:ra), vshuffe / vshuffo (the even / odd lanes of rb and ra

@@ -6,6 +6,7 @@ import type { Opts } from './gathers.js';
 import { type Shape, showShape, sizeOf } from './shape.js';
 import type { Terms } from './term.js';
 
+// implements [SWZ-GOAL]
 type GoalFn = (t: Terms, shape: Shape, opt: (k: string) => number) => Int32Array;
 
 const sym = (t: Terms, p: string, i: number): number => t.symbol(`${p}${i}`);

@@ -60,6 +60,7 @@ function show(t: Token): string {
   return t.kind === 'eof' ? 'the end of the file' : `'${t.text}'`;
 }
 
+// implements [SWZ-SYNTAX]
 export function parseSwizzle(src: string, file: string): SwzProgram {
   const p = new P(lex(src, file));
   const terms = new Terms();

@@ -42,7 +42,6 @@ export function summarize(p: SwzProgram, r: SynthResult): Summary {
     `solutions: ${r.solutions.length}${r.complete ? ' (search complete)' : r.solutions.length ? ' (stopped at the first; --all for every one)' : ' (timed out: unknown)'}${r.solutions.length ? `, each re-checked by the evaluator: ${rechecked ? 'goal met' : 'MISMATCH'}` : ''}`,
     `states: ${r.states} built, ${r.kept} kept; search space ${r.space}; pruned ${(pruned * 100).toFixed(4)}% (pairs ${r.prunedBy.pairs}, copies ${r.prunedBy.copies})`,
     r.oracle !== undefined ? `oracle: ${r.oracle} states; ineffectiveness ${ineffectiveness === undefined ? 'n/a (no state between holes)' : ineffectiveness.toFixed(2)}` : 'oracle: not computed (needs --all and a complete search)',
-    `time: matrices ${r.ms.matrices} ms, search ${r.ms.search} ms`,
   ];
   return { solved: r.solutions.length > 0, complete: r.complete, solutions: r.solutions.length, rechecked, states: r.states, kept: r.kept, space: r.space, pruned, ...(r.oracle !== undefined ? { oracle: r.oracle } : {}), ...(ineffectiveness !== undefined ? { ineffectiveness } : {}), prunedBy: r.prunedBy, ms: r.ms, lines };
 }

@@ -1,6 +1,7 @@
 // Shapes and indices of swizzle arrays (spec/swizzle.md, [SWZ-ARRAY]): row-major, the last
 // dimension fastest, as the seed's nested literals are written.
 
+// implements [SWZ-ARRAY]
 export type Shape = readonly number[];
 
 export function sizeOf(shape: Shape): number {

@@ -45,6 +45,7 @@ interface Tests {
   readonly goalCount: Map<number, number>;
 }
 
+// implements [SWZ-UNIVERSE]
 /**
  * [SWZ-UNIVERSE] The universe of each array: the goal's subterms it may hold. A literal holds its
  * terms; a gather what its arguments hold; a fold the goal's multisets whose elements all lie in
@@ -110,6 +111,7 @@ function prepare(p: SwzProgram, firstHole: number, opts: SynthOptions, loc: Loc)
   return { lay, ...(reach ? { reach } : {}), required, perCell, minCopies, goalCount };
 }
 
+// implements [SWZ-COPIES]
 /**
  * [SWZ-COPIES] min(g ← l): the fewest times the value at live location l is copied into the goal,
  * backwards from 1 per goal cell. A location an array untouched by the statement keeps passes its
@@ -170,6 +172,7 @@ function liveValues(lay: Layout, vals: readonly Int32Array[]): Int32Array {
   return out;
 }
 
+// implements [SWZ-PAIRS]
 function viable(p: SwzProgram, T: Tests, q: number, vals: readonly Int32Array[], opts: SynthOptions): Verdict {
   const lay = T.lay[q]!;
   const req = T.required[q]!;
@@ -259,6 +262,7 @@ function viable(p: SwzProgram, T: Tests, q: number, vals: readonly Int32Array[],
   return 'ok';
 }
 
+// implements [SWZ-SEARCH]
 /** Algorithm 1: the solutions, and the counts of §5.3. */
 export function synthesize(p: SwzProgram, opts: SynthOptions = {}): SynthResult {
   const goal = p.goal;
@@ -327,6 +331,7 @@ export function synthesize(p: SwzProgram, opts: SynthOptions = {}): SynthResult 
   return { solutions, complete, states, kept, space, ...(oracle !== undefined ? { oracle } : {}), prunedBy, ms: { matrices: t1 - t0, search: Date.now() - t1 } };
 }
 
+// implements [SWZ-ORACLE]
 /**
  * The states an oracle keeps (§5.3): at every hole but the last, the distinct prefixes of
  * solutions — exactly the states that some completion turns into a solution.

@@ -2,6 +2,7 @@
 // 0, the undefined value ⊥, and folds — multisets of terms. Terms are interned so that a term is
 // a small integer and equality of terms is equality of integers; arrays of terms are Int32Arrays.
 
+// implements [SWZ-TERM]
 export const ZERO = 0;
 export const BOTTOM = 1;
 
@@ -24,6 +25,7 @@ export class Terms {
     return id;
   }
 
+// implements [SWZ-FOLD]
   /**
    * [SWZ-FOLD] The fold of a list of terms: 0 is the identity and is dropped; the fold of nothing
    * is 0; otherwise the multiset of the rest (a fold of one term stays a multiset: folds nest as

@@ -123,6 +123,7 @@ export interface Reach {
 /** A bound on the memory the matrices may take; beyond it synthesis stops with a message. */
 export const DEFAULT_MEMORY_MB = 3072;
 
+// implements [SWZ-MATRIX]
 /**
  * [SWZ-MATRIX] The reachability matrices R(q): which pairs of live locations after statement q
  * can reach which pairs of goal cells, multiplied back from the goal (where R is the identity)

@@ -137,6 +137,7 @@ export const FAULTS: readonly Fault[] = [
   perceusFault('reusespec-other-position', 'reuse specialization keeps a field whose value was matched at another position (§4.2.5)', keepOtherPosition),
   perceusFault('token-in-lambda', 'a reuse token paired with a constructor inside a lambda, another activation (§4.2.4)', tokenInLambda),
   ...FPIR_FAULTS.map(fpirFault),
+  { name: 'swizzle-single-cell', history: 'a viability test that wants each goal cell\'s terms at the same index of the live arrays: an abstraction that forgets where data can still move (Swizzleflow §3.2)', properties: ['swizzle-prune'], plant: (env) => ({ ...env, swizzleFault: 'single-goal-cell' }) },
 ];
 
 export function faultNamed(name: string): Fault {
