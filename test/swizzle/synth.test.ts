@@ -1,0 +1,96 @@
+// Synthesis: the benchmarks small enough for the test suite are solved with the seed's counts; the
+// pruning is sound on random sketches and the planted unsound test is caught; the matrices'
+// memory limit is a message (spec/swizzle.md).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../../src/diag.js';
+import { DEFAULT_CONFIG, baseEnv } from '../../src/fuzz/env.js';
+import { swizzlePrune } from '../../src/fuzz/properties/swizzle.js';
+import { evaluate, goalMismatch } from '../../src/swizzle/eval.js';
+import { parseSwizzle } from '../../src/swizzle/parse.js';
+import { summarize } from '../../src/swizzle/report.js';
+import { synthesize } from '../../src/swizzle/synth.js';
+import { runCli } from '../support/cli.js';
+
+const example = (name: string) => parseSwizzle(readFileSync(`examples/swizzle/${name}.swz`, 'utf8'), name);
+
+describe('[SWZ-SEARCH] [SWZ-PAIRS] [SWZ-COPIES] [SWZ-MATRIX] [SWZ-ORACLE] benchmarks', () => {
+  it.each(['stencil2d-3', 'ffm-4'])('%s: every solution found and re-checked, at least 99 percent pruned', (name) => {
+    const p = example(name);
+    const r = synthesize(p, { all: true });
+    const s = summarize(p, r);
+    expect(r.complete).toBe(true);
+    expect(r.solutions.length).toBeGreaterThan(0);
+    for (const f of r.solutions) expect(goalMismatch(p, evaluate(p, f))).toBe(-1);
+    expect(s.rechecked).toBe(true);
+    expect(s.pruned).toBeGreaterThan(0.99);
+    expect(r.kept).toBeGreaterThanOrEqual(r.oracle!);
+  });
+
+  it('the copy-count test prunes what pairs cannot: more copies of a than the goal holds (Listing 9)', () => {
+    const src = 'x: [2] = [a, b]\nd: [2, 2] = broadcast(x)\nh: [2, 2] = ?cond_keep{consts=[0]}(d)\ns: [2] = fold h\ngoal s = [{a}, {b}]\n';
+    const p = parseSwizzle(src, 't');
+    const both = synthesize(p, { all: true });
+    const pairsOnly = synthesize(p, { all: true, prune: { pairs: true, copies: false } });
+    expect(both.solutions).toEqual(pairsOnly.solutions);
+    expect(both.solutions.length).toBeGreaterThan(0);
+    expect(both.prunedBy.copies).toBeGreaterThan(0);
+    expect(pairsOnly.states).toBe(both.states);
+    expect(pairsOnly.kept).toBeGreaterThan(both.kept);
+  });
+
+  it('without a goal, synthesis is a located error', () => {
+    expect(() => synthesize(parseSwizzle('x: [2] = [a, b]\n', 't'))).toThrow(UserError);
+  });
+
+  it('matrices above the memory limit stop synthesis with a message, not a crash', () => {
+    expect(() => synthesize(example('stencil2d-3'), { memoryMb: 1 })).toThrow(/reachability matrices need \d+ MB, above the limit of 1 MB/);
+  });
+});
+
+describe('[SWZ-PRUNE-SOUND] the swizzle-prune property', () => {
+  const env = baseEnv(DEFAULT_CONFIG);
+  it('holds on 100 random sketches', () => {
+    for (let seed = 0; seed < 100; seed++) {
+      const c = swizzlePrune.concretize(seed, env);
+      expect(swizzlePrune.check(c, env), c.text).toEqual({ status: 'pass' });
+    }
+  });
+
+  it('catches the planted single-cell test', () => {
+    const planted = { ...env, swizzleFault: 'single-goal-cell' as const };
+    let found = -1;
+    for (let seed = 0; seed < 200 && found < 0; seed++) if (swizzlePrune.check(swizzlePrune.concretize(seed, planted), planted).status === 'fail') found = seed;
+    expect(found).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a case round-trips through its text', () => {
+    const c = swizzlePrune.concretize(7, env);
+    expect(swizzlePrune.decode(swizzlePrune.encode(c), env)).toEqual(c);
+  });
+});
+
+describe('refsem swizzle', () => {
+  it('run, check and synth; a sketch cannot be run; a missed goal exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swz-'));
+    const sketch = join(dir, 'swap.swz');
+    writeFileSync(sketch, 'x: [4] = iota(x, 4)\npairs: [2, 2] = reshape(x)\nmoved: [2, 2] = ?rots{main=1, second=0, out=1}(pairs)\ngoal moved = [[x1, x0], [x3, x2]]\n');
+    const synth = await runCli(['swizzle', 'synth', sketch, '--json']);
+    expect(synth.code).toBe(0);
+    const out = JSON.parse(synth.stdout) as { solved: boolean; rechecked: boolean; solutions: string[] };
+    expect(out.solved && out.rechecked).toBe(true);
+    const filled = join(dir, 'filled.swz');
+    writeFileSync(filled, out.solutions[0]!);
+    expect((await runCli(['swizzle', 'check', filled])).code).toBe(0);
+    writeFileSync(filled, out.solutions[0]!.replace('shift=-1', 'shift=0'));
+    const wrong = await runCli(['swizzle', 'check', filled]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(/goal not met: moved\[0, 0\] is x0, the goal wants x1/);
+    const run = await runCli(['swizzle', 'run', sketch]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/swap.swz:3:1: error: 'moved' is a hole/);
+    expect((await runCli(['swizzle', 'synth', sketch, '--timeout', 'soon'])).code).toBe(2);
+  });
+});
