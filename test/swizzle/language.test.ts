@@ -96,7 +96,7 @@ describe('[SWZ-GATHER] gathers', () => {
   });
 });
 
-describe('[SWZ-SYNTAX] parser and printer', () => {
+describe('[SWZ-SYNTAX] [SWZ-ARRAY] [SWZ-PROGRAM] parser and printer', () => {
   it('prints text that parses back to the same program', () => {
     const src = 'x: [6] = iota(x, 6)\nm: [3, 2] = reshape(x)\nk: [3, 2] = keep_if{cond=[0, 1, 1, -1, 3]}(m)\ns: [3] = fold k\ngoal s = [{x0, x1}, {x2}, {x4, x5}]\n';
     const p = parseSwizzle(src, 't');

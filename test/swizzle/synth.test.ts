@@ -41,6 +41,15 @@ describe('[SWZ-SEARCH] [SWZ-PAIRS] [SWZ-COPIES] [SWZ-MATRIX] [SWZ-ORACLE] benchm
     expect(pairsOnly.kept).toBeGreaterThan(both.kept);
   });
 
+  it('[SWZ-UNIVERSE] a symbol a later literal brings again is not required before it (the seed\'s §4 caveat)', () => {
+    // y's x0 is a second copy of x's: requiring it after h, where f may have replaced it by 0, would
+    // reject the solution
+    const src = 'x: [2] = [x0, x1]\nh: [2] = ?cond_keep{consts=[0]}(x)\ny: [2] = [x0, c]\ns: [2, 2] = stack(h, y)\ngoal s = [[0, x0], [x1, c]]\n';
+    const p = parseSwizzle(src, 't');
+    expect(synthesize(p, { all: true }).solutions).toEqual(synthesize(p, { all: true, prune: { pairs: false, copies: false } }).solutions);
+    expect(synthesize(p, { all: true }).solutions.length).toBeGreaterThan(0);
+  });
+
   it('without a goal, synthesis is a located error', () => {
     expect(() => synthesize(parseSwizzle('x: [2] = [a, b]\n', 't'))).toThrow(UserError);
   });
