@@ -1,7 +1,11 @@
 // Synthesis: the benchmarks small enough for the test suite are solved with the seed's counts; the
 // pruning is sound on random sketches and the planted unsound test is caught; the matrices'
 // memory limit is a message (spec/swizzle.md).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostIsas } from '../../src/codegen/cpu.js';
+import { compileStandalone } from '../../src/codegen/toolchain.js';
+import { expectedValues, lowerToC } from '../../src/swizzle/lower.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +84,29 @@ describe('[SWZ-PRUNE-SOUND] the swizzle-prune property', () => {
     expect(swizzlePrune.decode(swizzlePrune.encode(c), env)).toEqual(c);
   });
 });
+
+describe('[SWZ-LOWER] lowering to AVX2', () => {
+  it.runIf(hostIsas().has('avx2'))('the emitted C of a solution equals the evaluator; a wrong program is caught', async () => {
+    const p = example('stencil2d-3-solved');
+    const sym = new Map<number, number>();
+    for (let t = 2; t < p.terms.size; t++) if (!p.terms.isFold(t)) sym.set(t, (t * 2654435761) | 0);
+    const good = await runC(lowerToC(p, [], sym).source);
+    expect(good).toEqual(expectedValues(p, [], sym));
+    // the same program with the y rotation dropped computes other sums
+    const q = parseSwizzle(readFileSync('examples/swizzle/stencil2d-3-solved.swz', 'utf8').replace(/xform\{main=1[^}]*\}/, 'id'), 'q');
+    expect(await runC(lowerToC(q, [], sym).source)).not.toEqual(expectedValues(p, [], sym));
+  });
+});
+
+async function runC(source: string): Promise<number[]> {
+  const bin = await compileStandalone(source);
+  if ('error' in bin) throw new Error(bin.error);
+  try {
+    return execFileSync(bin.bin, { encoding: 'utf8' }).trim().split('\n').map(Number);
+  } finally {
+    bin.done();
+  }
+}
 
 describe('refsem swizzle', () => {
   it('run, check and synth; a sketch cannot be run; a missed goal exits 1', async () => {

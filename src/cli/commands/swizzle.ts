@@ -12,6 +12,11 @@ import { flatToIndex, summarize } from '../../swizzle/report.js';
 import { synthesize } from '../../swizzle/synth.js';
 import { DEFAULT_MEMORY_MB } from '../../swizzle/viability.js';
 import { parseIntOption } from '../options.js';
+import { execFileSync } from 'node:child_process';
+import { hostIsas } from '../../codegen/cpu.js';
+import { compileStandalone } from '../../codegen/toolchain.js';
+import { expectedValues, lowerToC } from '../../swizzle/lower.js';
+import { seededRng } from '../../rng.js';
 import { CheckFailed } from '../main.js';
 import type { Register } from './index.js';
 
@@ -57,6 +62,43 @@ export const register: Register = (program, io, setExit) => {
         return;
       }
       io.out(`${p.file}: goal not met: ${s.name}${flatToIndex(k, s.shape)} is ${p.terms.show(vals[goal.stmt]![k]!)}, the goal wants ${p.terms.show(goal.terms[k]!)}\n`);
+      throw new CheckFailed();
+    });
+  sw.command('lower')
+    .description('lower a program (a sketch: its first solution) to AVX2 permutes in C, run it here and compare with the evaluator on random values')
+    .argument('<file>', 'a swizzle program (.swz)')
+    .option('--seed <n>', 'seed of the random values of the symbols', '1')
+    .option('--print', 'print the C program')
+    .action(async (file: string, o: { seed: string; print?: boolean }) => {
+      const p = load(file);
+      const seed = Number(parseIntOption('--seed', o.seed, 0n, 2n ** 31n - 1n));
+      const filling = holesOf(p).length ? synthesize(p).solutions[0] : [];
+      if (!filling) throw new UserError('the sketch has no solution to lower', { file: p.file, line: 1, col: 1 });
+      const rng = seededRng(seed);
+      const sym = new Map<number, number>();
+      for (let t = 2; t < p.terms.size; t++) if (!p.terms.isFold(t)) sym.set(t, (rng.below(2 ** 16) * 2 ** 16 + rng.below(2 ** 16)) | 0);
+      const c = lowerToC(p, filling, sym);
+      if (o.print) io.out(c.source);
+      if (!hostIsas().has('avx2')) {
+        io.out(`${p.file}: not run: this CPU has no AVX2 (unknown, not a pass)\n`);
+        setExit(EXIT.checkFailed);
+        return;
+      }
+      const bin = await compileStandalone(c.source);
+      if ('error' in bin) throw new Error(`the emitted C did not compile: ${bin.error}`);
+      let got: number[];
+      try {
+        got = execFileSync(bin.bin, { encoding: 'utf8', timeout: 20_000 }).trim().split('\n').map(Number);
+      } finally {
+        bin.done();
+      }
+      const want = expectedValues(p, filling, sym);
+      const k = want.findIndex((v, i) => got[i] !== v);
+      if (k < 0 && got.length === want.length) {
+        io.out(`${p.file}: the C program (${c.permutes} vpermd, ${c.blends} vpblendd) equals the evaluator on all ${want.length} cells (seed ${seed})\n`);
+        return;
+      }
+      io.out(`${p.file}: the C program differs from the evaluator at cell ${k}: ${got[k]} instead of ${want[k]} (seed ${seed})\n`);
       throw new CheckFailed();
     });
   sw.command('synth')
