@@ -89,6 +89,17 @@ function axisOpt(c: GatherCtx, key: string, dflt?: number): number {
 }
 
 /** Keeps the first gather of every distinct table (the grammar's order decides which spelling stays). */
+/**
+ * The most work a hole's grammar may take to enumerate — gathers (before duplicates are dropped)
+ * times the cells of each — a bound that turns a huge set into a message, not a hang.
+ */
+export const MAX_ENUMERATED_CELLS = 1 << 27;
+
+function budget(c: GatherCtx, count: number, what: string): void {
+  const work = count * sizeOf(c.out);
+  if (work > MAX_ENUMERATED_CELLS || !Number.isFinite(work)) fail(c, `${what} would enumerate about ${count > 1e12 ? count.toExponential(1) : Math.round(count)} gathers of ${sizeOf(c.out)} cells, more than ${MAX_ENUMERATED_CELLS} cells in all`, 'narrow it with options (level, consts, dims) or make the array smaller');
+}
+
 function distinct(gs: readonly Gather[]): Gather[] {
   const seen = new Map<string, Gather>();
   for (const g of gs) {
@@ -276,6 +287,7 @@ function xforms(c: GatherCtx, dflt?: Axes): Gather[] {
   const len = c.out[ax.main]!;
   const groups = levelOf(c) === 3 ? divisorsDown(len, 2) : [len];
   const wraps = levelOf(c) === 3 ? [0, 1] : [0];
+  budget(c, groups.reduce((m, g) => m + wraps.length * divisorsDown(c.out[ax.second]!, 2).length * (g + 1) ** 2, 0), 'xforms');
   const out: Gather[] = [];
   if (sameShape(c.args[0]!, c.out)) out.push(identity(c));
   for (const g of groups) {
@@ -396,6 +408,7 @@ function generalSelect(c: GatherCtx): Gather[] {
   const dims = listOpt(c, 'dims', c.out.map((_, i) => i));
   dims.forEach((d) => (d >= 0 && d < c.out.length) || fail(c, `dims: ${d} is not a dimension of ${showShape(c.out)}`));
   const ops = allConds(c, dims, c.out[axis]!);
+  budget(c, ops.length ** n, 'general_select');
   const out: Gather[] = [];
   const pick = (chosen: Cond[]): void => {
     if (chosen.length === n) {
