@@ -12,6 +12,8 @@ import { traverse } from '../../src/schedule/traverse.js';
 import { parallelOverlap, requireDisjointParallel } from '../../src/schedule/disjoint.js';
 import type { DirectiveCtx } from '../../src/schedule/plugin.js';
 import { seededRng } from '../../src/rng.js';
+import { checkDominance } from '../../src/lowering/invariants.js';
+import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { runCli } from '../support/cli.js';
 import { scratch } from '../support/files.js';
 import { CHAIN, GRID, REDUCE, SEC22, THREE, body, expectRejection, scheduled } from './helpers.js';
@@ -325,6 +327,21 @@ describe('compute-at', () => {
   it('[COMPUTE-AT-DOMINANCE] names the consumer left outside', () => {
     expectRejection(() => scheduled(THREE, 'compute-at g at f.x'), 'COMPUTE-AT-DOMINANCE', ["consumer 'h'", "'g'", 'f.s0.x']);
   });
+  it('[COMPUTE-AT-DOMINANCE] a producer computed inside the one stage that reads it (lemma 2.5 per stage)', async () => {
+    const BOX = 'pipeline box() {\n  func inp(x) = x * 2;\n  func box(x) {\n    0;\n    rdom(r = (0, 3)) in (x) <- box(x) + inp(x + r);\n  }\n}';
+    for (const loop of ['box.s1.x', 'box.s1.r']) {
+      const t = scheduled(BOX, `compute-at inp at ${loop}`);
+      expect(checkDominance(t, loadPipeline(BOX, 'box.alg'))).toEqual([]);
+      const { file } = scratch('refsem-stage-');
+      const r = await runCli(['exec', file('box.alg', BOX), '--schedule', file('s.sched', `compute-at inp at ${loop}\n`), '--window', '-2+6', '--compare']);
+      expect(r.stdout).toContain('[VERDICT-EQUAL]');
+    }
+    // inside the stage that does not read it, the producer would come after the stage that does
+    expectRejection(() => scheduled(BOX, 'compute-at inp at box.s0.x'), 'COMPUTE-AT-DOMINANCE', ["consumer 'box'", 'outside loop box.s0.x']);
+    // a stage reading it on both sides of the loop: still refused
+    const BOTH = 'pipeline box() {\n  func inp(x) = x * 2;\n  func box(x) {\n    inp(x);\n    rdom(r = (0, 3)) in (x) <- box(x) + inp(x + r);\n  }\n}';
+    expectRejection(() => scheduled(BOTH, 'compute-at inp at box.s1.x'), 'COMPUTE-AT-DOMINANCE', ["consumer 'box'", "'inp'"]);
+  });
   it('[COMPUTE-AT-DOMINANCE] every specialization of the consumer must see the producer', () => {
     expectRejection(() => scheduled(SEC22, 'specialize f when x.len > 3\ncompute-at g at f.s0.k1.x'), 'COMPUTE-AT-DOMINANCE', ["consumer 'f'", 'f.s0.k1.x'], 2);
   });
@@ -371,10 +388,21 @@ describe('bounds phase', () => {
     // only an assertion that the non-constant extent is not negative is added (lemma 2.17)
     expect(body(t)).toBe(body(scheduled(GRID, '')).replace('{\n', '{\n  assert !(n + 2 < 0);\n'));
   });
-  it('[BOUNDS-DIM] only pure dimensions of the final stage', () => {
+  it('[BOUNDS-DIM] / [HINT-STAGES] pure dimensions some stage loops over; the final stage\'s, or else the earlier stages\'', async () => {
     expectRejection(() => scheduled(GRID, 'bound f.z min 0 len 8'), 'BOUNDS-DIM', ["'z'", 'x, y']);
     const hist = `pipeline f() { func f(x, b) { 0; rdom(r = (0, 3)) in (x, r) <- f(x, r) + 1; } }`;
-    expectRejection(() => scheduled(hist, 'bound f.b min 0 len 3'), 'BOUNDS-DIM', ["'b'", 'final stage']);
+    expect(scheduled(hist, 'bound f.b min 0 len 3').hints).toMatchObject([{ k: 'bound', func: 'f', dim: 'b' }]);
+    const { file } = scratch('refsem-hint-stages-');
+    const alg = file('hist.alg', hist);
+    for (const [sched, window, verdict] of [
+      ['bound f.b min 0 len 3', '0+2,0+3', '[VERDICT-EQUAL]'], ['bound f.b min 0 len 3', '0+2,0+4', '[VERDICT-ASSERTION]'],
+      ['bound-extent f.b len 5', '0+2,0+4', '[VERDICT-EQUAL]'], ['align-bounds f.b modulus 4', '1+2,1+3', '[VERDICT-EQUAL]'],
+    ] as const) {
+      for (const engine of ['beta0', 'beta1']) {
+        const r = await runCli(['exec', alg, '--schedule', file('s.sched', `${sched}\n`), '--window', window, '--engine', engine, '--compare']);
+        expect(r.stdout, `${sched} on ${window} (${engine})`).toContain(verdict);
+      }
+    }
   });
   it('[BOUNDS-ONCE] one bounds directive per func dimension', () => {
     expectRejection(() => scheduled(GRID, 'bound f.x min 0 len 8\nbound-extent f.x len 4'), 'BOUNDS-ONCE', ['f.x', 'bound'], 2);
