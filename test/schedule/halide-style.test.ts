@@ -318,3 +318,18 @@ describe('.halide files on the command line', () => {
     expect(r.stderr).not.toContain('    at ');
   });
 });
+
+describe("Halide tutorials' schedule idioms run and are checked", () => {
+  it.each([
+    'blur_y.split(y, yo, yi, 4).parallel(yo);',
+    'blur_y.tile(x, y, xo, yo, xi, yi, 4, 4).fuse(xo, yo, t).parallel(t);',
+    'blur_y.split(x, xo, xi, 3).vectorize(xi).unroll(xo, 2);',
+    'blur_y.parallel(y).vectorize(x, 4);\nblur_x.compute_at(blur_y, y).vectorize(x, 4);',
+    'blur_y.tile(x, y, xo, yo, xi, yi, 8, 8).parallel(yo).vectorize(xi, 4);\nblur_x.compute_at(blur_y, xo).vectorize(x, 4);',
+    'blur_y.split(y, yo, yi, 4).parallel(yo);\nblur_x.store_at(blur_y, yo).compute_at(blur_y, yi);',
+  ])('%s', async (sched) => {
+    const { file } = scratch('refsem-idioms-');
+    const r = await runCli(['exec', file('blur.alg', BLUR), '--schedule', file('s.halide', sched), '--window', '0+13,0+11', '--compare']);
+    expect(r.stdout).toContain('[VERDICT-EQUAL]');
+  });
+});
