@@ -229,9 +229,13 @@ class Inference {
     this.scope.splice(this.scope.length - pushed, pushed);
   }
 
-  /** Bounds-phase hints (§2.8.5) fix or widen the final compute pair before f's loops read it. */
+  /**
+   * Bounds-phase hints (§2.8.5) fix or widen the final compute pair before f's loops read it; for a
+   * dimension the final stage does not loop over, the pairs of the stages that do ([HINT-STAGES]).
+   */
   private applyHints(p: HolePair): void {
-    if (p.kind !== 'cpu' || p.stage !== undefined) return;
+    // implements [HINT-STAGES]
+    if (p.kind !== 'cpu' || (p.stage !== undefined && this.gamma.has(pairKey({ kind: 'cpu', func: p.func, dim: p.dim })))) return;
     const st = this.gamma.get(pairKey(p));
     if (!st) return;
     for (const h of this.hints) {

@@ -114,7 +114,12 @@ function defineFunc(f: Func, params: ReadonlySet<string>, out: string[]): void {
     const lhs = st.pure ? f.vars.map(pyVar) : st.lhs.map((e) => index(e, s));
     // A predicate without an rdom has no RDom to hang `where` on: the point keeps its value when it is false.
     const guarded = st.rdom.length === 0 && !(st.pred.k === 'const' && st.pred.value === 1);
-    const rhs = guarded ? `hl.select(${value(st.pred, s)} != 0, ${value(st.rhs, s)}, ${pyFunc(f.name)}[${lhs.join(', ')}])` : value(st.rhs, s);
+    // Halide keeps an RDom only if the update's coordinates or value mention it; one its predicate
+    // alone mentions would be dropped, making the update a plain redefinition over every point. A
+    // term 0 · (r₁ + …) mentions it without changing a value ([HALIDE-RDOM]).
+    const anchored = st.rdom.length > 0 && ![...st.lhs, st.rhs].some((e) => mentions(e, new Set(rvars.keys())));
+    const anchor = anchored ? ` + hl.i64(0) * (${[...rvars.values()].map((r) => `hl.i64(${r})`).join(' + ')})` : '';
+    const rhs = guarded ? `hl.select(${value(st.pred, s)} != 0, ${value(st.rhs, s)}, ${pyFunc(f.name)}[${lhs.join(', ')}])` : `${value(st.rhs, s)}${anchor}`;
     out.push(`${pyFunc(f.name)}[${lhs.join(', ')}] = ${rhs}`);
   });
 }
@@ -257,7 +262,8 @@ function scheduleCall(p: Pipeline, step: ScheduleStep, loops: LoopVars, outer: S
       const i32 = (e: unknown) => `hl.i32(${value(e as Expr, outer)})`;
       if (name === 'bound') return [`${pyFunc(f!)}.bound(${pyVar(d!)}, ${i32(a.min)}, ${i32(a.len)})`];
       if (name === 'bound-extent') return [`${pyFunc(f!)}.bound_extent(${pyVar(d!)}, ${i32(a.len)})`];
-      return [`${pyFunc(f!)}.align_bounds(${pyVar(d!)}, ${i32(a.modulus)}, ${i32(a.remainder)})`];
+      // The remainder is optional in refsem and in Halide (0 in both).
+      return [`${pyFunc(f!)}.align_bounds(${pyVar(d!)}, ${i32(a.modulus)}${a.remainder === undefined ? '' : `, ${i32(a.remainder)}`})`];
     }
     default:
       throw new BridgeRefusal(`the bridge does not map directive '${name}' to Halide yet (it maps split, reorder, swap, fuse, traverse, vectorize, unroll, inline, compute-at, store-at, specialize, bound, bound-extent and align-bounds)`);

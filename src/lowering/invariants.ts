@@ -93,21 +93,35 @@ export function withDominators(
   }
 }
 
-/** The funcs a func's definition refers to, other than itself (lemma 2.5's "f appears in g"). */
-function producersOf(p: Pipeline): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
+/**
+ * The funcs each stage of each func refers to, other than the func itself: "f appears in g" of
+ * lemma 2.5, read per stage (docs/proofs/halide.md, "Lemma 2.5 per stage").
+ */
+function producersOf(p: Pipeline): Map<string, Set<string>[]> {
+  const out = new Map<string, Set<string>[]>();
   for (const g of p.funcs) {
-    const uses = new Set<string>();
-    for (const u of g.stages) {
+    out.set(g.name, g.stages.map((u) => {
+      const uses = new Set<string>();
       for (const e of [...u.lhs, u.rhs, u.pred, ...u.rdom.flatMap((r) => [r.min, r.len])]) {
         walkExpr(e, (x) => {
           if (x.k === 'access' && x.func !== g.name) uses.add(x.func);
         });
       }
-    }
-    out.set(g.name, uses);
+      return uses;
+    }));
   }
   return out;
+}
+
+/** The stage of func g whose statement encloses a statement, from its labels (undefined: none). */
+export function enclosingStage(g: string, labels: readonly string[]): number | undefined {
+  for (let k = labels.length - 1; k >= 0; k--) {
+    const l = labels[k]!;
+    if (!l.startsWith(`${g}.s`)) continue;
+    const i = Number(l.slice(g.length + 2));
+    if (Number.isInteger(i) && l === stageLabel(g, i)) return i;
+  }
+  return undefined;
 }
 
 /** The funcs the program allocates: a func of the algorithm it does not allocate was inlined. */
@@ -121,25 +135,28 @@ function allocated(t: TgtProgram): Set<string> {
  * The producers a func reads in the program: an inlined producer (spec/schedule.md, [INLINE]) is
  * replaced by the producers its definition reads, since those reads now sit in the consumer.
  */
-function computedProducers(direct: ReadonlyMap<string, ReadonlySet<string>>, present: ReadonlySet<string>): Map<string, Set<string>> {
+function computedProducers(direct: ReadonlyMap<string, readonly ReadonlySet<string>[]>, present: ReadonlySet<string>): Map<string, Set<string>[]> {
+  const all = new Map([...direct].map(([g, st]) => [g, new Set(st.flatMap((u) => [...u]))]));
   const expand = (f: string, seen: Set<string>): string[] =>
-    present.has(f) ? [f] : seen.has(f) ? [] : (seen.add(f), [...(direct.get(f) ?? [])].flatMap((h) => expand(h, seen)));
-  return new Map([...direct].map(([g, fs]) => [g, new Set([...fs].flatMap((f) => expand(f, new Set())))]));
+    present.has(f) ? [f] : seen.has(f) ? [] : (seen.add(f), [...(all.get(f) ?? [])].flatMap((h) => expand(h, seen)));
+  return new Map([...direct].map(([g, st]) => [g, st.map((fs) => new Set([...fs].flatMap((f) => expand(f, new Set()))))]));
 }
 
 /**
- * Lemma 2.5: for every func f used in the definition of g, `label f` (all of f's loops) has
- * completed before each assignment to g starts; and `allocate f` dominates every loop of f and
- * every assignment to f.
+ * Lemma 2.5, per stage: for every func f used in stage i of g, `label f` (all of f's loops) has
+ * completed before each assignment of stage i of g starts; and `allocate f` dominates every loop of
+ * f and every assignment to f. An assignment outside any stage label of g answers for all stages.
  */
 export function checkDominance(t: TgtProgram, p: Pipeline): string[] {
   const found: string[] = [];
   const fail = (m: string) => found.push(`[${DOMINANCE}] ${m}`);
   const funcs = new Set(p.funcs.map((f) => f.name));
   const producers = computedProducers(producersOf(p), allocated(t));
-  withDominators(t.body, funcs, (s, dom) => {
+  withDominators(t.body, funcs, (s, dom, labels) => {
     if (s.k === 'store') {
-      for (const f of producers.get(s.func) ?? []) {
+      const stages = producers.get(s.func) ?? [];
+      const i = enclosingStage(s.func, labels);
+      for (const f of new Set((i === undefined ? stages : stages.slice(i, i + 1)).flatMap((u) => [...u]))) {
         if (!dom.has(`done ${f}`)) fail(`the loops for ${f} do not dominate the assignment to ${s.func}: ${printHead(s)}`);
       }
       if (!dom.has(`alloc ${s.func}`)) fail(`allocate ${s.func} does not dominate the assignment: ${printHead(s)}`);

@@ -47,11 +47,11 @@ function check(t: TgtProgram, a: ComputeAtArgs, ctx: DirectiveCtx): TgtProgram {
     }
     const reader = v.consumer ? `consumer '${v.consumer}'` : 'a statement';
     if (nested.includes(g) && !v.reads && v.consumer) {
-      // The statement left outside is a stage of the consumer that does not itself read g: the
-      // placement is refused only because lemma 2.5 asks every stage of a consumer to follow g.
+      // The statement left outside does not itself read g, but its stage does elsewhere (another
+      // specialization of it): lemma 2.5 per stage asks all of that stage to follow g.
       ctx.reject('COMPUTE-AT-DOMINANCE',
-        `'${v.consumer}' reads '${g}' in another stage, and lemma 2.5 requires every stage of '${v.consumer}' to run after '${g}' is computed; its statement ${v.at} is outside loop ${target.stmt.var}, so it would run before '${g}' is computed`,
-        `compute '${a.func}' at a loop that encloses every stage of '${v.consumer}' (refsem keeps lemma 2.5 for whole funcs, see spec/schedule.md, [COMPUTE-AT-DOMINANCE])`);
+        `a stage of '${v.consumer}' reads '${g}', and lemma 2.5 requires all of that stage to run after '${g}' is computed; its statement ${v.at} is outside loop ${target.stmt.var}, so it would run before '${g}' is computed`,
+        `compute '${a.func}' at a loop that encloses every statement of the stages of '${v.consumer}' that read it`);
     }
     if (nested.includes(g)) {
       ctx.reject('COMPUTE-AT-DOMINANCE',

@@ -226,10 +226,16 @@ export function parallelOverlap(t: TgtProgram, l: LoopInfo): Overlap | undefined
   return undefined;
 }
 
-/** The pure parallel loops of t (reduction loops are [TRAVERSE-PURE]'s) whose iterations may meet. */
+/**
+ * The pure parallel loops of t (reduction loops are [TRAVERSE-PURE]'s) whose iterations may meet
+ * in a stage that can read its own func. A loop of a func's pure stage (stage 0, which never reads
+ * the func, def. 2.10) writes each point with the value the definition gives it, whichever
+ * iteration writes it: its overlaps are equal writes, which the executors let finish and report
+ * ([PAR-OVERLAP], spec/target.md) and would stop as a race were the values to differ.
+ */
 function overlapping(t: TgtProgram): (Overlap & { loop: string })[] {
   return loopsOf(t).flatMap((l) => {
-    if (l.stmt.trav !== 'parallel' || !isPure(t, l.stmt.var)) return [];
+    if (l.stmt.trav !== 'parallel' || !isPure(t, l.stmt.var) || l.name?.stage === 0) return [];
     const o = parallelOverlap(t, l);
     return o === undefined ? [] : [{ loop: l.stmt.var, ...o }];
   });

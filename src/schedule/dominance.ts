@@ -5,7 +5,8 @@
 // also checked by src/lowering/invariants.ts against the algorithm; this check works on the
 // program alone and names the consumer left behind.
 import { walkExpr } from '../expr/ast.js';
-import { withDominators } from '../lowering/invariants.js';
+import { enclosingStage, withDominators } from '../lowering/invariants.js';
+import { stageLabel } from '../target-semantics/loop-name.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { printHead } from '../target-semantics/print.js';
 import { visitStmts } from '../target-semantics/walk.js';
@@ -21,8 +22,9 @@ export interface Violation {
   /** The accessing statement, printed head only. */
   readonly at: string;
   /**
-   * Whether that statement reads f itself. A consumer's assignment that does not (another stage
-   * of a multi-stage consumer) is a violation only because lemma 2.5 speaks of all of them.
+   * Whether that statement reads f itself. An assignment of a stage that reads f elsewhere (in
+   * another specialization, or a read outside the stage's label) is a violation because lemma 2.5
+   * speaks of all of that stage's assignments.
    */
   readonly reads: boolean;
 }
@@ -32,30 +34,38 @@ function innermostFunc(labels: readonly string[], funcs: ReadonlySet<string>): s
   return [...labels].reverse().find((l) => funcs.has(l));
 }
 
-/** The funcs whose statements read f outside f's own statements: f's consumers. */
-function consumersOf(t: TgtProgram, f: string, funcs: ReadonlySet<string>): Set<string> {
+/**
+ * The stages whose statements read f outside f's own statements, as `g.s<i>` (or `g` for a read
+ * outside any stage label of its func g, which then answers for all of g's stages).
+ */
+function readingStages(t: TgtProgram, f: string, funcs: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   visitStmts(t.body, (s, _path, labels) => {
     const reader = innermostFunc(labels, funcs);
-    if (reader !== f) {
-      for (const e of ownExprs(s)) {
-        walkExpr(e, (x) => {
-          if (x.k === 'access' && x.func === f && reader !== undefined) out.add(reader);
-        });
-      }
+    if (reader === f || reader === undefined) return;
+    for (const e of ownExprs(s)) {
+      walkExpr(e, (x) => {
+        if (x.k === 'access' && x.func === f) out.add(stageKey(reader, labels));
+      });
     }
   });
   return out;
 }
 
+function stageKey(g: string, labels: readonly string[]): string {
+  const i = enclosingStage(g, labels);
+  return i === undefined ? g : stageLabel(g, i);
+}
+
 /**
- * Every access to `f`, every assignment of a consumer of f (lemma 2.5 speaks of all of a
- * consumer's assignments, not only those that read f) and every statement of f's own that is not
- * dominated as it must be.
+ * Every access to `f`, every assignment of a stage that reads f (lemma 2.5 per stage speaks of all
+ * of that stage's assignments, not only those that read f) and every statement of f's own that is
+ * not dominated as it must be.
  */
 export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
   const funcs = new Set(funcsOf(t));
-  const consumers = consumersOf(t, f, funcs);
+  const stages = readingStages(t, f, funcs);
+  const readsF = (g: string, labels: readonly string[]) => stages.has(g) || stages.has(stageKey(g, labels));
   const out: Violation[] = [];
   withDominators(t.body, funcs, (s, dom, labels) => {
     const consumer = innermostFunc(labels, funcs);
@@ -67,7 +77,7 @@ export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
     // another func's statement nested inside f's label (compute-at into a producer's loop) may not.
     const insideF = consumer === f;
     if ((reads || writes || (s.k === 'label' && s.name === f)) && !dom.has(`alloc ${f}`)) report('alloc');
-    const consumerStore = s.k === 'store' && consumers.has(s.func);
+    const consumerStore = s.k === 'store' && readsF(s.func, labels);
     if ((reads || consumerStore) && !insideF && !dom.has(`done ${f}`)) report('compute');
   });
   return out;

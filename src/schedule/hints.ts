@@ -1,7 +1,7 @@
 // What the bounds-phase directives (§2.8.5) share: they do not rewrite loops but record a
 // BoundsHint for the bounds engine, on a pure dimension of a func's final stage, at most one per
 // func dimension.
-import { type Expr, holeKey } from '../expr/ast.js';
+import type { Expr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import type { BoundsHint, TgtProgram } from '../target-semantics/ast.js';
 import { holesOf } from '../target-semantics/holes.js';
@@ -9,8 +9,9 @@ import { assertAtStart, constValue, dimsOf, funcsOf, requireFunc, requireStartup
 import { Rejection } from './plugin.js';
 
 /**
- * [BOUNDS-DIM] `f.x` names a pure dimension of f's final stage — one with the compute hole
- * ?cpu f_x that the hint constrains; [BOUNDS-ONCE] no other bounds directive names it.
+ * [BOUNDS-DIM] `f.x` names a pure dimension some stage of f loops over — one with a compute hole
+ * the hint constrains (the final stage's, or else those of the stages that loop over it,
+ * [HINT-STAGES]); [BOUNDS-ONCE] no other bounds directive names it.
  */
 export function hintTarget(t: TgtProgram, text: string): { func: string; dim: string } {
   const [func, dim] = text.split('.') as [string, string];
@@ -19,10 +20,9 @@ export function hintTarget(t: TgtProgram, text: string): { func: string; dim: st
   if (!dims.includes(dim)) {
     throw new Rejection('BOUNDS-DIM', `'${func}' has no dimension '${dim}'`, `its dimensions are: ${dims.join(', ') || 'none'}`);
   }
-  const key = holeKey({ kind: 'cpu', end: 'min', func, dim });
-  if (!holesOf(t).some((h) => holeKey(h) === key)) {
-    throw new Rejection('BOUNDS-DIM', `'${dim}' is not a pure dimension of the final stage of '${func}', so it has no compute bounds to fix`,
-      'bounds directives apply to dimensions the final stage loops over (def. 2.8)');
+  if (!holesOf(t).some((h) => h.kind === 'cpu' && h.func === func && h.dim === dim)) {
+    throw new Rejection('BOUNDS-DIM', `no stage of '${func}' loops over '${dim}', so it has no compute bounds to fix`,
+      'bounds directives apply to dimensions some stage loops over (def. 2.8)');
   }
   const prev = (t.hints ?? []).find((h) => h.func === func && h.dim === dim);
   if (prev) throw new Rejection('BOUNDS-ONCE', `${func}.${dim} already has a ${prev.k} directive`, 'give at most one bounds directive per func dimension');
@@ -47,8 +47,8 @@ export function withHint(t: TgtProgram, h: BoundsHint, checks: readonly Expr[] =
   return { ...checked, hints: [...(t.hints ?? []), h] };
 }
 
-/** Candidate `f.x` targets for `generate`: dimensions with a final-stage compute hole. */
+/** Candidate `f.x` targets for `generate`: dimensions with a compute hole. */
 export function hintTargets(t: TgtProgram): string[] {
-  const keys = new Set(holesOf(t).map(holeKey));
-  return funcsOf(t).flatMap((f) => dimsOf(t, f).filter((x) => keys.has(holeKey({ kind: 'cpu', end: 'min', func: f, dim: x }))).map((x) => `${f}.${x}`));
+  const dims = new Set(holesOf(t).flatMap((h) => (h.kind === 'cpu' ? [`${h.func}.${h.dim}`] : [])));
+  return funcsOf(t).flatMap((f) => dimsOf(t, f).map((x) => `${f}.${x}`).filter((d) => dims.has(d)));
 }

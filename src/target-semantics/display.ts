@@ -4,7 +4,7 @@ import { showLoc } from '../diag.js';
 import { printExpr } from '../expr/print.js';
 import { type Int, type Value, showValue, valueToJson } from '../expr/value.js';
 import { forEachPoint } from '../expr/window.js';
-import { type Buffer, type Outcome, type Stuck, bufferIndex } from './outcome.js';
+import { type Buffer, type Outcome, type Overlaps, type Stuck, bufferIndex } from './outcome.js';
 
 const point = (func: string, p: readonly Value[]) => `${func}[${p.map(showValue).join(', ')}]`;
 
@@ -41,9 +41,15 @@ export function showBuffer(b: Buffer): string {
   return `${head}:\n${rows.join('\n')}`;
 }
 
+/** The overlapping writes of equal values a finished run made ([PAR-OVERLAP]), in one line. */
+export function showOverlaps(o: Overlaps): string {
+  return `${o.count} write${o.count === 1 ? '' : 's'} of a value another iteration of a parallel loop had written to the same point, checked equal ([PAR-OVERLAP]); the first: ${point(o.func, o.point)} by ${o.loopVar} = ${o.iterations[0]} and ${o.loopVar} = ${o.iterations[1]}`;
+}
+
 export function showOutcome(o: Outcome): string {
   const after = `after ${o.steps} step${o.steps === 1 ? '' : 's'}`;
-  return o.kind === 'done' ? `done ${after}: ${showBuffer(o.output)}` : `stuck ${after}: ${showStuck(o.stuck)}`;
+  if (o.kind === 'stuck') return `stuck ${after}: ${showStuck(o.stuck)}`;
+  return `done ${after}: ${showBuffer(o.output)}${o.overlaps ? `\nnote: ${showOverlaps(o.overlaps)}` : ''}`;
 }
 
 /** The JSON contract of docs/architecture.md; a stuck run has no values but its outcome. */
@@ -62,7 +68,7 @@ export function outcomeJson(o: Outcome, func: string, window: readonly (readonly
     if (at === undefined) missing ??= c as Int[];
     else values.push(valueToJson(o.output.data[at]!));
   });
-  if (missing === undefined) return { ...head, values };
+  if (missing === undefined) return { ...head, values, ...(o.overlaps ? { overlaps: { ...o.overlaps, point: o.overlaps.point.map(valueToJson), iterations: o.overlaps.iterations.map(valueToJson) } } : {}) };
   const bounds = o.output.dims.map((d) => `[${d.min}, ${d.len}]`).join(' × ');
   return { ...head, outcome: { kind: 'window-not-covered', message: `the output allocation ${bounds} does not contain the window point (${missing.join(', ')})`, steps: o.steps } };
 }

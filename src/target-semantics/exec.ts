@@ -13,7 +13,7 @@ import { type Int, type Value, isError } from '../expr/value.js';
 import type { Stmt, TgtProgram } from './ast.js';
 import { bindInput, checkTgt } from './check.js';
 import type { Outcome, Site, Stuck } from './outcome.js';
-import { RaceDetector, permutation } from './parallel.js';
+import { RaceDetector, done, permutation } from './parallel.js';
 import { type Rng, seededRng } from '../rng.js';
 import { Buf, StuckSignal, allocate, checkedOffset, programSite, siteOf } from './store.js';
 
@@ -144,7 +144,7 @@ const HELPERS = {
   /** [ASSN]: the value was evaluated before the point (context `a ← E`, then `E ← c`). */
   write(c: Ctx, slot: number, func: string, v: Value, point: Value[], cost: number, site: Site): void {
     const buf = c.bufs[slot];
-    const off = checkedOffset(buf, func, point, 'write', site, c.races);
+    const off = checkedOffset(buf, func, point, 'write', site, c.races, v);
     if (typeof off !== 'number') throw stuckAt(off, c.steps + cost);
     buf!.data[off] = v;
     c.steps += cost + 1;
@@ -449,7 +449,7 @@ export function compileTgt(p: TgtProgram, watched = false): CompiledTgt {
       const out = ctx.bufs[outSlot];
       if (out === undefined) return { kind: 'stuck', stuck: { kind: 'unallocated', func: p.output, site: programSite(p) }, steps: ctx.steps };
       const steps = ctx.steps + 1; // [END]
-      return steps > max ? budget : { kind: 'done', output: out.toBuffer(), steps };
+      return steps > max ? budget : done(out.toBuffer(), steps, ctx.races);
     },
   };
 }

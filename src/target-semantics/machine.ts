@@ -11,7 +11,7 @@ import { type Int, type Value, isError, showValue } from '../expr/value.js';
 import type { Stmt, TgtProgram } from './ast.js';
 import { bindInput, checkTgt } from './check.js';
 import type { Outcome, Stuck } from './outcome.js';
-import { RaceDetector, permutation } from './parallel.js';
+import { RaceDetector, done, permutation } from './parallel.js';
 import { type Rng, seededRng } from '../rng.js';
 import { Buf, allocate, checkedOffset, programSite, siteOf } from './store.js';
 
@@ -250,7 +250,7 @@ export class Machine {
   private access(func: string, point: readonly Value[], kind: 'read' | 'write', s: Stmt, value?: Value): Value {
     const site = siteOf(s);
     const buf = this.store.get(func);
-    const off = checkedOffset(buf, func, point, kind, site, this.races);
+    const off = checkedOffset(buf, func, point, kind, site, this.races, value);
     if (typeof off !== 'number') throw new Stuck_(off);
     if (kind === 'write') buf!.data[off] = value!;
     return buf!.data[off]!;
@@ -376,7 +376,7 @@ export class Machine {
       if (steps >= max) return { kind: 'stuck', stuck: { kind: 'budget-exceeded', steps: max }, steps: max };
       steps++;
       opts.onStep?.({ step: steps, rule: this.rule, reduce: frames > 0, frames, redex: this.redex, result: this.result });
-      if (next instanceof Buf) return { kind: 'done', output: next.toBuffer(), steps };
+      if (next instanceof Buf) return done(next.toBuffer(), steps, this.races);
       t = next;
     }
   }

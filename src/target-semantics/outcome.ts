@@ -49,8 +49,20 @@ export type Stuck =
   /** the step or time budget ran out: not a verdict on the program */
   | { readonly kind: 'budget-exceeded'; readonly steps: number };
 
+/**
+ * Writes of one value to one point by distinct iterations of a parallel loop, which [PAR-OVERLAP]
+ * lets finish: how many such writes ran, and the first of them.
+ */
+export interface Overlaps {
+  readonly count: number;
+  readonly func: string;
+  readonly point: readonly Int[];
+  readonly loopVar: string;
+  readonly iterations: readonly [Int, Int];
+}
+
 export type Outcome =
-  | { readonly kind: 'done'; readonly output: Buffer; readonly steps: number }
+  | { readonly kind: 'done'; readonly output: Buffer; readonly steps: number; readonly overlaps?: Overlaps }
   | { readonly kind: 'stuck'; readonly stuck: Stuck; readonly steps: number };
 
 /** Index of a point in a buffer (first dimension fastest), or undefined when outside its allocation. */

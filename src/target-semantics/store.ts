@@ -13,13 +13,18 @@ export const MAX_POINTS = 1 << 24;
 
 /**
  * What one running parallel loop knows about one buffer: per point, the iteration (as a position
- * in the loop's order) that wrote it and up to two distinct iterations that read it (enough to
- * find one that differs from any other). Entries are valid only when stamped with the frame's id,
- * so a new loop at the same depth reuses the arrays without clearing them.
+ * in the loop's order) that wrote it last, up to two distinct iterations that read it before
+ * writing it themselves (enough to find one that differs from any other), and for overlapping
+ * writes ([PAR-OVERLAP]) another iteration that wrote it and two flags: `SHARED` (two iterations
+ * wrote it) and `VARIED` (its writes were not all of one value). Entries are valid only when
+ * stamped with the frame's id, so a new loop at the same depth reuses the arrays without clearing
+ * them.
  */
 export interface Shadow {
   readonly stamp: Int32Array;
   readonly writer: Int32Array;
+  readonly other: Int32Array;
+  readonly flags: Uint8Array;
   readonly r1: Int32Array;
   readonly r2: Int32Array;
 }
@@ -27,7 +32,8 @@ export interface Shadow {
 /** What buffer accesses report to while parallel loops run (the race detector of parallel.ts). */
 export interface RaceCheck {
   readonly active: boolean;
-  access(buf: Buf, off: number, point: readonly Int[], kind: 'read' | 'write', site: Site): Stuck | undefined;
+  /** `value` is what a write stores (compared with what is there for overlapping writes). */
+  access(buf: Buf, off: number, point: readonly Int[], kind: 'read' | 'write', site: Site, value?: Value): Stuck | undefined;
 }
 
 const sites = new WeakMap<Stmt, Site>();
@@ -166,12 +172,14 @@ export function oob(kind: 'oob-read' | 'oob-write', buf: Buf, point: readonly Va
  * and [ASSN]: the buffer is allocated, the point is InBounds (def. 2.13), and no other iteration
  * of a running parallel loop conflicts. Otherwise the stuck state (both executors use this).
  */
-export function checkedOffset(buf: Buf | undefined, func: string, point: readonly Value[], kind: 'read' | 'write', site: Site, races: RaceCheck): number | Stuck {
+export function checkedOffset(
+  buf: Buf | undefined, func: string, point: readonly Value[], kind: 'read' | 'write', site: Site, races: RaceCheck, value?: Value,
+): number | Stuck {
   if (buf === undefined) return { kind: 'unallocated', func, site };
   const off = buf.offset(point);
   if (off < 0) return oob(kind === 'read' ? 'oob-read' : 'oob-write', buf, point, site);
   if (races.active) {
-    const race = races.access(buf, off, point as Int[], kind, site);
+    const race = races.access(buf, off, point as Int[], kind, site, value);
     if (race) return race;
   }
   return off;

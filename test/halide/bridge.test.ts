@@ -60,6 +60,24 @@ describe.runIf(available)('the Halide bridge', () => {
     const v = await validateHalide(loadPipeline('pipeline f() { func f(x) { x; (x) <- f(x) * 10 if x > 1; } }', 't.alg'), [], input([[0, 4]]));
     expect(v).toEqual({ kind: 'equal', compared: 4 });
   }, 120_000);
+
+  it('[HALIDE-RDOM] an rdom only the predicate mentions is kept (Halide dropped it: a false halide-differs)', async () => {
+    const check = async (src: string) => validateHalide(loadPipeline(src, 't.alg'), [], input([[0, 4]]));
+    // zero extent: the update never runs, f stays 0 (Halide gave 2)
+    expect(await check('pipeline f() { func f(x) { 0; rdom(r = (0, 0)) in (x) <- 2 if -13 < r; } }')).toEqual({ kind: 'equal', compared: 4 });
+    // two of three points pass the predicate: 0 + 2 + 2 (Halide gave 2)
+    expect(await check('pipeline f() { func f(x) { 0; rdom(r = (0, 3)) in (x) <- f(x) + 2 if r > 0; } }')).toEqual({ kind: 'equal', compared: 4 });
+  }, 120_000);
+
+  it('[HALIDE-SCHEDULE] align-bounds without a remainder is stated (it was a TypeError in the emitter)', async () => {
+    const dir = scratchDir('refsem-align-');
+    writeFileSync(join(dir, 'a.sched'), 'align-bounds f.x modulus 4\n');
+    const r = await runCli(['halide', ex('sec22.alg'), '--schedule', join(dir, 'a.sched'), '--window', '1+5', '--run']);
+    expect(r.stdout).toContain('equal on 5 points');
+    expect(r.code).toBe(0);
+    const text = await runCli(['halide', ex('sec22.alg'), '--schedule', join(dir, 'a.sched'), '--window', '1+5']);
+    expect(text.stdout).toContain('F_f.align_bounds(V_x, hl.i32(hl.i64(4)))');
+  }, 120_000);
 });
 
 describe.runIf(available)('the Halide commands', () => {

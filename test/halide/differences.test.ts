@@ -35,17 +35,25 @@ describe.runIf(available)('where refsem and Halide part', () => {
     expect(halideValues("f = hl.Func('f')\nf[x] = hl.i64(x)\nr = hl.RDom([hl.Range(0, -2)])\nf[r.x] = f[r.x] * 2\nb = f.realize([4])\nprint(json.dumps([b[i] for i in range(4)]))\n")).toEqual([0, 1, 2, 3]);
   }, 60_000);
 
-  it('[TRAVERSE-DISJOINT] a parallel loop over a shift split: refused by refsem, run by Halide', async () => {
-    const r = await refsemSchedule('pipeline g() {\n  func g(x) = x * 3;\n}\n', 'split g.x by 3 tail shift\ntraverse g.s0.xo parallel\n');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/\[TRAVERSE-DISJOINT\]/);
+  it('[PAR-OVERLAP] a parallel loop over a shift split: run and checked by refsem, equal to Halide', async () => {
+    const dir = scratchDir('refsem-halide-');
+    writeFileSync(join(dir, 'p.alg'), 'pipeline g() {\n  func g(x) = x * 3;\n}\n');
+    writeFileSync(join(dir, 'p.sched'), 'split g.x by 3 tail shift\ntraverse g.s0.xo parallel\n');
+    const mine = await runCli(['exec', join(dir, 'p.alg'), '--schedule', join(dir, 'p.sched'), '--window', '0+7']);
+    expect(mine.code).toBe(0);
+    expect(mine.stdout).toContain('0 3 6 9 12 15 18');
+    expect(mine.stdout).toMatch(/note: 2 writes of a value .*\[PAR-OVERLAP\]/);
+    const both = await runCli(['halide', join(dir, 'p.alg'), '--schedule', join(dir, 'p.sched'), '--window', '0+7', '--run']);
+    expect(both.stdout).toContain('equal on 7 points');
     expect(halideValues("xo, xi = hl.Var('xo'), hl.Var('xi')\ng = hl.Func('g')\ng[x] = hl.i64(x) * 3\ng.split(x, xo, xi, 3, hl.TailStrategy.ShiftInwards).parallel(xo)\nb = g.realize([7])\nprint(json.dumps([b[i] for i in range(7)]))\n")).toEqual([0, 3, 6, 9, 12, 15, 18]);
   }, 60_000);
 
-  it('[BOUNDS-DIM] a bound on a dimension the final stage does not loop over: refused by refsem, run by Halide', async () => {
-    const r = await refsemSchedule('pipeline h() {\n  func h(x, b) {\n    0;\n    rdom(r = (0, 3)) in (x, r) <- h(x, r) + 1;\n  }\n}\n', 'bound h.b min 0 len 3\n');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/\[BOUNDS-DIM\]/);
+  it('[HINT-STAGES] a bound on a dimension the final stage does not loop over: run by both, equal', async () => {
+    const dir = scratchDir('refsem-halide-');
+    writeFileSync(join(dir, 'p.alg'), 'pipeline h() {\n  func h(x, b) {\n    0;\n    rdom(r = (0, 3)) in (x, r) <- h(x, r) + 1;\n  }\n}\n');
+    writeFileSync(join(dir, 'p.sched'), 'bound h.b min 0 len 3\n');
+    const both = await runCli(['halide', join(dir, 'p.alg'), '--schedule', join(dir, 'p.sched'), '--window', '0+2,0+3', '--run']);
+    expect(both.stdout).toContain('equal on 6 points');
     expect(halideValues("h = hl.Func('h')\nh[x, y] = hl.i64(0)\nr = hl.RDom([hl.Range(0, 3)])\nh[x, r.x] = h[x, r.x] + 1\nh.bound(y, 0, 3).compute_root()\no = hl.Func('o')\no[x, y] = h[x, y]\nb = o.realize([2, 3])\nprint(json.dumps([[b[i, j] for i in range(2)] for j in range(3)]))\n")).toEqual([[1, 1], [1, 1], [1, 1]]);
   }, 60_000);
 

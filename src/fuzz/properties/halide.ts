@@ -4,7 +4,8 @@
 // discarded, values that differ and crashes fail. The verdict of every check is tallied
 // (`halide` in the campaign summary).
 import { parseSchedule } from '../../schedule/parse.js';
-import { DirectiveRegistry } from '../../schedule/plugin.js';
+import { type DirectiveCall, DirectiveRegistry } from '../../schedule/plugin.js';
+import type { Expr } from '../../expr/ast.js';
 import { validateHalide, showHalideVerdict } from '../../halide/run.js';
 import { type ScheduleStep, halideProgram } from '../../halide/emit.js';
 import { realize } from '../../alg-semantics/fast-eval.js';
@@ -16,11 +17,21 @@ import type { FuzzEnv } from '../env.js';
 /** A Python process per check: a longer limit than a check's own budget would let one hang stall a worker. */
 const HALIDE_TIMEOUT_MS = 30_000;
 
-/** The directive calls of a case with the programs around them, as the bridge reads schedules. */
+/**
+ * The directive calls of a case with the programs around them, as the bridge reads schedules. An
+ * `align-bounds` with remainder 0 is passed on without it, its default: users write it so, and the
+ * bridge once failed on it.
+ */
 function stepsOf(c: SchedCase, env: FuzzEnv): ScheduleStep[] {
   if (!c.scheduleText.trim()) return [];
   const calls = parseSchedule(c.scheduleText, '<case schedule>', new DirectiveRegistry(env.schedule!.directives)).calls;
-  return calls.map((call, i) => ({ call, before: c.steps[i]!, after: c.steps[i + 1]! }));
+  return calls.map((call, i) => ({ call: withoutZeroRemainder(call), before: c.steps[i]!, after: c.steps[i + 1]! }));
+}
+
+function withoutZeroRemainder(call: DirectiveCall): DirectiveCall {
+  const { remainder, ...args } = call.args as { remainder?: Expr };
+  if (call.directive.name !== 'align-bounds' || remainder?.k !== 'const' || remainder.value !== 0) return call;
+  return { ...call, args };
 }
 
 /** A case, with the standalone program of its reproducer, made only when a reproducer is written. */
