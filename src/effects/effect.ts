@@ -32,7 +32,9 @@ export type Effect =
   | { readonly k: 'read'; readonly buf: string; readonly idx: readonly EffExpr[] }
   | { readonly k: 'write'; readonly buf: string; readonly idx: readonly EffExpr[] }
   | { readonly k: 'reduce'; readonly buf: string; readonly op: OpName; readonly idx: readonly EffExpr[] }
-  | { readonly k: 'alloc'; readonly buf: string };
+  | { readonly k: 'alloc'; readonly buf: string }
+  /** [EFF-COVER] the computation of a func writes every point of it that is read after it in its scope */
+  | { readonly k: 'cover'; readonly buf: string };
 
 export const NO_EFFECT: Effect = { k: 'seq', items: [] };
 
@@ -46,6 +48,8 @@ export interface Scope {
   readonly lets: ReadonlyMap<string, EffExpr>;
   /** the enclosing loop variables, outermost first */
   readonly loops: readonly string[];
+  /** a func whose computation is taken to cover the reads after it ([EFF-COVER]) */
+  readonly cover?: string;
 }
 
 export const EMPTY_SCOPE: Scope = { lets: new Map(), loops: [] };
@@ -121,7 +125,7 @@ export function stmtEffect(s: Stmt, scope: Scope): Effect {
     case 'seq':
       return seq(s.body.map((b) => stmtEffect(b, scope)));
     case 'label':
-      return stmtEffect(s.body, scope);
+      return s.name === scope.cover ? seq([stmtEffect(s.body, scope), { k: 'cover', buf: s.name }]) : stmtEffect(s.body, scope);
     case 'let':
       return seq([...exprEffect(s.value, scope), stmtEffect(s.body, { ...scope, lets: new Map(scope.lets).set(s.var, lift(s.value, scope)) })]);
     case 'allocate': {
@@ -145,7 +149,7 @@ export function stmtEffect(s: Stmt, scope: Scope): Effect {
       return seq([...exprEffect(s.cond, scope), ...branches]);
     }
     case 'for': {
-      const inner: Scope = { lets: scope.lets, loops: [...scope.loops, s.var] };
+      const inner: Scope = { ...scope, loops: [...scope.loops, s.var] };
       return seq([...exprEffect(s.min, scope), ...exprEffect(s.len, scope),
         { k: 'loop', v: s.var, body: { k: 'guard', cond: loopBounds(s.var, lift(s.min, scope), lift(s.len, scope)), body: stmtEffect(s.body, inner) } }]);
     }
@@ -180,7 +184,7 @@ export function scopeAt(t: TgtProgram, path: StmtPath): { scope: Scope; ctrl: Ef
       }
       case 'for':
         ctrl.push(loopBounds(s.var, lift(s.min, scope), lift(s.len, scope)));
-        scope = { lets: scope.lets, loops: [...scope.loops, s.var] };
+        scope = { ...scope, loops: [...scope.loops, s.var] };
         s = s.body;
         break;
       case 'let':

@@ -7,6 +7,7 @@ import type { EffExpr, Effect } from './effect.js';
 export type LocSet =
   | { readonly k: 'empty' }
   | { readonly k: 'pt'; readonly buf: string; readonly idx: readonly EffExpr[] }
+  | { readonly k: 'whole'; readonly buf: string }
   | { readonly k: 'union'; readonly sets: readonly LocSet[] }
   | { readonly k: 'bigcup'; readonly v: string; readonly set: LocSet }
   | { readonly k: 'minus'; readonly a: LocSet; readonly b: LocSet }
@@ -27,6 +28,7 @@ function minus(a: LocSet, b: LocSet): LocSet {
 export function buffersOf(l: LocSet, out: Set<string> = new Set()): Set<string> {
   switch (l.k) {
     case 'pt':
+    case 'whole':
       out.add(l.buf);
       break;
     case 'union':
@@ -52,6 +54,7 @@ function withoutBuffers(l: LocSet, bufs: ReadonlySet<string>): LocSet {
     case 'empty':
       return l;
     case 'pt':
+    case 'whole':
       return bufs.has(l.buf) ? EMPTY : l;
     case 'union':
       return union(l.sets.map((s) => withoutBuffers(s, bufs)));
@@ -97,7 +100,7 @@ function collect(a: Effect, leaf: Leaf, seqOf: (items: readonly Effect[]) => Loc
 
 /** Wr_H (def. 3.7): Wr(a₁; a₂) = Wr(a₁) ∪ (Wr(a₂) − A(a₁)). */
 export function writes(a: Effect): LocSet {
-  const leaf: Leaf = (e) => (e.k === 'write' ? { k: 'pt', buf: e.buf, idx: e.idx } : EMPTY);
+  const leaf: Leaf = (e) => (e.k === 'write' ? { k: 'pt', buf: e.buf, idx: e.idx } : e.k === 'cover' ? { k: 'whole', buf: e.buf } : EMPTY);
   const seqOf = (items: readonly Effect[]): LocSet => afterAllocs(items, (i) => collect(i, leaf, seqOf));
   return collect(a, leaf, seqOf);
 }
