@@ -33,7 +33,7 @@ export type Effect =
   | { readonly k: 'write'; readonly buf: string; readonly idx: readonly EffExpr[] }
   | { readonly k: 'reduce'; readonly buf: string; readonly op: OpName; readonly idx: readonly EffExpr[] }
   | { readonly k: 'alloc'; readonly buf: string }
-  /** [EFF-COVER] the computation of a func writes every point of it that is read after it in its scope */
+  /** implements [EFF-COVER]: the computation of a func writes every point of it that is read after it in its scope */
   | { readonly k: 'cover'; readonly buf: string };
 
 export const NO_EFFECT: Effect = { k: 'seq', items: [] };
@@ -58,7 +58,7 @@ export const EMPTY_SCOPE: Scope = { lets: new Map(), loops: [] };
 const loopFunc = (v: string): string | undefined => parseLoopName(v)?.func;
 
 /**
- * [EFF-HOLE] A hole is an unknown integer that the bounds engine fills later with an expression over
+ * implements [EFF-HOLE]: a hole is an unknown integer that the bounds engine fills later with an expression over
  * the parameters and the loops enclosing the func's computation — never the func's own loops, whose
  * bounds it gives. So it is lifted as an uninterpreted function of the enclosing loops of other funcs.
  */
@@ -66,7 +66,7 @@ export function liftHole(h: Hole, scope: Scope): EffExpr {
   return { k: 'fn', name: holeKey(h), args: scope.loops.filter((v) => loopFunc(v) !== h.func).map(eVar) };
 }
 
-/** [EFF-LIFT] Lift (def. 3.20): an expression as an effect expression; a buffer read is ⊥. */
+/** implements [EFF-LIFT]: Lift (def. 3.20): an expression as an effect expression; a buffer read is ⊥. */
 export function lift(e: Expr, scope: Scope): EffExpr {
   switch (e.k) {
     case 'const':
@@ -82,7 +82,7 @@ export function lift(e: Expr, scope: Scope): EffExpr {
   }
 }
 
-/** [EFF-EXPR] Eff_e (def. 3.22): the reads an expression makes, in no particular order. */
+/** implements [EFF-EXPR]: Eff_e (def. 3.22): the reads an expression makes, in no particular order. */
 export function exprEffect(e: Expr, scope: Scope, out: Effect[] = []): Effect[] {
   if (e.k === 'access') {
     for (const a of e.args) exprEffect(a, scope, out);
@@ -101,7 +101,7 @@ function samePoint(e: Expr, f: string, idx: readonly Expr[]): boolean {
 }
 
 /**
- * [EFF-REDUCE] A store `f[i] <- f[i] ⊕ e` (or `e ⊕ f[i]`) with ⊕ one of +, ·, min, max — commutative
+ * implements [EFF-REDUCE]: a store `f[i] <- f[i] ⊕ e` (or `e ⊕ f[i]`) with ⊕ one of +, ·, min, max — commutative
  * and associative on every value, error values included ([VAL-ERROR]) — is a reduction of f[i] by ⊕
  * with operand e: the operator and the operand, or undefined when the store is a plain write.
  */
@@ -114,7 +114,7 @@ export function reductionOf(s: Extract<Stmt, { k: 'store' }>): { op: OpName; ope
   return undefined;
 }
 
-/** [EFF-STMT] Eff (def. 3.23) of a statement in a scope. */
+/** implements [EFF-STMT]: Eff (def. 3.23) of a statement in a scope. */
 export function stmtEffect(s: Stmt, scope: Scope): Effect {
   switch (s.k) {
     case 'nop':

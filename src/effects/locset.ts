@@ -71,7 +71,7 @@ function withoutBuffers(l: LocSet, bufs: ReadonlySet<string>): LocSet {
   }
 }
 
-/** [EFF-ALLOC] A (§3.5.5): the buffers an effect allocates for what follows it. */
+/** implements [EFF-ALLOC]: A (§3.5.5): the buffers an effect allocates for what follows it. */
 export function allocated(a: Effect, out: Set<string> = new Set()): Set<string> {
   if (a.k === 'alloc') out.add(a.buf);
   else if (a.k === 'seq') for (const i of a.items) allocated(i, out);
@@ -144,7 +144,7 @@ export interface DerivedSets {
   readonly RW: LocSet;
 }
 
-/** [EFF-SETS] The derived sets of an effect. */
+/** implements [EFF-SETS]: the derived sets of an effect. */
 export function derivedSets(a: Effect): DerivedSets {
   const Rd = reads(a);
   const Wr = writes(a);

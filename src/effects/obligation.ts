@@ -49,7 +49,7 @@ export type Answer =
   | { readonly k: 'unknown'; readonly reason: string }
   | { readonly k: 'delegated'; readonly to: string };
 
-/** [OBL-SHOW] An answer as the rest of a line. */
+/** implements [OBL-SHOW]: an answer as the rest of a line. */
 export function showAnswer(a: Answer): string {
   switch (a.k) {
     case 'proved':

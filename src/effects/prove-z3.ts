@@ -1,7 +1,7 @@
 // Safety conditions as Z3 queries (spec/effects.md, "Safety conditions"). Each obligation is
 // turned into a *violation*: a formula that holds at some parameter values, hole values and
 // iteration points exactly when the condition fails there. The ternary logic of §3.5.1 enters
-// through polarity ([EFF-TERNARY]): D ("definitely") and M ("maybe") distribute over ∧, ∨, ∃, ∀
+// through polarity (implements [EFF-TERNARY]): D ("definitely") and M ("maybe") distribute over ∧, ∨, ∃, ∀
 // and swap under ¬, so they are pushed down to the atoms, where an atom that mentions ⊥ is false
 // under D and true under M — the encoding of §3.10 with the pairs resolved at the leaves. The
 // violation read under M is unsatisfiable: proved; read under D it is satisfiable: refuted with
@@ -25,7 +25,7 @@ class Enc {
   readonly consts = new Map<string, IntE>();
   readonly fns = new Map<string, FuncDecl<'refsem', Sort<'refsem'>[], Sort<'refsem'>>>();
   readonly bots = new Set<string>();
-  /** [EFF-EXTENT] what is known of every value: window lengths and extent holes are non-negative */
+  /** implements [EFF-EXTENT]: what is known of every value: window lengths and extent holes are non-negative */
   readonly facts: BoolE[] = [];
   private fresh = 0;
 
@@ -95,7 +95,7 @@ class Enc {
     return this.term(e, env).neq(0);
   }
 
-  /** [EFF-MEMBER] D or M of `loc ∈ L` (§3.12). */
+  /** implements [EFF-MEMBER]: D or M of `loc ∈ L` (§3.12). */
   member(p: Pol, buf: string, loc: readonly IntE[], l: LocSet, env: Env): BoolE {
     const c = this.c;
     switch (l.k) {
@@ -174,7 +174,7 @@ function meet(enc: Enc, p: Pol, l1: LocSet, e1: Env, l2: LocSet, e2: Env, only?:
   }));
 }
 
-/** [EFF-COMMUTES] ¬Commutes(a₁, a₂) (def. 3.8), with reductions by different operators conflicting. */
+/** ¬Commutes(a₁, a₂) (def. 3.8), with reductions by different operators conflicting. */
 function notCommutes(enc: Enc, p: Pol, x: Inst, y: Inst): BoolE {
   const s1 = derivedSets(x.a);
   const s2 = derivedSets(y.a);
@@ -188,7 +188,7 @@ function notCommutes(enc: Enc, p: Pol, x: Inst, y: Inst): BoolE {
   return enc.c.Or(...parts);
 }
 
-/** [EFF-SHADOWS] ¬Shadows(a₁, a₂) (def. 3.9): a location a₁ may modify that a₂ may read or need not overwrite. */
+/** ¬Shadows(a₁, a₂) (def. 3.9): a location a₁ may modify that a₂ may read or need not overwrite. */
 function notShadows(enc: Enc, p: Pol, x: Inst, y: Inst): BoolE {
   const c = enc.c;
   const s1 = derivedSets(x.a);
@@ -227,7 +227,14 @@ function innerBody(t: TgtProgram, loop: StmtPath): { path: StmtPath; inner: ForS
   }
 }
 
-/** [EFF-OBLIGATION] The violation of each effect condition (undefined for the others). */
+/** The rule of spec/effects.md that states each condition, printed with its answer. */
+export const SAFETY_RULE: Readonly<Record<Obligation['k'], string>> = {
+  commutes: 'SAFE-COMMUTES', shadows: 'SAFE-SHADOWS', reorder: 'SAFE-REORDER', fission: 'SAFE-FISSION', 'remove-loop': 'SAFE-REMOVE',
+  parallel: 'SAFE-PARALLEL', independent: 'SAFE-INDEPENDENT', private: 'SAFE-PRIVATE', stable: 'SAFE-STABLE', 'split-exact': 'SAFE-SPLIT',
+  'fuse-exact': 'SAFE-FUSE', serial: 'SAFE-SERIAL', copies: 'SAFE-COPIES', unchanged: 'SAFE-UNCHANGED', delegated: 'OBL-DELEGATED', unmodelled: 'SAFE-UNMODELLED',
+};
+
+/** The violation of each effect condition (undefined for the others). */
 function violationOf(o: Obligation): Violation | string | Answer | undefined {
   switch (o.k) {
     case 'commutes':
@@ -342,7 +349,7 @@ function violationOf(o: Obligation): Violation | string | Answer | undefined {
 }
 
 /**
- * [EFF-SPLIT] The guard split `for x in (m, l)` by e visits x = m + xo·e + xi for xo in
+ * The guard split `for x in (m, l)` by e visits x = m + xo·e + xi for xo in
  * [0, (l + e − 1) div e), xi in [0, e) with x < m + l: exactly the points of [m, m + l), in
  * increasing order (e > 0 is asserted at the program's start, [SPLIT]). Violated when a visited x
  * leaves the range, a point of the range has its (xo, xi) out of bounds, or two visits are out of order.
@@ -370,7 +377,7 @@ function splitViolation(t: TgtProgram, loop: StmtPath, factor: import('../expr/a
 }
 
 /**
- * [EFF-FUSE] `for a in (ma, la): W[for b in (mb, lb)]` fused visits a = ma + z div lb,
+ * `for a in (ma, la): W[for b in (mb, lb)]` fused visits a = ma + z div lb,
  * b = mb + z mod lb for z in [0, la·lb). For la ≥ 0 and lb ≥ 1 that is exactly the pairs in
  * lexicographic order (Euclidean division; docs/proofs/effects.md, lemma F), and for la ≤ 0 or
  * lb = 0 both loops are empty — unless la and lb are both negative, when la·lb > 0 iterations run
@@ -468,7 +475,7 @@ function witnessOf(enc: Enc, m: Model<'refsem'>): Record<string, string> {
   return out;
 }
 
-/** [EFF-DECIDE] Decides one obligation: proved, refuted with a witness, unknown with a reason. */
+/** implements [EFF-DECIDE]: decides one obligation: proved, refuted with a witness, unknown with a reason. */
 export async function prove(o: Obligation, opts: ProveOptions = {}): Promise<Answer> {
   const quick = syntactic(o);
   if (quick) return quick;
@@ -489,9 +496,9 @@ export async function prove(o: Obligation, opts: ProveOptions = {}): Promise<Ans
     };
     const may = await ask('M');
     if (may.r === 'unsat') return { k: 'proved' };
-    if (may.r === 'sat' && may.enc.bots.size === 0) return { k: 'refuted', witness: witnessOf(may.enc, may.model!), why: `${o.k} fails` };
+    if (may.r === 'sat' && may.enc.bots.size === 0) return { k: 'refuted', witness: witnessOf(may.enc, may.model!), why: `[${SAFETY_RULE[o.k]}] ${o.k} fails` };
     const def = may.enc.bots.size === 0 ? may : await ask('D');
-    if (def.r === 'sat') return { k: 'refuted', witness: witnessOf(def.enc, def.model!), why: `${o.k} fails` };
+    if (def.r === 'sat') return { k: 'refuted', witness: witnessOf(def.enc, def.model!), why: `[${SAFETY_RULE[o.k]}] ${o.k} fails` };
     if (may.r === 'unknown' || def.r === 'unknown') return { k: 'unknown', reason: `the solver gave up (${may.why || def.why})` };
     return { k: 'unknown', reason: `it depends on data: ${[...may.enc.bots].join('; ')}` };
   });

@@ -7,7 +7,7 @@ import type { Pipeline } from '../alg-semantics/ast.js';
 import { printPipeline } from '../alg-semantics/print.js';
 import { type Loc, showLoc } from '../diag.js';
 import { type Answer, describeObligation, showAnswer } from '../effects/obligation.js';
-import { prove } from '../effects/prove-z3.js';
+import { SAFETY_RULE, prove } from '../effects/prove-z3.js';
 import { applyCall } from '../schedule/apply.js';
 import { obligationsOf } from '../schedule/call-obligations.js';
 import type { Schedule } from '../schedule/plugin.js';
@@ -38,7 +38,7 @@ export interface CallProof {
   readonly verdict: CallVerdict;
 }
 
-/** [OBL-VERDICT] A call is refuted when one obligation is, proved when every one is proved or delegated, else unknown. */
+/** implements [OBL-VERDICT]: a call is refuted when one obligation is, proved when every one is proved or delegated, else unknown. */
 export function callVerdict(results: readonly ObligationResult[]): CallVerdict {
   if (results.some((r) => r.answer.k === 'refuted')) return 'refuted';
   return results.every((r) => r.answer.k === 'proved' || r.answer.k === 'delegated') ? 'proved' : 'unknown';
@@ -55,7 +55,7 @@ export async function proveSchedule(t0: TgtProgram, s: Schedule, opts: { timeout
     for (const o of obligations) {
       const t = performance.now();
       const answer = await prove(o, opts);
-      results.push({ what: describeObligation(o), answer, ms: performance.now() - t });
+      results.push({ what: `[${SAFETY_RULE[o.k]}] ${describeObligation(o)}`, answer, ms: performance.now() - t });
     }
     out.push({ index, text: printCall(call), ...(call.loc ? { loc: call.loc } : {}), route, results, verdict: callVerdict(results) });
     cur = applyCall(cur, call, s.registry, history);
@@ -100,7 +100,7 @@ export interface Replay {
 }
 
 /**
- * [OBL-REPLAY] Runs the schedule on the witness's input through the soundness properties; the first
+ * implements [OBL-REPLAY]: runs the schedule on the witness's input through the soundness properties; the first
  * failure is written as a reproducer into `out` (so `refsem replay` runs it again).
  */
 export async function replayRefutation(p: Pipeline, s: Schedule, t0: TgtProgram, witness: Readonly<Record<string, string>>, out: string, config: EnvConfig = DEFAULT_CONFIG): Promise<Replay> {

@@ -15,7 +15,7 @@ export interface CallObligations {
 }
 
 /**
- * [OBL-ROUTE] The obligations of `call` on `t`: the directive's own (`obligations`) and those of each
+ * implements [OBL-ROUTE]: the obligations of `call` on `t`: the directive's own (`obligations`) and those of each
  * step it runs through `ctx.run`; a plug-in that declares none and runs no step takes the generic
  * route ([OBL-GENERIC]).
  */

@@ -11,7 +11,7 @@ import { labelOf, nestedLoop, resolveLoop, rewrap } from './loops.js';
 const loopPath = (t: TgtProgram, loop: string): StmtPath => resolveLoop(t, loop).path;
 
 /**
- * [OBL-DELEGATED] What no effect condition states: a stage stores at a point a value that depends on
+ * What no effect condition states: a stage stores at a point a value that depends on
  * the point alone (def. 2.7), and the completion computes every point that is read (def. 2.4) —
  * the bounds engine's promise, which `refsem bounds --verify` checks.
  */
@@ -80,7 +80,7 @@ function outermostLoop(t: TgtProgram, from: StmtPath, to: StmtPath): StmtPath {
 /**
  * compute-at f at ℓ moves `label f` (P) to the start of ℓ's body: P commutes with every statement
  * it moves past, and nothing the loops it enters do touches what P reads or writes, so running P
- * again in each iteration recomputes the same values (together with [OBL-DELEGATED]).
+ * again in each iteration recomputes the same values (together with COVERAGE).
  */
 export function computeAtObligations(t: TgtProgram, a: { func: string; loop: string }): Obligation[] {
   const p = labelOf(t, a.func)!.path;
@@ -141,7 +141,7 @@ function firstDifference(a: Stmt, b: Stmt, path: StmtPath = []): StmtPath | unde
 }
 
 /**
- * [OBL-GENERIC] A plug-in's rewrite read off the programs before and after: a loop whose traversal
+ * implements [OBL-GENERIC]: a plug-in's rewrite read off the programs before and after: a loop whose traversal
  * alone changed (parallel: `parallel`; serial: `serial`), or two nested loops exchanged as by
  * `swap` (`reorder`). Anything else is unknown.
  */
