@@ -496,9 +496,9 @@ export async function prove(o: Obligation, opts: ProveOptions = {}): Promise<Ans
     };
     const may = await ask('M');
     if (may.r === 'unsat') return { k: 'proved' };
-    if (may.r === 'sat' && may.enc.bots.size === 0) return { k: 'refuted', witness: witnessOf(may.enc, may.model!), why: `[${SAFETY_RULE[o.k]}] ${o.k} fails` };
+    if (may.r === 'sat' && may.enc.bots.size === 0) return { k: 'refuted', witness: witnessOf(may.enc, may.model!), why: 'it fails at the witness' };
     const def = may.enc.bots.size === 0 ? may : await ask('D');
-    if (def.r === 'sat') return { k: 'refuted', witness: witnessOf(def.enc, def.model!), why: `[${SAFETY_RULE[o.k]}] ${o.k} fails` };
+    if (def.r === 'sat') return { k: 'refuted', witness: witnessOf(def.enc, def.model!), why: 'it fails at the witness' };
     if (may.r === 'unknown' || def.r === 'unknown') return { k: 'unknown', reason: `the solver gave up (${may.why || def.why})` };
     return { k: 'unknown', reason: `it depends on data: ${[...may.enc.bots].join('; ')}` };
   });

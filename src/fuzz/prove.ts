@@ -50,6 +50,8 @@ export async function proveSchedule(t0: TgtProgram, s: Schedule, opts: { timeout
   let cur = t0;
   const history: Schedule['calls'][number][] = [];
   for (const [index, call] of s.calls.entries()) {
+    // Applied first, so that a call that does not apply is reported as a rejection (exit 2).
+    const next = applyCall(cur, call, s.registry, history);
     const { obligations, route } = obligationsOf(cur, call, s.registry, history);
     const results: ObligationResult[] = [];
     for (const o of obligations) {
@@ -58,7 +60,7 @@ export async function proveSchedule(t0: TgtProgram, s: Schedule, opts: { timeout
       results.push({ what: `[${SAFETY_RULE[o.k]}] ${describeObligation(o)}`, answer, ms: performance.now() - t });
     }
     out.push({ index, text: printCall(call), ...(call.loc ? { loc: call.loc } : {}), route, results, verdict: callVerdict(results) });
-    cur = applyCall(cur, call, s.registry, history);
+    cur = next;
     history.push(call);
   }
   return out;

@@ -34,7 +34,7 @@ const reorderCases: [string, string, string][] = [
     'for f.s0.y in (0, n) do for f.s0.x in (0, m) do { g[0] <- g[0] + f.s0.x; g[0] <- g[0] * 2 }'],
 ];
 
-describe('loop reordering (§3.5.8)', () => {
+describe('[SAFE-REORDER] loop reordering (§3.5.8), [SAFE-COMMUTES] with [EFF-REDUCE] per operator', () => {
   for (const [what, ok, bad] of reorderCases) {
     it(`${what}: accepted`, async () => {
       const t = prog(`${ALLOC}\n${ok}`);
@@ -61,7 +61,7 @@ describe('loop reordering (§3.5.8)', () => {
   });
 });
 
-describe('fission (§3.5.8)', () => {
+describe('[SAFE-FISSION] fission (§3.5.8); [EFF-TERNARY] [EFF-DECIDE] unknown on data', () => {
   it('independent statements: accepted', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do { g[f.s0.x] <- f.s0.x; f[f.s0.x, 0] <- g[f.s0.x] }`);
     expect(await verdict({ k: 'fission', t, loop: loop(t, 'f.s0.x'), at: 1 })).toBe('proved');
@@ -86,7 +86,7 @@ describe('fission (§3.5.8)', () => {
   });
 });
 
-describe('fusion (the inverse of fission, and the fuse directive)', () => {
+describe('[SAFE-FUSE] fusion, with [EFF-EXTENT]', () => {
   it('fusing two nested loops visits every pair once, in order', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.y in (0, x.len) do for f.s0.x in (0, ?cpu.len(f.x)) do f[f.s0.x, f.s0.y] <- 1`);
     expect(await verdict({ k: 'fuse-exact', t, loop: loop(t, 'f.s0.y') })).toBe('proved');
@@ -103,7 +103,7 @@ describe('fusion (the inverse of fission, and the fuse directive)', () => {
   });
 });
 
-describe('loop removal (§3.5.8)', () => {
+describe('[SAFE-REMOVE] loop removal (§3.5.8), [SAFE-SHADOWS]', () => {
   it('an idempotent body in a loop that runs: accepted', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.x in (0, 4) do g[0] <- n`);
     expect(await verdict({ k: 'remove-loop', t, loop: loop(t, 'f.s0.x') })).toBe('proved');
@@ -118,7 +118,7 @@ describe('loop removal (§3.5.8)', () => {
   });
 });
 
-describe('parallel loops and private buffers', () => {
+describe('[SAFE-PARALLEL] parallel loops, [SAFE-PRIVATE] private buffers, [EFF-ALLOC] [EFF-COVER] [EFF-MEMBER]', () => {
   it('a pure loop may run in parallel', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do f[f.s0.x, 0] <- g[f.s0.x]`);
     expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.x') })).toBe('proved');
@@ -141,7 +141,7 @@ describe('parallel loops and private buffers', () => {
   });
 });
 
-describe('commutes and shadows (§3.5.7)', () => {
+describe('[SAFE-COMMUTES] and [SAFE-SHADOWS] (§3.5.7)', () => {
   it('statements on disjoint locations commute; a write and a read of one location do not', async () => {
     const t = prog(`${ALLOC}\ng[0] <- 1; g[1] <- 2; f[0, 0] <- g[0]`);
     expect(await verdict({ k: 'commutes', t, a: [2], b: [3] })).toBe('proved');
@@ -154,7 +154,7 @@ describe('commutes and shadows (§3.5.7)', () => {
   });
 });
 
-describe('split as a bijection of iteration spaces', () => {
+describe('[SAFE-SPLIT] split as a bijection of iteration spaces', () => {
   it('a guard split by a constant', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.x in (x.min, x.len) do f[f.s0.x, 0] <- 1`);
     expect(await verdict({ k: 'split-exact', t, loop: loop(t, 'f.s0.x'), factor: parseExprText('3', 'tgt') })).toBe('proved');
