@@ -160,3 +160,9 @@ describe('[SAFE-SPLIT] split as a bijection of iteration spaces', () => {
     expect(await verdict({ k: 'split-exact', t, loop: loop(t, 'f.s0.x'), factor: parseExprText('3', 'tgt') })).toBe('proved');
   });
 });
+
+describe('[SAFE-UNMODELLED] what the analysis cannot state', () => {
+  it('is unknown with its reason, never proved', async () => {
+    expect(await answer({ k: 'unmodelled', why: 'a rewrite of another shape' })).toEqual({ k: 'unknown', reason: 'a rewrite of another shape' });
+  });
+});
