@@ -6,6 +6,7 @@ import { type Expr, cst, op, vr } from '../expr/ast.js';
 import { hintExpr, hintTarget, hintTargets, withHint } from './hints.js';
 import { firstValid } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
+import { boundsObligations } from './obligations.js';
 
 export interface AlignBoundsArgs {
   readonly dim: string;
@@ -19,6 +20,7 @@ export const alignBounds: Directive<AlignBoundsArgs> = defineDirective<AlignBoun
   rule: 'ALIGN-BOUNDS',
   phase: 'bounds',
   summary: 'widen the compute bounds of a func dimension to an aligned window',
+  obligations: boundsObligations,
   params: [
     { name: 'dim', type: 'dim' },
     { name: 'modulus', type: 'expr', key: 'modulus' },

@@ -3,6 +3,7 @@ import { type Expr, cst, op, vr } from '../expr/ast.js';
 import { hintExpr, hintTarget, hintTargets, withHint } from './hints.js';
 import { firstValid } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
+import { boundsObligations } from './obligations.js';
 
 export interface BoundExtentArgs {
   readonly dim: string;
@@ -14,6 +15,7 @@ export const boundExtent: Directive<BoundExtentArgs> = defineDirective<BoundExte
   rule: 'BOUND-EXTENT',
   phase: 'bounds',
   summary: 'fix the extent of the compute bounds of a func dimension',
+  obligations: boundsObligations,
   params: [
     { name: 'dim', type: 'dim' },
     { name: 'len', type: 'expr', key: 'len' },

@@ -5,6 +5,7 @@ import { type Expr, cst, op, vr } from '../expr/ast.js';
 import { hintExpr, hintTarget, hintTargets, withHint } from './hints.js';
 import { dimsOf, firstValid } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
+import { boundsObligations } from './obligations.js';
 
 export interface BoundArgs {
   readonly dim: string;
@@ -17,6 +18,7 @@ export const bound: Directive<BoundArgs> = defineDirective<BoundArgs>({
   rule: 'BOUND',
   phase: 'bounds',
   summary: 'fix the compute bounds of a func dimension to (min, len)',
+  obligations: boundsObligations,
   params: [
     { name: 'dim', type: 'dim' },
     { name: 'min', type: 'expr', key: 'min' },

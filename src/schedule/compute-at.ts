@@ -8,6 +8,7 @@ import {
   FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, computeSites, funcsOf, labelOf, moveIntoLoop, requireLabel, resolveLoop,
 } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective, validatedByRewriting } from './plugin.js';
+import { computeAtObligations } from './obligations.js';
 
 export type ComputeAtArgs = FuncAtLoop;
 
@@ -70,6 +71,7 @@ export const computeAt: Directive<ComputeAtArgs> = defineDirective<ComputeAtArgs
   rule: 'COMPUTE-AT',
   phase: 'compute',
   summary: 'compute a func inside a loop of its consumer',
+  obligations: computeAtObligations,
   params: FUNC_AT_LOOP,
   ...validatedByRewriting(check),
   // Distinct iterations of a parallel loop would recompute overlapping parts of f into one shared

@@ -8,6 +8,7 @@ import {
   firstValid, freshLoopVar, innerBoundsUses, inventName, isPure, nameOf, nestedLoop, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
 import { type Directive, type LoopWrapper, defineDirective } from './plugin.js';
+import { fuseObligations } from './obligations.js';
 
 export interface FuseArgs {
   /** The outer of the two loops. */
@@ -20,6 +21,7 @@ export const fuse: Directive<FuseArgs> = defineDirective<FuseArgs>({
   rule: 'FUSE',
   phase: 'loops',
   summary: 'fuse a loop with the loop immediately inside it into one loop',
+  obligations: fuseObligations,
   params: [
     { name: 'loop', type: 'loop' },
     { name: 'name', type: 'name', key: 'into' },

@@ -10,6 +10,7 @@ import { stageLabel } from '../target-semantics/loop-name.js';
 import { mapChildren } from '../target-semantics/walk.js';
 import { firstValid, funcsOf, labelOf, requireLabel, stageCount } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
+import { inlineObligations } from './obligations.js';
 
 export interface InlineArgs {
   readonly func: string;
@@ -82,6 +83,7 @@ export const inline: Directive<InlineArgs> = defineDirective<InlineArgs>({
   rule: 'INLINE',
   phase: 'compute',
   summary: 'replace every read of a func without update stages by its definition',
+  obligations: inlineObligations,
   params: [{ name: 'func', type: 'func' }],
   validate(t, a, ctx) {
     requireLabel(t, a.func);

@@ -9,6 +9,7 @@ import type { TgtProgram } from '../target-semantics/ast.js';
 import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/walk.js';
 import { constValue, firstValid, resolveLoop } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
+import { orderObligations } from './obligations.js';
 
 export interface OrderArgs {
   readonly loop: string;
@@ -41,6 +42,7 @@ export function practicalOrder(name: 'vectorize' | 'unroll', rule: string, exten
     rule,
     phase: 'loops',
     summary: `mark a loop with a constant extent to be ${name === 'vectorize' ? 'vectorized' : 'unrolled'} (semantically serial)`,
+    obligations: orderObligations(name),
     params: [{ name: 'loop', type: 'loop' }],
     validate(t, a, ctx) {
       const l = resolveLoop(t, a.loop);

@@ -5,6 +5,7 @@
 // plain .mjs files that import nothing: their default export is the object, an array of them, or
 // a function that receives `DirectiveApi` and returns them.
 import { type Loc, UserError } from '../diag.js';
+import type { Obligation } from '../effects/obligation.js';
 import type { Expr, OpName } from '../expr/ast.js';
 import type { Cursor } from '../expr/parse.js';
 import type { Int, Value } from '../expr/value.js';
@@ -79,6 +80,12 @@ export interface Directive<A = any> {
   readonly apply: (t: TgtProgram, args: A, ctx: DirectiveCtx) => TgtProgram;
   /** Checks that need the whole schedule, run on the final program (e.g. vectorize's constant extent). */
   readonly finalCheck?: (t: TgtProgram, args: A, ctx: DirectiveCtx) => void;
+  /**
+   * What must hold for the rewrite of `t` into `after` to be sound (spec/effects.md, "Obligations
+   * of the directives"); the obligations of steps run through `ctx.run` are gathered besides. A
+   * plug-in without it is proved by the generic route ([OBL-GENERIC]).
+   */
+  readonly obligations?: (t: TgtProgram, args: A, ctx: DirectiveCtx, after: TgtProgram) => readonly Obligation[];
   /** Random valid arguments for `t`, or undefined when the directive applies nowhere in `t`. */
   readonly generate: (t: TgtProgram, rng: Rng, ctx: DirectiveCtx) => A | undefined;
   /** Where a user directive was loaded from (set by `loadDirectiveModule`). */
@@ -211,6 +218,7 @@ export function defineDirective<A>(d: Directive<A>): Directive<A> {
   if (typeof d.name !== 'string' || !NAME.test(d.name)) fail('name must be lower-case words joined by -, e.g. tile or split-vectorize');
   if (!(PHASES as readonly string[]).includes(d.phase)) fail(`phase must be one of ${PHASES.join(', ')}`);
   for (const f of ['validate', 'apply', 'generate'] as const) if (typeof d[f] !== 'function') fail(`${f} must be a function`);
+  if (d.obligations !== undefined && typeof d.obligations !== 'function') fail('obligations must be a function');
   if (d.parse !== undefined && (typeof d.parse !== 'function' || typeof d.print !== 'function')) fail('a custom parse needs a print function too');
   if (d.parse === undefined) {
     if (!Array.isArray(d.params)) fail('give params (the argument list) or parse + print');

@@ -6,6 +6,7 @@ import { type LoopInfo, loopsOf } from '../target-semantics/walk.js';
 import { firstValid, nestedLoop, resolveLoop, shuffled } from './loops.js';
 import { type Directive, type DirectiveCtx, accepts, defineDirective } from './plugin.js';
 
+
 export interface ReorderArgs {
   /** Outermost first. */
   readonly loops: readonly string[];
@@ -70,6 +71,8 @@ export const reorder: Directive<ReorderArgs> = defineDirective<ReorderArgs>({
   rule: 'REORDER',
   phase: 'loops',
   summary: 'order loops of one nest as listed (outermost first), by swaps',
+  // Its swaps run as steps, and their obligations are gathered as such ([OBL-ROUTE]).
+  obligations: () => [],
   params: [{ name: 'loops', type: 'loops' }],
   validate(t, a, ctx) {
     // Each swap is validated when it runs; here only the shape of the request.

@@ -9,6 +9,7 @@ import { loopVarName, parseLoopName } from '../target-semantics/loop-name.js';
 import { replaceInProgram } from '../target-semantics/walk.js';
 import { firstValid, funcsOf, isSpecialized, requireLabel, requireStartup } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
+import { specializeObligations } from './obligations.js';
 
 export interface SpecializeArgs {
   readonly func: string;
@@ -69,6 +70,7 @@ export const specialize: Directive<SpecializeArgs> = defineDirective<SpecializeA
   rule: 'SPECIALIZE',
   phase: 'specialization',
   summary: 'copy a func\'s computation behind startup conditions, one copy per condition',
+  obligations: specializeObligations,
   params: [
     { name: 'func', type: 'func' },
     { name: 'conds', type: 'exprs', key: 'when' },

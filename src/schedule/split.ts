@@ -8,6 +8,7 @@ import {
 } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
 import { requireDisjointParallel } from './disjoint.js';
+import { splitObligations } from './obligations.js';
 
 export type Tail = 'guard' | 'shift' | 'round';
 
@@ -33,6 +34,7 @@ export const split: Directive<SplitArgs> = defineDirective<SplitArgs>({
   rule: 'SPLIT',
   phase: 'loops',
   summary: 'split a loop into an outer and an inner loop by a factor, with a tail strategy',
+  obligations: splitObligations,
   params: [
     { name: 'loop', type: 'loop' },
     { name: 'names', type: 'names', key: 'into', optional: true },

@@ -6,6 +6,7 @@ import { dominanceViolations } from './dominance.js';
 import { isInside } from '../target-semantics/walk.js';
 import { FUNC_AT_LOOP, type FuncAtLoop, allocOf, firstValid, storeSites, labelOf, moveIntoLoop, requireFunc, resolveLoop } from './loops.js';
 import { type Directive, type DirectiveCtx, defineDirective, validatedByRewriting } from './plugin.js';
+import { storeAtObligations } from './obligations.js';
 
 export type StoreAtArgs = FuncAtLoop;
 
@@ -32,6 +33,7 @@ export const storeAt: Directive<StoreAtArgs> = defineDirective<StoreAtArgs>({
   rule: 'STORE-AT',
   phase: 'storage',
   summary: 'allocate a func inside a loop (afresh on each iteration)',
+  obligations: storeAtObligations,
   params: FUNC_AT_LOOP,
   ...validatedByRewriting(check),
   generate(t, rng, ctx) {

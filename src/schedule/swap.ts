@@ -8,6 +8,7 @@ import {
   firstValid, innerBoundsUses, isPure, nestedLoop, resolveLoop, rewrap, sameStageNest,
 } from './loops.js';
 import { type Directive, type LoopWrapper, defineDirective } from './plugin.js';
+import { swapObligations } from './obligations.js';
 
 export interface SwapArgs {
   /** The outer of the two loops. */
@@ -19,6 +20,7 @@ export const swap: Directive<SwapArgs> = defineDirective<SwapArgs>({
   rule: 'SWAP',
   phase: 'loops',
   summary: 'exchange a loop with the loop immediately inside it',
+  obligations: swapObligations,
   params: [{ name: 'loop', type: 'loop' }],
   validate(t, a, ctx) {
     const l = resolveLoop(t, a.loop);

@@ -6,6 +6,7 @@ import { type ForStmt, loopsOf, replaceInProgram } from '../target-semantics/wal
 import { requireDisjointParallel } from './disjoint.js';
 import { firstValid, isPure, resolveLoop } from './loops.js';
 import { type Directive, defineDirective } from './plugin.js';
+import { traverseObligations } from './obligations.js';
 
 export interface TraverseArgs {
   readonly loop: string;
@@ -17,6 +18,7 @@ export const traverse: Directive<TraverseArgs> = defineDirective<TraverseArgs>({
   rule: 'TRAVERSE',
   phase: 'loops',
   summary: 'run a loop serially or in parallel',
+  obligations: traverseObligations,
   params: [
     { name: 'loop', type: 'loop' },
     { name: 'order', type: { choice: ['serial', 'parallel'] } },

@@ -49,6 +49,14 @@ export default (api) => {
       steps(t, a, ctx);
     },
     apply: steps,
+    // What must hold for the rewrite to be sound (\`refsem schedule … --prove\`, spec/effects.md):
+    // a list of conditions on t such as { k: 'parallel', t, loop: PATH } or { k: 'reorder', t,
+    // loop: PATH }. The obligations of steps run through ctx.run are gathered for you, so this
+    // directive adds none. Leave the field out and --prove reads a changed traversal or two
+    // exchanged loops off the programs before and after.
+    obligations(t, a, ctx, after) {
+      return [];
+    },
     // Random valid arguments for the fuzzer (\`check-directive\`, \`fuzz --directive\`), or
     // undefined when the directive applies nowhere in t.
     generate(t, rng, ctx) {

@@ -10,6 +10,14 @@ import { printCall, printSchedule, usage } from '../../schedule/print.js';
 import { loadSchedule, registryWith } from '../../node/plugins.js';
 import { collect } from '../options.js';
 import type { Register } from './index.js';
+import type { Pipeline } from '../../alg-semantics/ast.js';
+import { shutdownZ3 } from '../../expr/smt.js';
+import { DEFAULT_CONFIG } from '../../fuzz/env.js';
+import { type CallProof, type Replay, proveSchedule, replayRefutation, showProof } from '../../fuzz/prove.js';
+import type { IO } from '../../node/io.js';
+import type { Schedule } from '../../schedule/plugin.js';
+import type { TgtProgram } from '../../target-semantics/ast.js';
+import { CheckFailed } from '../main.js';
 
 interface Opts {
   schedule?: string;
@@ -18,6 +26,28 @@ interface Opts {
   directive: string[];
   list?: boolean;
   print?: boolean;
+  prove?: boolean;
+  out: string;
+}
+
+/** `--prove`: every call proved, refutations replayed on the soundness properties (spec/effects.md, [OBL-REPLAY]). */
+async function proveCommand(t0: TgtProgram, s: Schedule, alg: Pipeline | undefined, o: Opts, io: IO): Promise<void> {
+  const replays = new Map<number, Replay>();
+  let proofs: CallProof[];
+  try {
+    proofs = await proveSchedule(t0, s);
+  } finally {
+    await shutdownZ3();
+  }
+  for (const p of proofs) {
+    const refuted = p.results.find((r) => r.answer.k === 'refuted');
+    if (!refuted || refuted.answer.k !== 'refuted') continue;
+    replays.set(p.index, alg
+      ? await replayRefutation(alg, s, t0, refuted.answer.witness, o.out, { ...DEFAULT_CONFIG, directives: o.directive })
+      : { replays: false, detail: 'a target program has no algorithm to run it against' });
+  }
+  io.out(showProof(proofs, replays));
+  if (proofs.some((p) => p.verdict !== 'proved')) throw new CheckFailed();
 }
 
 export const register: Register = (program, io) => {
@@ -31,6 +61,8 @@ export const register: Register = (program, io) => {
     .option('--directive <module>', 'load a user directive module (.mjs), repeatable', collect, [])
     .option('--list', 'list the available directives with their syntax and phase')
     .option('--print', 'print the schedule as refsem directives (what a .halide schedule translates to) instead of the program')
+    .option('--prove', 'prove each directive sound (spec/effects.md) instead of printing the program; exit 1 unless every one is proved')
+    .option('--out <dir>', 'with --prove: directory for the reproducers of refutations that replay', 'prove-out')
     .action(async (prog: string | undefined, o: Opts) => {
       if (o.list) {
         const reg = await registryWith(o.directive);
@@ -43,6 +75,7 @@ export const register: Register = (program, io) => {
       const input = readProgramInput({ prog: prog! });
       const t0 = initialProgram(input);
       const s = await loadSchedule(o.schedule!, o.directive, () => t0);
+      if (o.prove) return proveCommand(t0, s, input.algorithm, o, io);
       if (o.trace) io.out(`// T0 = lowering of ${prog === '-' ? '<stdin>' : prog}\n${printTgt(t0)}`);
       let i = 0;
       const trace: FlowObserver = {

@@ -1,0 +1,505 @@
+// Safety conditions as Z3 queries (spec/effects.md, "Safety conditions"). Each obligation is
+// turned into a *violation*: a formula that holds at some parameter values, hole values and
+// iteration points exactly when the condition fails there. The ternary logic of §3.5.1 enters
+// through polarity (implements [EFF-TERNARY]): D ("definitely") and M ("maybe") distribute over ∧, ∨, ∃, ∀
+// and swap under ¬, so they are pushed down to the atoms, where an atom that mentions ⊥ is false
+// under D and true under M — the encoding of §3.10 with the pairs resolved at the leaves. The
+// violation read under M is unsatisfiable: proved; read under D it is satisfiable: refuted with
+// the model as witness; otherwise unknown. Only commands reach this module (it starts Z3).
+import { type FuncDecl, type Model, type Sort } from 'z3-solver';
+import { printStmt } from '../target-semantics/print.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { type ForStmt, type StmtPath, stmtAt as stmtAtPath } from '../target-semantics/walk.js';
+import { type BoolE, type Ctx, type IntE, intOp, withZ3 } from '../expr/smt.js';
+import { lift } from './effect.js';
+import { type EffExpr, type Effect, type Scope, eOp, exprEffect, loopBounds, scopeAt, stmtEffect } from './effect.js';
+import { type LocSet, buffersOf, derivedSets, reduceOps, reduces } from './locset.js';
+import type { Answer, Obligation } from './obligation.js';
+
+type Pol = 'M' | 'D';
+const flip = (p: Pol): Pol => (p === 'M' ? 'D' : 'M');
+type Env = ReadonlyMap<string, IntE>;
+
+/** Z3 terms for one query: the free constants it made (for the witness) and the ⊥s it met. */
+class Enc {
+  readonly consts = new Map<string, IntE>();
+  readonly fns = new Map<string, FuncDecl<'refsem', Sort<'refsem'>[], Sort<'refsem'>>>();
+  readonly bots = new Set<string>();
+  /** implements [EFF-EXTENT]: what is known of every value: window lengths and extent holes are non-negative */
+  readonly facts: BoolE[] = [];
+  private fresh = 0;
+
+  constructor(readonly c: Ctx, private readonly extents: ReadonlySet<string> = new Set()) {}
+
+  constant(name: string): IntE {
+    let k = this.consts.get(name);
+    if (!k) {
+      this.consts.set(name, (k = this.c.Int.const(name)));
+      if (this.extents.has(name) || /^\?(cpu|mem)\.len\(/.test(name)) this.facts.push(k.ge(0));
+    }
+    return k;
+  }
+
+  bound(name: string): IntE {
+    return this.c.Int.const(`${name}!${this.fresh++}`);
+  }
+
+  term(e: EffExpr, env: Env): IntE {
+    switch (e.k) {
+      case 'int':
+        return this.c.Int.val(e.v);
+      case 'var':
+        return env.get(e.name) ?? this.constant(e.name);
+      case 'fn': {
+        if (e.args.length === 0) return this.constant(e.name);
+        let f = this.fns.get(`${e.name}/${e.args.length}`);
+        if (!f) {
+          f = this.c.Function.declare(e.name, ...(e.args.map(() => this.c.Int.sort()) as unknown as [Sort<'refsem'>]), this.c.Int.sort());
+          this.fns.set(`${e.name}/${e.args.length}`, f);
+        }
+        const r = f.call(...e.args.map((a) => this.term(a, env))) as IntE;
+        if (/^\?(cpu|mem)\.len\(/.test(e.name)) this.facts.push(r.ge(0));
+        return r;
+      }
+      case 'op':
+        return intOp(this.c, e.op, e.args.map((a) => this.term(a, env)));
+      case 'bot':
+        throw new Error('internal: ⊥ reached the integer encoding');
+    }
+  }
+
+  /** D or M of the truth of an effect expression. */
+  truth(p: Pol, e: EffExpr, env: Env): BoolE {
+    if (e.k === 'op') {
+      const [a, b] = e.args as [EffExpr, EffExpr];
+      switch (e.op) {
+        case 'and':
+          return this.c.And(this.truth(p, a, env), this.truth(p, b, env));
+        case 'or':
+          return this.c.Or(this.truth(p, a, env), this.truth(p, b, env));
+        case 'not':
+          return this.c.Not(this.truth(flip(p), a, env));
+        default:
+          break;
+      }
+    }
+    const bot = botIn(e);
+    if (bot !== undefined) {
+      this.bots.add(bot);
+      return this.c.Bool.val(p === 'M');
+    }
+    if (e.k === 'op' && (e.op === '<' || e.op === '>' || e.op === '=')) {
+      const [a, b] = e.args.map((x) => this.term(x, env)) as [IntE, IntE];
+      return e.op === '<' ? a.lt(b) : e.op === '>' ? a.gt(b) : a.eq(b);
+    }
+    return this.term(e, env).neq(0);
+  }
+
+  /** implements [EFF-MEMBER]: D or M of `loc ∈ L` (§3.12). */
+  member(p: Pol, buf: string, loc: readonly IntE[], l: LocSet, env: Env): BoolE {
+    const c = this.c;
+    switch (l.k) {
+      case 'empty':
+        return c.Bool.val(false);
+      case 'pt':
+        if (l.buf !== buf) return c.Bool.val(false);
+        return c.And(...l.idx.map((i, k) => this.truth(p, eOp('=', i, { k: 'var', name: `\u0000loc${k}` }), new Map(env).set(`\u0000loc${k}`, loc[k]!))));
+      case 'whole':
+        return c.Bool.val(l.buf === buf);
+      case 'union':
+        return c.Or(...l.sets.map((s) => this.member(p, buf, loc, s, env)));
+      case 'bigcup': {
+        const v = this.bound(l.v);
+        return c.Exists([v], this.member(p, buf, loc, l.set, new Map(env).set(l.v, v)));
+      }
+      case 'minus':
+        return c.And(this.member(p, buf, loc, l.a, env), c.Not(this.member(flip(p), buf, loc, l.b, env)));
+      case 'filter':
+        return c.And(this.truth(p, l.cond, env), this.member(p, buf, loc, l.set, env));
+    }
+  }
+
+  /** A location of buffer `buf` (free constants, part of the witness). */
+  location(buf: string, arity: number): IntE[] {
+    return Array.from({ length: arity }, (_, k) => this.constant(`${buf}[${k}]`));
+  }
+}
+
+function mentions(e: EffExpr, v: string): boolean {
+  if (e.k === 'var') return e.name === v;
+  return (e.k === 'op' || e.k === 'fn') && e.args.some((a) => mentions(a, v));
+}
+
+function botIn(e: EffExpr): string | undefined {
+  if (e.k === 'bot') return e.why;
+  if (e.k === 'op' || e.k === 'fn') for (const a of e.args) { const b = botIn(a); if (b !== undefined) return b; }
+  return undefined;
+}
+
+/** The number of coordinates of `buf` in a set (every access to a buffer has its dimensions). */
+function arityIn(l: LocSet, buf: string): number | undefined {
+  switch (l.k) {
+    case 'pt':
+      return l.buf === buf ? l.idx.length : undefined;
+    case 'union':
+      for (const s of l.sets) { const a = arityIn(s, buf); if (a !== undefined) return a; }
+      return undefined;
+    case 'bigcup':
+    case 'filter':
+      return arityIn(l.set, buf);
+    case 'minus':
+      return arityIn(l.a, buf);
+    default:
+      return undefined;
+  }
+}
+
+/** A violation: given an encoder and a polarity, a formula true where the condition fails. */
+type Violation = (enc: Enc, p: Pol) => BoolE;
+
+/** One effect instance: its effect and the environment of its (renamed) variables. */
+interface Inst {
+  readonly a: Effect;
+  readonly env: Env;
+}
+
+/** Some location is in both sets (under polarity p). */
+function meet(enc: Enc, p: Pol, l1: LocSet, e1: Env, l2: LocSet, e2: Env, only?: string): BoolE {
+  const c = enc.c;
+  const b2 = buffersOf(l2);
+  const bufs = [...buffersOf(l1)].filter((b) => b2.has(b) && (only === undefined || b === only));
+  return c.Or(...bufs.map((b) => {
+    const loc = enc.location(b, arityIn(l1, b)!);
+    return c.And(enc.member(p, b, loc, l1, e1), enc.member(p, b, loc, l2, e2));
+  }));
+}
+
+/** ¬Commutes(a₁, a₂) (def. 3.8), with reductions by different operators conflicting. */
+function notCommutes(enc: Enc, p: Pol, x: Inst, y: Inst): BoolE {
+  const s1 = derivedSets(x.a);
+  const s2 = derivedSets(y.a);
+  const parts = [
+    meet(enc, p, s1.Wr, x.env, s2.All, y.env),
+    meet(enc, p, s2.Wr, y.env, s1.All, x.env),
+    meet(enc, p, s1.RPlus, x.env, s2.Rd, y.env),
+    meet(enc, p, s2.RPlus, y.env, s1.Rd, x.env),
+  ];
+  for (const o1 of reduceOps(x.a)) for (const o2 of reduceOps(y.a)) if (o1 !== o2) parts.push(meet(enc, p, reduces(x.a, o1), x.env, reduces(y.a, o2), y.env));
+  return enc.c.Or(...parts);
+}
+
+/** ¬Shadows(a₁, a₂) (def. 3.9): a location a₁ may modify that a₂ may read or need not overwrite. */
+function notShadows(enc: Enc, p: Pol, x: Inst, y: Inst): BoolE {
+  const c = enc.c;
+  const s1 = derivedSets(x.a);
+  const s2 = derivedSets(y.a);
+  return c.Or(...[...buffersOf(s1.Mod)].map((b) => {
+    const loc = enc.location(b, arityIn(s1.Mod, b)!);
+    return c.And(enc.member(p, b, loc, s1.Mod, x.env), c.Or(enc.member(p, b, loc, s2.Rd, y.env), c.Not(enc.member(flip(p), b, loc, s2.Wr, y.env))));
+  }));
+}
+
+const all = (enc: Enc, p: Pol, conds: readonly EffExpr[], env: Env): BoolE => enc.c.And(...conds.map((h) => enc.truth(p, h, env)));
+
+/** The statement at a path (which the obligation's maker took from the same program). */
+const stmtAt = (t: TgtProgram, path: StmtPath): Stmt => stmtAtPath(t.body, path)!;
+
+/** The effect of the statement at `path` with the guards it runs under. */
+function effectAt(t: TgtProgram, path: StmtPath): { a: Effect; ctrl: EffExpr[]; scope: Scope } {
+  const { scope, ctrl } = scopeAt(t, path);
+  return { a: stmtEffect(stmtAt(t, path), scope), ctrl, scope };
+}
+
+/** A loop's body effect, its control (Bd of the loop last) and the renaming of its variable. */
+function loopCopies(enc: Enc, t: TgtProgram, loop: StmtPath, vars: readonly string[]): { a: Effect; ctrl: EffExpr[]; env2: Map<string, IntE> } {
+  const { a, ctrl } = effectAt(t, [...loop, 'body']);
+  return { a, ctrl, env2: new Map(vars.map((v) => [v, enc.constant(`${v}'`)])) };
+}
+
+/** The path of the inner loop's body in `for x: W[for y: s]` (W: lets and guards). */
+function innerBody(t: TgtProgram, loop: StmtPath): { path: StmtPath; inner: ForStmt } | undefined {
+  let path: StmtPath = [...loop, 'body'];
+  for (let s = stmtAt(t, path); ; s = stmtAt(t, path)) {
+    if (s.k === 'for') return { path: [...path, 'body'], inner: s };
+    if (s.k === 'let') path = [...path, 'body'];
+    else if (s.k === 'if' && s.else.k === 'nop') path = [...path, 'then'];
+    else return undefined;
+  }
+}
+
+/** The rule of spec/effects.md that states each condition, printed with its answer. */
+export const SAFETY_RULE: Readonly<Record<Obligation['k'], string>> = {
+  commutes: 'SAFE-COMMUTES', shadows: 'SAFE-SHADOWS', reorder: 'SAFE-REORDER', fission: 'SAFE-FISSION', 'remove-loop': 'SAFE-REMOVE',
+  parallel: 'SAFE-PARALLEL', independent: 'SAFE-INDEPENDENT', private: 'SAFE-PRIVATE', stable: 'SAFE-STABLE', 'split-exact': 'SAFE-SPLIT',
+  'fuse-exact': 'SAFE-FUSE', serial: 'SAFE-SERIAL', copies: 'SAFE-COPIES', unchanged: 'SAFE-UNCHANGED', delegated: 'OBL-DELEGATED', unmodelled: 'SAFE-UNMODELLED',
+};
+
+/** The violation of each effect condition (undefined for the others). */
+function violationOf(o: Obligation): Violation | string | Answer | undefined {
+  switch (o.k) {
+    case 'commutes':
+    case 'shadows': {
+      const x = effectAt(o.t, o.a);
+      const y = effectAt(o.t, o.b);
+      const empty = new Map<string, IntE>();
+      const f = o.k === 'commutes' ? notCommutes : notShadows;
+      return (enc, p) => enc.c.And(all(enc, p, [...x.ctrl, ...y.ctrl], empty), f(enc, p, { a: x.a, env: empty }, { a: y.a, env: empty }));
+    }
+    case 'parallel':
+    case 'independent': {
+      const v = (stmtAt(o.t, o.loop) as ForStmt).var;
+      return (enc, p) => {
+        const { a, ctrl, env2 } = loopCopies(enc, o.t, o.loop, [v]);
+        const none = new Map<string, IntE>();
+        const x = enc.constant(v);
+        const hyp = enc.c.And(all(enc, p, ctrl, none), all(enc, p, ctrl, env2), x.neq(env2.get(v)!));
+        if (o.k === 'parallel') {
+          const s1 = derivedSets(a);
+          return enc.c.And(hyp, meet(enc, p, s1.Mod, none, s1.All, env2));
+        }
+        return enc.c.Or(enc.c.And(hyp, notCommutes(enc, p, { a, env: none }, { a, env: env2 })),
+          enc.c.And(all(enc, p, ctrl, none), notShadows(enc, p, { a, env: none }, { a, env: none })));
+      };
+    }
+    case 'private': {
+      const loop = stmtAt(o.t, o.loop) as ForStmt;
+      return (enc, p) => {
+        const v = loop.var;
+        const { scope, ctrl } = scopeAt(o.t, [...o.loop, 'body']);
+        const a = stmtEffect(loop.body, { ...scope, cover: o.buf });
+        const env2 = new Map([[v, enc.constant(`${v}'`)]]);
+        const none = new Map<string, IntE>();
+        const s = derivedSets(a);
+        return enc.c.And(all(enc, p, ctrl, none), all(enc, p, ctrl, env2), enc.constant(v).lt(env2.get(v)!), meet(enc, p, s.Mod, none, s.Rd, env2, o.buf));
+      };
+    }
+    case 'reorder': {
+      const outer = stmtAt(o.t, o.loop) as ForStmt;
+      const nest = innerBody(o.t, o.loop);
+      if (!nest) return `no loop immediately inside ${outer.var}`;
+      const inScope = scopeAt(o.t, nest.path).scope;
+      const escapes = [nest.inner.min, nest.inner.len].some((e) => mentions(lift(e, inScope), outer.var));
+      if (escapes) return { k: 'refuted', witness: {}, why: `the bounds of ${nest.inner.var} depend on ${outer.var}, which is not bound above it after the reorder` };
+      return (enc, p) => {
+        const [x, y] = [outer.var, nest.inner.var];
+        const { scope, ctrl } = scopeAt(o.t, nest.path);
+        const a = stmtEffect(stmtAt(o.t, nest.path), scope);
+        const env2 = new Map([[x, enc.constant(`${x}'`)], [y, enc.constant(`${y}'`)]]);
+        const none = new Map<string, IntE>();
+        const bounds: Effect = { k: 'seq', items: exprEffect(nest.inner.min, scopeAt(o.t, [...o.loop, 'body']).scope, exprEffect(nest.inner.len, scopeAt(o.t, [...o.loop, 'body']).scope)) };
+        const c = enc.c;
+        return c.Or(
+          c.And(all(enc, p, ctrl, none), notCommutes(enc, p, { a: bounds, env: none }, { a, env: none })),
+          c.And(all(enc, p, ctrl, none), all(enc, p, ctrl, env2), enc.constant(x).lt(env2.get(x)!), env2.get(y)!.lt(enc.constant(y)),
+            notCommutes(enc, p, { a, env: none }, { a, env: env2 })),
+        );
+      };
+    }
+    case 'fission': {
+      const loop = stmtAt(o.t, o.loop) as ForStmt;
+      if (loop.body.k !== 'seq') return `the body of ${loop.var} is not a block`;
+      const body = loop.body;
+      return (enc, p) => {
+        const { scope, ctrl } = scopeAt(o.t, [...o.loop, 'body']);
+        const a1 = stmtEffect({ k: 'seq', body: body.body.slice(0, o.at) }, scope);
+        const a2 = stmtEffect({ k: 'seq', body: body.body.slice(o.at) }, scope);
+        const env2 = new Map([[loop.var, enc.constant(`${loop.var}'`)]]);
+        const none = new Map<string, IntE>();
+        return enc.c.And(all(enc, p, ctrl, none), all(enc, p, ctrl, env2), env2.get(loop.var)!.lt(enc.constant(loop.var)),
+          notCommutes(enc, p, { a: a1, env: none }, { a: a2, env: env2 }));
+      };
+    }
+    case 'remove-loop': {
+      const loop = stmtAt(o.t, o.loop) as ForStmt;
+      return (enc, p) => {
+        const { scope, ctrl } = scopeAt(o.t, [...o.loop, 'body']);
+        const a = stmtEffect(loop.body, scope);
+        const none = new Map<string, IntE>();
+        const outer = ctrl.slice(0, -1);
+        const bd = loopBounds(loop.var, lift(loop.min, scopeAt(o.t, o.loop).scope), lift(loop.len, scopeAt(o.t, o.loop).scope));
+        const k = enc.bound(loop.var);
+        const c = enc.c;
+        // ∃x. D Bd(x) fails, or the body is not idempotent.
+        return c.And(all(enc, p, outer, none), c.Or(c.ForAll([k], c.Not(enc.truth(flip(p), bd, new Map([[loop.var, k]])))),
+          c.And(enc.truth(p, ctrl[ctrl.length - 1]!, none), notShadows(enc, p, { a, env: none }, { a, env: none }))));
+      };
+    }
+    case 'stable': {
+      const x = effectAt(o.t, o.stmt);
+      const ys = o.by.map((b) => effectAt(o.t, b));
+      return (enc, p) => {
+        const none = new Map<string, IntE>();
+        const sx = derivedSets(x.a);
+        return enc.c.Or(...ys.map((y) => {
+          const sy = derivedSets(y.a);
+          return enc.c.And(all(enc, p, [...x.ctrl, ...y.ctrl], none), enc.c.Or(meet(enc, p, sy.Mod, none, sx.All, none)));
+        }));
+      };
+    }
+    case 'split-exact':
+      // A factor that is not a constant makes the query non-linear; the rewrite asserts it positive
+      // at the start of the program ([SPLIT]), and for any positive factor lemma S holds.
+      if (o.factor.k !== 'const') return { k: 'proved', how: 'lemma S (docs/proofs/effects.md): the factor is asserted positive' };
+      return splitViolation(o.t, o.loop, o.factor);
+    case 'fuse-exact':
+      return fuseViolation(o.t, o.loop);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The guard split `for x in (m, l)` by e visits x = m + xo·e + xi for xo in
+ * [0, (l + e − 1) div e), xi in [0, e) with x < m + l: exactly the points of [m, m + l), in
+ * increasing order (e > 0 is asserted at the program's start, [SPLIT]). Violated when a visited x
+ * leaves the range, a point of the range has its (xo, xi) out of bounds, or two visits are out of order.
+ */
+function splitViolation(t: TgtProgram, loop: StmtPath, factor: import('../expr/ast.js').Expr): Violation {
+  const l = stmtAt(t, loop) as ForStmt;
+  const scope = scopeAt(t, loop);
+  return (enc, p) => {
+    const c = enc.c;
+    const none = new Map<string, IntE>();
+    const m = enc.term(lift(l.min, scope.scope), none);
+    const len = enc.term(lift(l.len, scope.scope), none);
+    const e = enc.term(lift(factor, scope.scope), none);
+    const outer = intOp(c, 'div', [len.add(e).sub(1), e]);
+    const [xo, xi, xo2, xi2, x] = ['xo', 'xi', "xo'", "xi'", l.var].map((n) => enc.constant(n)) as [IntE, IntE, IntE, IntE, IntE];
+    const inB = (a: IntE, b: IntE) => c.And(a.ge(0), a.lt(outer), b.ge(0), b.lt(e), m.add(a.mul(e)).add(b).lt(m.add(len)));
+    const pt = (a: IntE, b: IntE) => m.add(a.mul(e)).add(b);
+    const ctx = all(enc, p, scope.ctrl, none);
+    return c.And(ctx, e.gt(0), c.Or(
+      c.And(inB(xo, xi), pt(xo, xi).lt(m)),
+      c.And(x.ge(m), x.lt(m.add(len)), c.Not(inB(intOp(c, 'div', [x.sub(m), e]), intOp(c, 'mod', [x.sub(m), e])))),
+      c.And(inB(xo, xi), inB(xo2, xi2), c.Or(xo.lt(xo2), c.And(xo.eq(xo2), xi.lt(xi2))), c.Not(pt(xo, xi).lt(pt(xo2, xi2)))),
+    ));
+  };
+}
+
+/**
+ * `for a in (ma, la): W[for b in (mb, lb)]` fused visits a = ma + z div lb,
+ * b = mb + z mod lb for z in [0, la·lb). For la ≥ 0 and lb ≥ 1 that is exactly the pairs in
+ * lexicographic order (Euclidean division; docs/proofs/effects.md, lemma F), and for la ≤ 0 or
+ * lb = 0 both loops are empty — unless la and lb are both negative, when la·lb > 0 iterations run
+ * instead of none. The product makes the general statement non-linear, so the query asks only for
+ * that case; inner bounds that depend on the outer loop refute it outright.
+ */
+function fuseViolation(t: TgtProgram, loop: StmtPath): Violation | string | Answer {
+  const outer = stmtAt(t, loop) as ForStmt;
+  const nest = innerBody(t, loop);
+  if (!nest) return `no loop immediately inside ${outer.var}`;
+  const inner = scopeAt(t, nest.path).scope;
+  if ([nest.inner.min, nest.inner.len].some((e) => mentions(lift(e, inner), outer.var))) {
+    return { k: 'refuted', witness: {}, why: `the bounds of ${nest.inner.var} depend on ${outer.var}` };
+  }
+  const scope = scopeAt(t, loop);
+  return (enc, p) => {
+    const none = new Map<string, IntE>();
+    const la = enc.term(lift(outer.len, scope.scope), none);
+    const lb = enc.term(lift(nest.inner.len, scope.scope), none);
+    return enc.c.And(all(enc, p, scope.ctrl, none), la.lt(0), lb.lt(0));
+  };
+}
+
+/** The checks that need no solver: syntactic comparisons of the programs before and after. */
+function syntactic(o: Obligation): Answer | undefined {
+  switch (o.k) {
+    case 'serial':
+      return o.trav !== 'parallel' ? { k: 'proved', how: `${o.loop} runs ${o.trav}: one of the orders its iterations could already run in` }
+        : { k: 'refuted', witness: {}, why: `${o.loop} runs in parallel` };
+    case 'unchanged':
+      return printStmt(withoutAssertions(o.before.body)) === printStmt(withoutAssertions(o.after.body)) ? { k: 'proved', how: 'the statements are unchanged but for assertions' }
+        : { k: 'unknown', reason: 'the statements changed, and the analysis does not relate them' };
+    case 'copies':
+      return copiesAnswer(o.before, o.after, o.func);
+    case 'delegated':
+      return { k: 'delegated', to: o.what };
+    case 'unmodelled':
+      return { k: 'unknown', reason: o.why };
+    default:
+      return undefined;
+  }
+}
+
+/** The program's statements without its leading assertions (whose failure is an allowed outcome, def. 2.3). */
+function withoutAssertions(s: Stmt): Stmt {
+  if (s.k !== 'seq') return s;
+  let k = 0;
+  while (s.body[k]?.k === 'assert') k++;
+  return { ...s, body: s.body.slice(k) };
+}
+
+/** Every copy `s⟨j⟩` of a specialized func is `s⟨0⟩` with `.k<j>` added to its names (lemma 2.9). */
+function copiesAnswer(before: TgtProgram, after: TgtProgram, func: string): Answer {
+  const find = (t: TgtProgram): Stmt | undefined => {
+    let hit: Stmt | undefined;
+    const go = (s: Stmt): void => {
+      if (hit) return;
+      if (s.k === 'label' && s.name === func) hit = s;
+      else if (s.k === 'seq') s.body.forEach(go);
+      else if (s.k === 'if') (go(s.then), go(s.else));
+      else if (s.k === 'for' || s.k === 'let' || s.k === 'label') go(s.body);
+    };
+    go(t.body);
+    return hit;
+  };
+  const b = find(before);
+  const a = find(after);
+  if (!b || !a || a.k !== 'label') return { k: 'unknown', reason: `the computation of '${func}' is not found` };
+  const orig = printStmt((b as Extract<Stmt, { k: 'label' }>).body);
+  const branches: Stmt[] = [];
+  let s: Stmt = a.body;
+  while (s.k === 'if') (branches.push(s.then), (s = s.else));
+  branches.push(s);
+  const ok = branches.every((br) => printStmt(br).replace(/\.k[1-9]\d*\b/g, '').replace(/@k[1-9]\d*\[/g, '[') === orig);
+  return ok ? { k: 'proved', how: `each branch is the computation of '${func}' with its names renamed` }
+    : { k: 'unknown', reason: `a branch of '${func}' is not a renamed copy of its computation` };
+}
+
+export interface ProveOptions {
+  /** per query, in milliseconds (default 5000) */
+  readonly timeoutMs?: number;
+}
+
+/** The program an effect obligation is stated on. */
+function programOf(o: Obligation): TgtProgram | undefined {
+  return 't' in o ? o.t : undefined;
+}
+
+function witnessOf(enc: Enc, m: Model<'refsem'>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, k] of enc.consts) {
+    const v = m.eval(k, true);
+    out[name] = enc.c.isIntVal(v) ? v.value().toString() : v.toString();
+  }
+  return out;
+}
+
+/** implements [EFF-DECIDE]: decides one obligation: proved, refuted with a witness, unknown with a reason. */
+export async function prove(o: Obligation, opts: ProveOptions = {}): Promise<Answer> {
+  const quick = syntactic(o);
+  if (quick) return quick;
+  const v = violationOf(o);
+  if (v === undefined) return { k: 'unknown', reason: `no rule decides '${o.k}'` };
+  if (typeof v === 'string') return { k: 'unknown', reason: v };
+  if (typeof v === 'object') return v;
+  return withZ3(async (c) => {
+    const extents = new Set(programOf(o)?.window.map((w) => w.len) ?? []);
+    const ask = async (p: Pol) => {
+      const enc = new Enc(c, extents);
+      const solver = new c.Solver();
+      solver.set('timeout', opts.timeoutMs ?? 5000);
+      solver.add(v(enc, p));
+      for (const f of enc.facts) solver.add(f);
+      const r = await solver.check();
+      return { r, enc, model: r === 'sat' ? solver.model() : undefined, why: r === 'unknown' ? solver.reasonUnknown() : '' };
+    };
+    const may = await ask('M');
+    if (may.r === 'unsat') return { k: 'proved' };
+    if (may.r === 'sat' && may.enc.bots.size === 0) return { k: 'refuted', witness: witnessOf(may.enc, may.model!), why: 'it fails at the witness' };
+    const def = may.enc.bots.size === 0 ? may : await ask('D');
+    if (def.r === 'sat') return { k: 'refuted', witness: witnessOf(def.enc, def.model!), why: 'it fails at the witness' };
+    if (may.r === 'unknown' || def.r === 'unknown') return { k: 'unknown', reason: `the solver gave up (${may.why || def.why})` };
+    return { k: 'unknown', reason: `it depends on data: ${[...may.enc.bots].join('; ')}` };
+  });
+}
