@@ -37,7 +37,7 @@ function lhsOperands(lhs: HExpr): readonly HExpr[] {
 // implements [HR-MODEL]
 /** The rule in the modelled language, or the constructs that keep it out. */
 export function modelRule(r: Pick<HRule, 'lhs' | 'rhs' | 'pred'>): ModelResult {
-  const operands = lhsOperands(r.lhs);
+  let operands: readonly HExpr[] = [];
   const missing = new Set<string>();
   const rewrite = (e: HExpr, side: 'lhs' | 'rhs' | 'pred'): HExpr => {
     switch (e.k) {
@@ -74,6 +74,8 @@ export function modelRule(r: Pick<HRule, 'lhs' | 'rhs' | 'pred'>): ModelResult {
     }
   };
   const lhs = rewrite(r.lhs, 'lhs');
+  // The operand names stand for the matched node's operands, read in the modelled left-hand side.
+  operands = lhsOperands(lhs);
   const rhs = rewrite(r.rhs, 'rhs');
   const pred = r.pred ? rewrite(r.pred, 'pred') : undefined;
   if (missing.size > 0) return { ok: false, constructs: [...missing].sort() };

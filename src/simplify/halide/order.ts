@@ -19,21 +19,20 @@ export interface HMeasure {
   readonly histogram: readonly number[];
   readonly occurrences: ReadonlyMap<string, number>;
   readonly root: number;
-  /** literals and constant wildcards, a folded part counting as one */
-  readonly constants: number;
+  /** parts computed when the rule fires (`fold(…)`) */
+  readonly folds: number;
 }
 
 /** The measure of a side; `fold(e)` is the constant it computes, as the paper's fold is. */
 export function hMeasure(e: HExpr): HMeasure {
   const histogram = H_STRENGTH.map(() => 0);
   const occurrences = new Map<string, number>();
-  let constants = 0;
+  let folds = 0;
   const visit = (x: HExpr): void => {
     if (x.k === 'call' && x.f === 'fold') {
-      constants++;
+      folds++;
       return;
     }
-    if (x.k === 'int' || x.k === 'bool' || (x.k === 'id' && isConstWild(x.name))) constants++;
     if (x.k === 'id' && TERM_WILDS.has(x.name)) occurrences.set(x.name, (occurrences.get(x.name) ?? 0) + 1);
     const k = classOf(x);
     if (k >= 0) histogram[k]!++;
@@ -43,18 +42,18 @@ export function hMeasure(e: HExpr): HMeasure {
   };
   visit(e);
   const root = e.k === 'call' && e.f === 'fold' ? -1 : classOf(e);
-  return { histogram, occurrences, root, constants };
+  return { histogram, occurrences, root, folds };
 }
 
-/** A measure as reports print it: the non-zero classes, the root and the constants. */
+/** A measure as reports print it: the non-zero classes and the root. */
 export function showMeasure(m: HMeasure): string {
   const parts = m.histogram.flatMap((n, i) => (n > 0 ? [`${H_STRENGTH[i]!.join('/')}:${n}`] : []));
-  return `{${parts.join(' ')}} root ${m.root >= 0 ? H_STRENGTH[m.root]!.join('/') : 'leaf'}, ${m.constants} constants`;
+  return `{${parts.join(' ')}} root ${m.root >= 0 ? H_STRENGTH[m.root]!.join('/') : 'leaf'}`;
 }
 
 export type OrderVerdict =
   | { readonly status: 'decreases' }
-  /** equal histograms and roots: the only decrease is in constants, as when constants are folded together */
+  /** equal histograms, and the right side computes a constant: only that constant can decrease */
   | { readonly status: 'constants'; readonly lhs: string; readonly rhs: string }
   | { readonly status: 'violation'; readonly lhs: string; readonly rhs: string; readonly why: string };
 
@@ -72,7 +71,7 @@ export function checkOrder(lhs: HExpr, rhs: HExpr): OrderVerdict {
     if (a < b) return { status: 'violation', ...shown, why: `more ${H_STRENGTH[i]!.join('/')} on the right (${b}) than on the left (${a})` };
   }
   if (ms.root >= 0 && mt.root >= 0 && ms.root > mt.root) return { status: 'decreases' };
-  if (ms.constants > mt.constants) return { status: 'constants', ...shown };
+  if (mt.folds > 0) return { status: 'constants', ...shown };
   return { status: 'violation', ...shown, why: 'equal histograms, and the right root is not stronger than the left root' };
 }
 

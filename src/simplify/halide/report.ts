@@ -117,7 +117,7 @@ export function reportText(rep: HalideReport): string {
   const at = (r: RuleResult) => `${r.file}:${r.line}`;
   for (const r of rep.rules) {
     const v = r.verdict;
-    if (v?.status === 'refuted') out.push(`refuted ${at(r)} (${r.node}): ${r.rule}\n  counterexample (${v.by}): ${v.counterexample}; left ${v.lhs}, right ${v.rhs}`);
+    if (v?.status === 'refuted') out.push(`refuted ${at(r)} (${r.node}): ${r.rule}\n  counterexample: ${v.counterexample}; left ${v.lhs}, right ${v.rhs}`);
   }
   for (const r of rep.rules) if (r.verdict?.status === 'unknown') out.push(`unknown ${at(r)} (${r.node}): ${r.rule}\n  ${r.verdict.reason}`);
   for (const r of rep.rules) if (r.verdict?.status === 'vacuous') out.push(`vacuous ${at(r)} (${r.node}): ${r.rule}\n  its predicate never holds`);
@@ -129,6 +129,7 @@ export function reportText(rep: HalideReport): string {
   const kinds = Object.entries(rep.unmodelled).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (kinds.length > 0) out.push(`not modelled (rules per construct): ${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   out.push(reportTable(rep));
-  out.push(`${rep.total.modelled} of ${rep.total.read} rules modelled; checked in ${rep.seconds} s (${rep.rules_per_second} rules/s)`);
+  // Times are in the JSON report only: the text is the same on every run.
+  out.push(`${rep.total.modelled} of ${rep.total.read} rules modelled`);
   return `${out.join('\n')}\n`;
 }
