@@ -27,6 +27,8 @@ export interface HRule {
   readonly lhs: HExpr;
   readonly rhs: HExpr;
   readonly pred?: HExpr;
+  /** C++ conditions the call sits behind (`no_overflow(op->type)`, `denominator_non_zero`) */
+  readonly guards: readonly string[];
   /** the call as written, one line */
   readonly text: string;
   readonly loc: Loc;

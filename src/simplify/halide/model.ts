@@ -36,7 +36,7 @@ function lhsOperands(lhs: HExpr): readonly HExpr[] {
 
 // implements [HR-MODEL]
 /** The rule in the modelled language, or the constructs that keep it out. */
-export function modelRule(r: Pick<HRule, 'lhs' | 'rhs' | 'pred'>): ModelResult {
+export function modelRule(r: Pick<HRule, 'lhs' | 'rhs' | 'pred'> & { readonly guards?: readonly string[] }): ModelResult {
   let operands: readonly HExpr[] = [];
   const missing = new Set<string>();
   const rewrite = (e: HExpr, side: 'lhs' | 'rhs' | 'pred'): HExpr => {
@@ -77,7 +77,17 @@ export function modelRule(r: Pick<HRule, 'lhs' | 'rhs' | 'pred'>): ModelResult {
   // The operand names stand for the matched node's operands, read in the modelled left-hand side.
   operands = lhsOperands(lhs);
   const rhs = rewrite(r.rhs, 'rhs');
-  const pred = r.pred ? rewrite(r.pred, 'pred') : undefined;
+  let pred = r.pred ? rewrite(r.pred, 'pred') : undefined;
+  for (const g of r.guards ?? []) {
+    // Guards that change the domain: a rule for floats or for wrapping types only is not a claim
+    // about unbounded integers; a non-zero denominator is an assumption about the matched node.
+    if (/^[a-z_>.()-]*is_float\(\)$/.test(g) && !g.startsWith('!')) missing.add('guard: floats only');
+    else if (g.startsWith('!no_overflow')) missing.add('guard: wrapping types only');
+    else if (g === 'denominator_non_zero' && operands[1]) {
+      const nz: HExpr = { k: 'bin', op: '!=', a: operands[1], b: { k: 'int', v: 0n } };
+      pred = pred ? { k: 'bin', op: '&&', a: pred, b: nz } : nz;
+    }
+  }
   if (missing.size > 0) return { ok: false, constructs: [...missing].sort() };
   return { ok: true, rule: { lhs, rhs, ...(pred ? { pred } : {}) } };
 }

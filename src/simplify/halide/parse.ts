@@ -172,14 +172,46 @@ export function nodeOfLhs(e: HExpr): string {
   return NODE_OF[key] ?? (e.k === 'call' ? e.f : 'Unknown');
 }
 
+/**
+ * The C++ conditions a call sits behind: walking out of each enclosing parenthesis up to the
+ * `if`, the operands joined to it by `&&` before it (`(ty.is_float() && rewrite(…))`).
+ */
+export function guardsOf(src: string, start: number): string[] {
+  const guards: string[] = [];
+  let i = start;
+  for (;;) {
+    // Find the parenthesis that encloses position i, and the start of the item holding i.
+    let d = 0;
+    let j = i - 1;
+    let itemStart = -1;
+    for (; j >= 0; j--) {
+      const ch = src[j];
+      if (ch === ')') d++;
+      else if (ch === '(') {
+        if (d === 0) break;
+        d--;
+      } else if (d === 0 && itemStart < 0 && (src.startsWith('||', j - 1) || ch === ';' || ch === '{')) itemStart = j + 1;
+    }
+    if (j < 0 || /\b(if|while)\s*$/.test(src.slice(Math.max(0, j - 8), j))) return guards;
+    const head = src.slice(itemStart >= 0 && itemStart > j ? itemStart : j + 1, i);
+    for (const g of head.split('&&')) {
+      const t = g.replace(/\s+/g, ' ').trim();
+      // EVAL_IN_LAMBDA only wraps the rules in a lambda for the compiler's sake.
+      if (t !== '' && !t.includes('rewrite') && !t.startsWith('EVAL_IN_LAMBDA')) guards.push(t);
+    }
+    i = j;
+  }
+}
+
 function ruleFromCall(src: string, file: string, open: number, close: number, node: string | undefined): HRule {
   const body = src.slice(open, close);
   const args = parseArgs(lex(body, open));
   if (args.length < 2 || args.length > 3) throw new SyntaxAt(`rewrite takes a left-hand side, a right-hand side and an optional predicate, but this call has ${args.length} operands`, open);
   const [lhs, rhs, pred] = args as [HExpr, HExpr, HExpr | undefined];
   const start = src.lastIndexOf('rewrite', open);
+  const guards = guardsOf(src, start);
   return {
-    file, line: lineAt(src, start), node: node ?? nodeOfLhs(lhs), lhs, rhs, ...(pred ? { pred } : {}),
+    file, line: lineAt(src, start), node: node ?? nodeOfLhs(lhs), lhs, rhs, ...(pred ? { pred } : {}), guards,
     text: `rewrite(${body.replace(/\s+/g, ' ').trim()})`, loc: locAt(src, file, start),
   };
 }

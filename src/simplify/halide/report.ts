@@ -5,6 +5,7 @@ import { type HRule, showRuleH } from './ast.js';
 import { type ModelResult, modelRule } from './model.js';
 import { type OrderVerdict, checkOrder, subsumedBy } from './order.js';
 import type { Unreadable } from './parse.js';
+import type { SynthesizedPredicate } from './predicate.js';
 import type { HVerdict } from './verify.js';
 
 export interface RuleResult {
@@ -12,12 +13,16 @@ export interface RuleResult {
   readonly line: number;
   readonly node: string;
   readonly rule: string;
+  /** the C++ conditions the call sits behind */
+  readonly guards: readonly string[];
   /** the constructs that keep the rule out of the model; absent when it is modelled */
   readonly unmodelled?: readonly string[];
   readonly verdict?: HVerdict;
   readonly order: OrderVerdict;
   /** `file:line` of an earlier rule of the same visitor that matches whatever this one matches */
   readonly subsumedBy?: string;
+  /** for a rule written with the predicate `false`: the predicate found for it */
+  readonly synthesized?: SynthesizedPredicate;
 }
 
 export interface FileRow {
@@ -75,15 +80,23 @@ function row(file: string, rs: readonly RuleResult[], unreadable: number): FileR
 }
 
 // implements [HR-REPORT]
-export function buildReport(prepared: readonly Prepared[], verdicts: ReadonlyMap<Prepared, HVerdict>, unreadable: readonly Unreadable[], seconds: number): HalideReport {
+export function buildReport(
+  prepared: readonly Prepared[],
+  verdicts: ReadonlyMap<Prepared, HVerdict>,
+  unreadable: readonly Unreadable[],
+  seconds: number,
+  synthesized: ReadonlyMap<Prepared, SynthesizedPredicate> = new Map(),
+): HalideReport {
   const rules: RuleResult[] = prepared.map((p) => {
     const v = verdicts.get(p);
+    const syn = synthesized.get(p);
     return {
-      file: p.rule.file, line: p.rule.line, node: p.rule.node, rule: showRuleH(p.rule),
+      file: p.rule.file, line: p.rule.line, node: p.rule.node, rule: showRuleH(p.rule), guards: p.rule.guards,
       ...(p.model.ok ? {} : { unmodelled: p.model.constructs }),
       ...(v ? { verdict: v } : {}),
       order: p.order,
       ...(p.subsumedBy ? { subsumedBy: `${p.subsumedBy.file}:${p.subsumedBy.line}` } : {}),
+      ...(syn ? { synthesized: syn } : {}),
     };
   });
   const files = [...new Set([...rules.map((r) => r.file), ...unreadable.map((u) => u.file)])].sort();
@@ -119,8 +132,15 @@ export function reportText(rep: HalideReport): string {
     const v = r.verdict;
     if (v?.status === 'refuted') out.push(`refuted ${at(r)} (${r.node}): ${r.rule}\n  counterexample: ${v.counterexample}; left ${v.lhs}, right ${v.rhs}`);
   }
+  for (const r of rep.rules) {
+    const syn = r.synthesized;
+    if (!syn) continue;
+    const how = syn.status === 'proved' ? 'proved sufficient' : 'a guess: not proved sufficient';
+    const grid = `${syn.exactOnGrid ? 'exactly' : 'not exactly'} where the rule holds for constants in [-${syn.radius}, ${syn.radius}]`;
+    out.push(`predicate ${at(r)} (${r.node}): ${r.rule}\n  ${syn.pred} (${how}; holds ${grid})`);
+  }
   for (const r of rep.rules) if (r.verdict?.status === 'unknown') out.push(`unknown ${at(r)} (${r.node}): ${r.rule}\n  ${r.verdict.reason}`);
-  for (const r of rep.rules) if (r.verdict?.status === 'vacuous') out.push(`vacuous ${at(r)} (${r.node}): ${r.rule}\n  its predicate never holds`);
+  for (const r of rep.rules) if (r.verdict?.status === 'vacuous' && !r.synthesized) out.push(`vacuous ${at(r)} (${r.node}): ${r.rule}\n  its predicate never holds`);
   for (const r of rep.rules) {
     if (r.order.status === 'violation') out.push(`order   ${at(r)} (${r.node}): ${r.rule}\n  ${r.order.why}: left ${r.order.lhs}; right ${r.order.rhs}`);
   }

@@ -2,6 +2,7 @@
 // in this thread, or handed one at a time to `jobs` worker threads each with its own Z3.
 import { Worker } from 'node:worker_threads';
 import type { Modelled } from './model.js';
+import { type SynthesizedPredicate, asksForPredicate, synthesizePredicate } from './predicate.js';
 import type { Prepared } from './report.js';
 import { type HVerdict, type VerifyOptions, verifyHalideRule } from './verify.js';
 
@@ -45,5 +46,17 @@ export async function verifyPrepared(prepared: readonly Prepared[], opts: RunOpt
       feed();
     })),
   );
+  return out;
+}
+
+/** A predicate for every modelled rule written with the predicate `false` ([HR-PRED]). */
+export async function synthesizeAsked(prepared: readonly Prepared[], opts: VerifyOptions = {}): Promise<Map<Prepared, SynthesizedPredicate>> {
+  const out = new Map<Prepared, SynthesizedPredicate>();
+  for (const p of prepared) {
+    if (!p.model.ok || !asksForPredicate(p.model.rule.pred)) continue;
+    const { pred: _false, ...rule } = p.model.rule;
+    const got = await synthesizePredicate(rule, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {});
+    if (got) out.set(p, got);
+  }
   return out;
 }

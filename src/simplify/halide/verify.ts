@@ -92,7 +92,7 @@ function replay(c: Ctx, r: Modelled, enc: Encoding, model: Model): { counterexam
   const names = new Set<string>();
   for (const e of [r.lhs, r.rhs, ...(r.pred ? [r.pred] : [])]) walkH(e, (x) => void (x.k === 'id' && names.add(x.name)));
   const parts: string[] = [];
-  if (enc.lane) parts.push(`lanes = ${n}`, `lane = ${l}`);
+  if (enc.lane) parts.push(`L = ${n}`, `lane = ${l}`);
   for (const name of [...names].sort()) {
     if (enc.scalars.has(name)) parts.push(`${name} = ${scalars.get(name)}`);
     else if (enc.lane) parts.push(`${name} = [${Array.from({ length: Math.min(Number(n), 8) }, (_, i) => wildcard(name, BigInt(i))).join(', ')}]`);

@@ -79,6 +79,19 @@ describe('the model [HR-MODEL]', () => {
     expect(m(cpp)).toEqual(['C++ name a_rem']);
   });
 
+  it('reads the guards a call sits behind, and lets them change the claim', () => {
+    const src = `Expr Simplify::visit(const Div *op, ExprInfo *info) {
+    if (EVAL_IN_LAMBDA(rewrite(x / 1, x) ||
+        (denominator_non_zero && (rewrite((x * y) / x, y) || false)) ||
+        (op->type.is_float() && rewrite(x / c0, x * fold(1 / c0))))) {}
+}`;
+    const { rules } = readHalideSource(src, 'Simplify_Div.cpp');
+    expect(rules.map((r) => r.guards)).toEqual([[], ['denominator_non_zero'], ['op->type.is_float()']]);
+    const m = rules.map((r) => modelRule(r));
+    expect(m[1]!.ok && showRuleH(m[1]!.rule)).toBe('rewrite(x * y / x, y, x != 0)');
+    expect(m[2]).toEqual({ ok: false, constructs: ['guard: floats only'] });
+  });
+
   it('types wildcards by unification: operands of logic and conditions are boolean', () => {
     const [r] = readRuleFile('rewrite(select(x, y == z, w) && u, v)', 't');
     const got = modelRule(r!);

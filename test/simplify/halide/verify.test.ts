@@ -53,7 +53,7 @@ describe('verdicts in the halide domain [HR-VERDICT]', () => {
   it('a vector rule whose lanes do not line up is refuted with its lanes', async () => {
     const v = await verifyHalideRule(modelled('rewrite(ramp(x, y, c0) + broadcast(z, c0), ramp(x + z, y + z, c0))'));
     expect(v.status).toBe('refuted');
-    expect(v.status === 'refuted' && v.counterexample).toMatch(/^lanes = \d+, lane = \d+/);
+    expect(v.status === 'refuted' && v.counterexample).toMatch(/^L = \d+, lane = \d+/);
   });
 });
 
