@@ -111,8 +111,9 @@ export async function synthesizePredicate(r: Modelled, opts: { timeoutMs?: numbe
   });
   // Exact fits first (simplest first), then sound ones by coverage: each is given to Z3.
   const tries = [...scored.filter((s) => s.exact), ...scored.filter((s) => s.sound && !s.exact && s.covered > 0).sort((a, b) => b.covered - a.covered)].slice(0, 12);
+  // A candidate's proof is nonlinear in the constants: it gets ten times the grid's time limit.
   for (const t of tries) {
-    const v = await verifyHalideRule({ ...r, pred: t.p }, quick);
+    const v = await verifyHalideRule({ ...r, pred: t.p }, { timeoutMs: timeoutMs * 10, bits: [] });
     if (v.status === 'proved') return { pred: showH(t.p), status: 'proved', exactOnGrid: t.exact, radius };
   }
   const best = tries[0];
