@@ -18,6 +18,7 @@ values   add-sub-const-const: (x - c0) + c1 -> x + (c1 - c0);
 values   add-mul-same:      x * c0 + x * c1 -> x * (c0 + c1);
 values   add-mul-one:       x * c0 + x -> x * (c0 + 1);
 values   add-min-max:       min(x, y) + max(x, y) -> x + y;
+values   add-div-mod:       (x / c0) * c0 + x % c0 -> x if c0 != 0;
 integers add-sub-cancel:    (x - y) + y -> x;
 integers add-sub-cancel-r:  x + (y - x) -> y;
 
@@ -33,6 +34,7 @@ integers sub-add-add:       (x + y) - (x + z) -> y - z;
 integers sub-add-const:     (x + c0) - x -> c0;
 integers sub-const-add:     x - (x + c0) -> 0 - c0;
 integers sub-sub-cancel:    x - (x - y) -> y;
+integers sub-add-swapped:   (x + y) - (y + x) -> 0;
 
 // SR-MUL
 values   mul-one:           x * 1 -> x;
@@ -71,6 +73,10 @@ integers min-max-absorb:    min(x, max(x, y)) -> x;
 integers max-min-absorb:    max(x, min(x, y)) -> x;
 integers min-max-absorb-r:  min(max(x, y), x) -> x;
 integers max-min-absorb-r:  max(min(x, y), x) -> x;
+integers min-max-absorb-rr: min(max(x, y), y) -> y;
+integers max-min-absorb-rr: max(min(x, y), y) -> y;
+integers min-max-absorb-rl: min(y, max(x, y)) -> y;
+integers max-min-absorb-rl: max(y, min(x, y)) -> y;
 
 // SR-SELECT
 values   select-lt-min:     select(x < y, x, y) -> min(x, y);

@@ -1,0 +1,62 @@
+// Checking rules in Halide's syntax (spec/simplify.md [HR-REPORT]): rules/s on a rule file of the
+// project's own (scalar, boolean, vector and division rules, the TRS paper's four incorrect ones
+// among them), one solver thread and two; and, when HALIDE_SRC names a Halide checkout, the same
+// for its whole src/Simplify_*.cpp (docs/halide-rules.md).
+import { shutdownZ3 } from '../expr/smt.js';
+import { readHalideTree } from '../node/halide-rules.js';
+import type { HRule } from '../simplify/halide/ast.js';
+import { readRuleFile } from '../simplify/halide/parse.js';
+import { prepare } from '../simplify/halide/report.js';
+import { verifyPrepared } from '../simplify/halide/run.js';
+import { round } from './timing.js';
+
+export const name = 'halide-rules';
+export const group = 'core';
+
+const OURS = `
+rewrite(((x + c0) / c1) * c1 - x, x % c1, c1 > 0 && c0 + 1 == c1)
+rewrite(x - ((x + c0) / c1) * c1, 0 - (x % c1), c1 > 0 && c0 + 1 == c1)
+rewrite(min(x, c0) < min(x, c1) + c2, false, c0 >= c1 + c2)
+rewrite(max(x, c0) < max(x, c1) + c2, false, c0 >= c1 + c2)
+rewrite((x + c0) + c1, x + fold(c0 + c1))
+rewrite(x - x, 0)
+rewrite((x + y) - (y + x), 0)
+rewrite(x / c0 * c0 + x % c0, x, c0 != 0)
+rewrite(max(min(x, c0), c0), c0)
+rewrite(min(x * c0, y * c0), min(x, y) * c0, c0 > 0)
+rewrite(min(x, y) + max(x, y), x + y)
+rewrite(select(x < y, x, y), min(x, y))
+rewrite(x && neg(x), false)
+rewrite(x || !x, true)
+rewrite(!(x < y), y <= x)
+rewrite(x * c0 < y * c0, x < y, c0 > 0)
+rewrite(x / c0 < c1, x < fold(c1 * c0), c0 > 0)
+rewrite((x * c0) / c1, x * fold(c0 / c1), c0 % c1 == 0 && c1 > 0)
+rewrite((x % c0) % c0, x % c0)
+rewrite(ramp(x, y, c0) + broadcast(z, c0), ramp(x + z, y, c0))
+rewrite(broadcast(x, c0) * broadcast(y, c0), broadcast(x * y, c0))
+rewrite(ramp(x, y, c0) - ramp(z, w, c0), ramp(x - z, y - w, c0))
+rewrite(min(x + c0, y + c0), min(x, y) + c0)
+rewrite(max(x - y, 0) + y, max(x, y))
+`;
+
+async function rate(rules: readonly HRule[], jobs: number): Promise<object> {
+  const prepared = prepare(rules);
+  const t0 = performance.now();
+  const verdicts = await verifyPrepared(prepared, { jobs, timeoutMs: 1000 });
+  const s = (performance.now() - t0) / 1000;
+  const count = (st: string) => [...verdicts.values()].filter((v) => v.status === st).length;
+  return { rules: verdicts.size, proved: count('proved'), refuted: count('refuted'), unknown: count('unknown'), seconds: round(s), rules_per_second: round(verdicts.size / s) };
+}
+
+export async function run(): Promise<object> {
+  const ours = readRuleFile(OURS, '<bench rules>');
+  const tree = process.env.HALIDE_SRC;
+  const one = await rate(ours, 1);
+  await shutdownZ3();
+  return {
+    ours_one_thread: one,
+    ours_two_threads: await rate(ours, 2),
+    ...(tree ? { halide_checkout_two_threads: await rate(readHalideTree(tree).rules, 2) } : {}),
+  };
+}

@@ -1,0 +1,62 @@
+// Checking a set of Halide rules (spec/simplify.md [HR-REPORT]): the modelled rules are verified
+// in this thread, or handed one at a time to `jobs` worker threads each with its own Z3.
+import { Worker } from 'node:worker_threads';
+import type { Modelled } from './model.js';
+import { type SynthesizedPredicate, asksForPredicate, synthesizePredicate } from './predicate.js';
+import type { Prepared } from './report.js';
+import { type HVerdict, type VerifyOptions, verifyHalideRule } from './verify.js';
+
+export interface RunOptions extends VerifyOptions {
+  readonly jobs?: number;
+  /** called after each verdict, with the number done and the total */
+  readonly progress?: (done: number, total: number) => void;
+}
+
+export async function verifyPrepared(prepared: readonly Prepared[], opts: RunOptions = {}): Promise<Map<Prepared, HVerdict>> {
+  const todo = prepared.flatMap((p) => (p.model.ok ? [{ p, rule: p.model.rule }] : []));
+  const out = new Map<Prepared, HVerdict>();
+  const verifyOpts: VerifyOptions = { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.bits ? { bits: opts.bits } : {}) };
+  const jobs = Math.max(1, Math.min(opts.jobs ?? 1, todo.length));
+  if (jobs === 1) {
+    for (const t of todo) {
+      out.set(t.p, await verifyHalideRule(t.rule, verifyOpts));
+      opts.progress?.(out.size, todo.length);
+    }
+    return out;
+  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: jobs }, () => new Promise<void>((resolve, reject) => {
+      const w = new Worker(new URL('./worker.js', import.meta.url), { workerData: verifyOpts });
+      const feed = () => {
+        if (next >= todo.length) {
+          w.postMessage('stop');
+          return;
+        }
+        const i = next++;
+        w.postMessage({ i, rule: todo[i]!.rule satisfies Modelled });
+      };
+      w.on('message', (m: { i: number; verdict: HVerdict }) => {
+        out.set(todo[m.i]!.p, m.verdict);
+        opts.progress?.(out.size, todo.length);
+        feed();
+      });
+      w.on('error', reject);
+      w.on('exit', () => resolve());
+      feed();
+    })),
+  );
+  return out;
+}
+
+/** A predicate for every modelled rule written with the predicate `false` ([HR-PRED]). */
+export async function synthesizeAsked(prepared: readonly Prepared[], opts: VerifyOptions = {}): Promise<Map<Prepared, SynthesizedPredicate>> {
+  const out = new Map<Prepared, SynthesizedPredicate>();
+  for (const p of prepared) {
+    if (!p.model.ok || !asksForPredicate(p.model.rule.pred)) continue;
+    const { pred: _false, ...rule } = p.model.rule;
+    const got = await synthesizePredicate(rule, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {});
+    if (got) out.set(p, got);
+  }
+  return out;
+}
