@@ -46,7 +46,6 @@ export function kernelsIn(dir: string): { name: string; text: string; file: stri
 
 export const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / Math.max(1, xs.length));
 
-// implements [FPIR-BENCH]
 export async function benchKernels(kernels: readonly { name: string; text: string; file: string }[], o: BenchOptions = {}): Promise<KernelResult[]> {
   const target = o.target ?? 'avx2';
   const lanes = o.lanes ?? 1 << 14;
