@@ -13,13 +13,26 @@ import { selectInstructions } from '../fpir/select.js';
 import { checkClaims } from '../fpir/table-check.js';
 import { verifyAll } from '../fpir/verify-rules.js';
 import { seededRng } from '../rng.js';
-import { readExample } from './examples.js';
+import { exampleFile, readExample } from './examples.js';
+import { benchKernels, geomean, kernelsIn } from '../codegen/fpir-bench.js';
 import { median, round } from './timing.js';
 
 export const name = 'fpir';
 export const group = 'core';
 
 const count = <T>(xs: readonly T[], p: (x: T) => boolean) => xs.filter(p).length;
+
+/** The seed's kernels (examples/fpir/): refsem's selection against plain C at -O3 -march=native. */
+async function suiteFigures(): Promise<object> {
+  const results = await benchKernels(kernelsIn(exampleFile('fpir')), { runs: 3 });
+  return {
+    kernels: results.length,
+    all_equal_to_interpreter: results.every((r) => r.equal),
+    geomean_speedup_over_plain_c_O3: round(geomean(results.map((r) => r.speedup)), 2),
+    seed_avx2_geomean_over_llvm: 1.31,
+    speedups: Object.fromEntries(results.map((r) => [r.kernel, round(r.speedup, 2)])),
+  };
+}
 
 export async function run(): Promise<object> {
   const cpu = await checkTableOnCpu();
@@ -70,5 +83,6 @@ export async function run(): Promise<object> {
       median_verification_ms: round(ms[Math.floor(ms.length / 2)] ?? 0, 1),
     },
     sobel: { lanes, ...sobelFigures },
+    suite: await suiteFigures(),
   };
 }

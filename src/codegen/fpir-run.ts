@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FExpr } from '../fpir/ast.js';
 import { evalVector } from '../fpir/eval.js';
-import { PRELUDE, type EmitFaults, cScalar, emitFunction } from '../fpir/emit-program.js';
+import { PRELUDE, type EmitFaults, type EmittedFunction, cScalar, emitFunction } from '../fpir/emit-program.js';
 import type { Selected } from '../fpir/select.js';
 import type { Target } from '../fpir/intrinsics.js';
 import { compileStandalone, type ToolchainOptions } from './toolchain.js';
@@ -48,6 +48,8 @@ export interface RunItem {
   readonly sel: Selected;
   readonly target: Target;
   readonly env: ReadonlyMap<string, readonly bigint[]>;
+  /** C to run instead of the selection's (the plain C baseline of fpir-bench) */
+  readonly fn?: EmittedFunction;
 }
 
 /** What every run includes: one text, so that it is precompiled once ([C-PCH]). */
@@ -60,7 +62,9 @@ const HEADER = [PRELUDE, '#include <immintrin.h>', '#include <stdio.h>', '#inclu
  * intrinsics header) once. One outcome per item, in order.
  */
 export async function runSelectedAll(items: readonly RunItem[], opts: ToolchainOptions & { faults?: EmitFaults; repeat?: number } = {}): Promise<RunOutcome[]> {
-  const fns = items.map((it, j) => emitFunction(it.sel, it.target, `rs_fpir${j}`, opts.faults));
+  const fns = items.map((it, j) => (it.fn ? { ...it.fn, text: it.fn.text.replace(/static void \w+\(/, `static void rs_fpir${j}(`) } : emitFunction(it.sel, it.target, `rs_fpir${j}`, opts.faults)))
+    // Not inlined: each timed call runs the kernel, not a loop the compiler fused across calls.
+    .map((fn) => ({ ...fn, text: `__attribute__((noinline)) ${fn.text}` }));
   const lanesOf = (j: number) => items[j]!.env.get(fns[j]!.inputs[0]?.name ?? '')?.length ?? fns[j]!.lanes;
   const reps = opts.repeat ?? 1;
   const call = (j: number): string[] => {
@@ -72,7 +76,8 @@ export async function runSelectedAll(items: readonly RunItem[], opts: ToolchainO
       ...fn.inputs.map((v, k) => `    ${cScalar(v.type)} *in${k} = malloc(${n * width(v.type)}); if (fread(in${k}, 1, ${n * width(v.type)}, f) != ${n * width(v.type)}) return 2;`),
       `    ${cScalar(items[j]!.expr.type)} *out = malloc(${outBytes});`,
       '    clock_gettime(CLOCK_MONOTONIC, &t0);',
-      `    for (int r = 0; r < ${reps}; r++) rs_fpir${j}(${[...fn.inputs.map((_, k) => `in${k}`), 'out', String(n)].join(', ')});`,
+      // The barrier keeps the compiler from dropping repeated calls whose result it can see is unused.
+      `    for (int r = 0; r < ${reps}; r++) { rs_fpir${j}(${[...fn.inputs.map((_, k) => `in${k}`), 'out', String(n)].join(', ')}); __asm__ __volatile__("" ::: "memory"); }`,
       '    clock_gettime(CLOCK_MONOTONIC, &t1);',
       `    printf("%lld\\n", (long long)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / ${reps});`,
       `    if (fwrite(out, 1, ${outBytes}, g) != ${outBytes}) return 2;`,

@@ -3,6 +3,8 @@
 // intervals through the operations whose result is monotone in each operand and cannot wrap,
 // the whole type elsewhere.
 import type { FExpr } from './ast.js';
+import { type Binding, baseName } from './match.js';
+import { applyPrim } from './prim.js';
 import { type ScalarType, clamp, inRange, tmax, tmin } from './types.js';
 
 export type Interval = readonly [bigint, bigint];
@@ -29,6 +31,11 @@ export function boundsOf(e: FExpr, env: (name: string) => Interval | undefined =
     }
     case 'prim': {
       const [x, y] = [b(e.args[0]), b(e.args[1])];
+      // Constant operands (a rule's constant wildcards): the one value, exactly.
+      if (x[0] === x[1] && y[0] === y[1]) {
+        const v = applyPrim(e.op, x[0], y[0], e.type);
+        return [v, v];
+      }
       switch (e.op) {
         case '+':
           return fit(corners(x, y, (p, q) => p + q), e.type);
@@ -76,4 +83,15 @@ export function boundsOf(e: FExpr, env: (name: string) => Interval | undefined =
       }
     }
   }
+}
+
+/** Does a rule's precondition hold for every value the bound expressions can take? */
+export function provedFor(pre: FExpr | undefined, b: Binding): boolean {
+  if (!pre) return true;
+  const env = (name: string): Interval | undefined => {
+    const x = b.get(baseName(name));
+    return x ? boundsOf(x) : undefined;
+  };
+  const r = boundsOf(pre, env);
+  return r[0] === 1n && r[1] === 1n;
 }

@@ -17,10 +17,13 @@ interface Template {
   readonly name: string;
   readonly lhs: string;
   readonly rhs: string;
+  readonly pre?: string;
   readonly types: (t: ScalarType) => boolean;
 }
 
 const narrowable = (t: ScalarType) => t.bits <= 32;
+/** c0 is half of 2^c1, for 1 ≤ c1 ≤ B (the rounding term of a right shift by c1). */
+const ROUNDING_HALF = '(c1_W >= 1) & (c1_W <= B) & (c0_W == W(1) << (c1_W - 1))';
 const TEMPLATES: readonly Template[] = [
   // Pitchfork §2.1: the widening sum written with casts.
   { name: 'widening-add', lhs: 'W(x_T) + W(y_T)', rhs: 'widening_add(x_T, y_T)', types: narrowable },
@@ -34,6 +37,12 @@ const TEMPLATES: readonly Template[] = [
   // A constant shift of a widened value; the amount must fit the narrow type (§4.3, bounds on constants).
   { name: 'widening-shl', lhs: 'W(x_T) << c0_W', rhs: 'widening_shl(x_T, c0_T)', types: narrowable },
   { name: 'widening-shl-by-mul-2', lhs: 'W(x_T) * 2', rhs: 'widening_shl(x_T, 1)', types: narrowable },
+  // §4.1's synthesized rule: a signed widening shift of an unsigned value is the unsigned
+  // widening shift reinterpreted (a wrapping cast between types of one width keeps the bits).
+  { name: 'widening-shl-signed', lhs: 'S(x_T) << c0_S', rhs: 'S(widening_shl(x_T, c0_T))', types: (t) => narrowable(t) && !t.signed },
+  // Rounding right shift of a widened value by c1 ≥ 1: adding half of 2^c1 first (the `+ c0_W`
+  // arrives lifted as an extending add). Exact in W, so the narrowing cast wraps like rounding_shr.
+  { name: 'rounding-shr', lhs: 'T(extending_add(c0_W, x_T) >> c1_W)', rhs: 'rounding_shr(x_T, c1_T)', pre: ROUNDING_HALF, types: narrowable },
   // Fig. 4: `u8(min(x_u16, 255)) -> saturating_cast<u8>(x_u16)`; signed sources need both bounds.
   { name: 'saturating-cast-min', lhs: 'T(min(x_W, X))', rhs: 'saturating_cast<T>(x_W)', types: (t) => narrowable(t) && !t.signed },
   { name: 'saturating-cast-clamp', lhs: 'T(min(max(x_S, N), X))', rhs: 'saturating_cast<T>(x_S)', types: narrowable },
@@ -50,6 +59,14 @@ const TEMPLATES: readonly Template[] = [
   { name: 'halving-sub', lhs: 'T(widening_sub(x_T, y_T) >> 1)', rhs: 'halving_sub(x_T, y_T)', types: narrowable },
   // The high half of a product (§3.3, "Specific constants", seen from the lifting side).
   { name: 'mul-shr-high-half', lhs: 'T(widening_mul(x_T, y_T) >> B)', rhs: 'mul_shr(x_T, y_T, B)', types: (t) => t.bits === 16 || t.bits === 32 },
+  // The rounding of a product (the `vqrdmulh` idiom, §5.1.3): adding 2^(c1−1) cannot overflow W
+  // while c1 ≤ B, since |x·y| ≤ 2^(2B−2) (signed) or < 2^2B − 2^(B+1) (unsigned).
+  { name: 'rounding-shr-product', lhs: '(widening_mul(x_T, y_T) + c0_W) >> c1_W', rhs: 'rounding_shr(widening_mul(x_T, y_T), c1_W)', pre: ROUNDING_HALF, types: narrowable },
+  // Saturating the shifted product is mul_shr / rounding_mul_shr (table 1) for amounts ≥ 0 / ≥ 1.
+  { name: 'mul-shr', lhs: 'saturating_cast<T>(widening_mul(x_T, y_T) >> c0_W)', rhs: 'mul_shr(x_T, y_T, c0_T)', pre: 'c0_W >= 0', types: narrowable },
+  { name: 'rounding-mul-shr', lhs: 'saturating_cast<T>(rounding_shr(widening_mul(x_T, y_T), c0_W))', rhs: 'rounding_mul_shr(x_T, y_T, c0_T)', pre: 'c0_W >= 1', types: narrowable },
+  // Absolute value written with a select; `0 - x` wraps at the type's minimum as the cast does.
+  { name: 'abs', lhs: 'select(x_T < 0, 0 - x_T, x_T)', rhs: 'T(abs(x_T))', types: (t) => t.signed },
 ];
 
 /** The template with every placeholder replaced for type `t`. */
@@ -62,7 +79,7 @@ function instantiateTemplate(tp: Template, t: ScalarType): RewriteRule {
       .replace(/\bN\b/g, String(tmin(t)))
       .replace(/\bX\b/g, String(tmax(t)))
       .replace(/\bB\b/g, String(t.bits));
-  return { name: `lift-${tp.name}-${typeName(t)}`, lhs: sub(tp.lhs), rhs: sub(tp.rhs) };
+  return { name: `lift-${tp.name}-${typeName(t)}`, lhs: sub(tp.lhs), rhs: sub(tp.rhs), ...(tp.pre ? { pre: sub(tp.pre) } : {}) };
 }
 
 export const LIFTING_RULES: readonly RewriteRule[] = TEMPLATES.flatMap((tp) => INT_TYPES.filter((t) => tp.types(t)).map((t) => instantiateTemplate(tp, t)));

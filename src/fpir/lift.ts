@@ -2,6 +2,7 @@
 // lifting rules, bottom-up: children first, then the node, again and again while a rule applies
 // (a rewritten node may enable another rule, as saturating_cast over widening_add does).
 import type { FExpr } from './ast.js';
+import { provedFor } from './bounds.js';
 import { LIFTING_RULES, type RewriteRule } from './lift-rules.js';
 import { type Binding, instantiate, match } from './match.js';
 import { parseFpir } from './parse.js';
@@ -53,7 +54,7 @@ export function lift(e: FExpr, rules: readonly RewriteRule[] = LIFTING_RULES): {
   const atRoot = (x: FExpr): FExpr => {
     for (const r of ps) {
       const b: Binding = new Map();
-      if (!match(r.lhs, x, b)) continue;
+      if (!match(r.lhs, x, b) || !provedFor(r.pre, b)) continue;
       const y = instantiate(r.rhs, b);
       if (!y) continue;
       applied.push({ rule: r.name, before: printFpir(x), after: printFpir(y) });

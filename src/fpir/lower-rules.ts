@@ -69,6 +69,12 @@ const AVX2: readonly LoweringRule[] = [
     '[_mm256_add_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(x.0)), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(y.0))), _mm256_add_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(x.0, 1)), _mm256_cvtepu8_epi16(_mm256_extracti128_si256(y.0, 1)))]'),
   rule('avx2', 'widening-shl-u8', 'widening_shl(x_u8, c0_u8)',
     '[_mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(x.0)), c0), _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(x.0, 1)), c0)]'),
+  // §4.1's signed widening shift: the unsigned one, its bits read as i16.
+  rule('avx2', 'widening-shl-u8-signed', 'i16(widening_shl(x_u8, c0_u8))',
+    '[_mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(x.0)), c0), _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(x.0, 1)), c0)]'),
+  // Compound (§3.3): vpmulhrsw is rounding_mul_shr by 15 except for −32768 · −32768, where it
+  // wraps to −32768 instead of saturating to 32767; −32768 arises only there, so flipping its bits fixes it.
+  rule('avx2', 'rounding-mul-shr-15-i16', 'rounding_mul_shr(x_i16, y_i16, 15)', `[${[0, 1].map((k) => `_mm256_xor_si256(_mm256_mulhrs_epi16(x.${k}, y.${k}), _mm256_cmpeq_epi16(_mm256_mulhrs_epi16(x.${k}, y.${k}), _mm256_set1_epi16(-32768)))`).join(', ')}]`),
   rule('avx2', 'shr-u16', 'x_u16 >> c0_u16', '[_mm256_srli_epi16(x.0, c0), _mm256_srli_epi16(x.1, c0)]', 'c0_u16 <= 255'),
   rule('avx2', 'shr-i16', 'x_i16 >> c0_i16', '[_mm256_srai_epi16(x.0, c0), _mm256_srai_epi16(x.1, c0)]', '(c0_i16 >= 0) & (c0_i16 <= 255)'),
   rule('avx2', 'shl-u16', 'x_u16 << c0_u16', '[_mm256_slli_epi16(x.0, c0), _mm256_slli_epi16(x.1, c0)]', 'c0_u16 <= 255'),
@@ -88,6 +94,8 @@ const AVX512: readonly LoweringRule[] = [
   rule('avx512', 'widening-add-u8', 'widening_add(x_u8, y_u8)',
     '[_mm512_add_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(y.0))), _mm512_add_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(y.0, 1)))]'),
   rule('avx512', 'widening-shl-u8', 'widening_shl(x_u8, c0_u8)',
+    '[_mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), c0), _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), c0)]'),
+  rule('avx512', 'widening-shl-u8-signed', 'i16(widening_shl(x_u8, c0_u8))',
     '[_mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), c0), _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), c0)]'),
   // AVX-512 has a lane-wise unsigned saturating narrow: no precondition, no fix-up.
   rule('avx512', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', '[_mm512_cvtusepi16_epi8(x.0), _mm512_cvtusepi16_epi8(x.1)]'),
@@ -114,6 +122,14 @@ const NEON: readonly LoweringRule[] = [
   rule('neon', 'widening-add-u8', 'widening_add(x_u8, y_u8)', '[vaddl_u8(vget_low_u8(x.0), vget_low_u8(y.0)), vaddl_u8(vget_high_u8(x.0), vget_high_u8(y.0))]'),
   rule('neon', 'widening-mul-u8', 'widening_mul(x_u8, y_u8)', '[vmull_u8(vget_low_u8(x.0), vget_low_u8(y.0)), vmull_u8(vget_high_u8(x.0), vget_high_u8(y.0))]'),
   rule('neon', 'widening-shl-u8', 'widening_shl(x_u8, c0_u8)', '[vshll_n_u8(vget_low_u8(x.0), c0), vshll_n_u8(vget_high_u8(x.0), c0)]', 'c0_u8 <= 8'),
+  rule('neon', 'widening-shl-u8-signed', 'i16(widening_shl(x_u8, c0_u8))', '[vreinterpretq_s16_u16(vshll_n_u8(vget_low_u8(x.0), c0)), vreinterpretq_s16_u16(vshll_n_u8(vget_high_u8(x.0), c0))]', 'c0_u8 <= 8'),
+  // Fused (§5.1.1): a widening multiply-accumulate, in either operand order.
+  ...(['u', 's'] as const).flatMap((s) => {
+    const [w, n] = s === 'u' ? ['u16', 'u8'] : ['i16', 'i8'];
+    const halves = (k: 'low' | 'high', i: number) => `vmlal_${s}8(x.${i}, vget_${k}_${s}8(y.0), vget_${k}_${s}8(z.0))`;
+    const rhs = `[${halves('low', 0)}, ${halves('high', 1)}]`;
+    return [rule('neon', `${s}mlal-${n}`, `x_${w} + widening_mul(y_${n}, z_${n})`, rhs), rule('neon', `${s}mlal-${n}-left`, `widening_mul(y_${n}, z_${n}) + x_${w}`, rhs)];
+  }),
   // Fused (§3.3): an add of a widening shift by one is a widening multiply-accumulate by 2.
   rule('neon', 'umlal-shl-1', 'x_u16 + widening_shl(y_u8, 1)', '[vmlal_u8(x.0, vget_low_u8(y.0), vdup_n_u8(2)), vmlal_u8(x.1, vget_high_u8(y.0), vdup_n_u8(2))]'),
   rule('neon', 'add-u16', 'x_u16 + y_u16', '[vaddq_u16(x.0, y.0), vaddq_u16(x.1, y.1)]'),

@@ -52,6 +52,24 @@ export function sources(e: Intrinsic, i: number, imm: number | undefined): reado
       return [[0, (e.routing.part ?? imm ?? 0) * n + i]];
     case 'concat':
       return [[Math.floor(i / e.args[0]!.lanes), i % e.args[0]!.lanes]];
+    case 'pairs':
+      return [[0, 2 * i], [1, 2 * i], [0, 2 * i + 1], [1, 2 * i + 1]];
+    case 'count':
+      return [[0, i], [1, 0]];
+    case 'hpairs': {
+      const perBlock = 128 / e.result.elem.bits;
+      const block = Math.floor(i / perBlock);
+      const j = i % perBlock;
+      const op = j < perBlock / 2 ? 0 : 1;
+      const at = block * perBlock + 2 * (j % (perBlock / 2));
+      return [[op, at], [op, at + 1]];
+    }
+    case 'unpack': {
+      const perBlock = 128 / e.result.elem.bits;
+      const block = Math.floor(i / perBlock);
+      const j = i % perBlock;
+      return [[j % 2, block * perBlock + (e.routing.high ? perBlock / 2 : 0) + Math.floor(j / 2)]];
+    }
   }
 }
 
@@ -63,8 +81,10 @@ export function laneFormula(e: Intrinsic): FExpr {
   return f;
 }
 
-/** Operands a, b, c take slots 0–2 of a lane row, the immediate n slot 3. */
-const SLOT: Readonly<Record<string, number>> = { a: 0, b: 1, c: 2, n: 3 };
+/** Operands a, b, c, d take slots 0–2 and 4 of a lane row, the immediate n slot 3. */
+const SLOT: Readonly<Record<string, number>> = { a: 0, b: 1, c: 2, n: 3, d: 4 };
+/** The slot of a lane's k-th source. */
+const SOURCE_SLOT = [0, 1, 2, 4];
 const compiled = new WeakMap<Intrinsic, LaneFn>();
 const laneFn = (e: Intrinsic): LaneFn => {
   let f = compiled.get(e);
@@ -84,11 +104,11 @@ export function applyIntrinsic(e: Intrinsic, args: readonly Reg[], imm?: number)
   const views = args.map((a, k) => reinterpret(a, e.args[k]!));
   const f = laneFn(e);
   const lanes: bigint[] = [];
-  const row: bigint[] = [0n, 0n, 0n, BigInt(imm ?? 0)];
+  const row: bigint[] = [0n, 0n, 0n, BigInt(imm ?? 0), 0n];
   for (let i = 0; i < e.result.lanes; i++) {
     const src = sources(e, i, imm);
     // Routed entries compute on the one source lane, called `a` in their formula.
-    for (let k = 0; k < src.length; k++) row[k] = views[src[k]![0]]!.lanes[src[k]![1]]!;
+    for (let k = 0; k < src.length; k++) row[SOURCE_SLOT[k]!] = views[src[k]![0]]!.lanes[src[k]![1]]!;
     lanes.push(f(row));
   }
   return { type: e.result, lanes };

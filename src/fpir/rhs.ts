@@ -16,7 +16,7 @@ const bad = (file: string, msg: string): never => {
 
 /** Parses `term` or `[term, term, …]` (the result's registers, lowest first). */
 export function parseRhs(text: string, file: string): RhsTerm[] {
-  const toks = text.match(/[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[()[\],.]/g) ?? [];
+  const toks = text.match(/[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|[()[\],.]/g) ?? [];
   let i = 0;
   const peek = () => toks[i];
   const take = (s?: string): string => {
@@ -37,7 +37,7 @@ export function parseRhs(text: string, file: string): RhsTerm[] {
     while (peek() !== ')') {
       if (args.length + (imm !== undefined ? 1 : 0) > 0) take(',');
       const t = peek()!;
-      if (/^[0-9]+$/.test(t)) imm = Number(take());
+      if (/^-?[0-9]+$/.test(t)) imm = Number(take());
       else if (/^c[0-9]+$/.test(t)) imm = take();
       else args.push(term());
     }

@@ -4,11 +4,11 @@
 // no rule covers stays portable: it is computed lane by lane in plain C (the compiler may still
 // vectorize it), from its selected operands.
 import type { FExpr } from './ast.js';
-import { boundsOf, type Interval } from './bounds.js';
+import { provedFor } from './bounds.js';
 import type { Target } from './intrinsics.js';
 import { parseLeft } from './lift.js';
 import { LOWERING_RULES, type LoweringRule } from './lower-rules.js';
-import { type Binding, baseName, isConstWildcard, match } from './match.js';
+import { type Binding, isConstWildcard, match } from './match.js';
 import { type RhsTerm, callsOf } from './rhs.js';
 import { rhsOf } from './verify-rules.js';
 
@@ -25,17 +25,6 @@ export type Selected =
     }
   | { readonly k: 'portable'; readonly expr: FExpr; readonly args: readonly Selected[] };
 
-/** Does the precondition hold for every value the bound expressions can take? */
-function proves(pre: FExpr | undefined, b: Binding): boolean {
-  if (!pre) return true;
-  const env = (name: string): Interval | undefined => {
-    const x = b.get(baseName(name));
-    return x ? boundsOf(x) : undefined;
-  };
-  const r = boundsOf(pre, env);
-  return r[0] === 1n && r[1] === 1n;
-}
-
 // implements [FPIR-LOWER]
 export function selectInstructions(e: FExpr, target: Target, rules: readonly LoweringRule[] = LOWERING_RULES): Selected {
   if (e.k === 'var') return { k: 'input', expr: e };
@@ -43,7 +32,7 @@ export function selectInstructions(e: FExpr, target: Target, rules: readonly Low
     if (r.target !== target) continue;
     const p = parseLeft(r);
     const b: Binding = new Map();
-    if (!match(p.lhs, e, b) || !proves(p.pre, b)) continue;
+    if (!match(p.lhs, e, b) || !provedFor(p.pre, b)) continue;
     const consts = new Map<string, bigint>();
     const operands = new Map<string, Selected>();
     for (const [name, x] of b) {

@@ -47,18 +47,18 @@ export function rhsOf(r: LoweringRule): RhsTerm[] {
 }
 
 /** The registers of one wildcard's lanes, lowest lanes first. */
-function split(v: Extract<FExpr, { k: 'var' }>, lanes: readonly bigint[], regBits: number): Reg[] {
+export function split(v: Extract<FExpr, { k: 'var' }>, lanes: readonly bigint[], regBits: number): Reg[] {
   const per = regBits / v.type.bits;
   return Array.from({ length: lanes.length / per }, (_, k) => ({ type: { elem: v.type, lanes: per }, lanes: lanes.slice(k * per, (k + 1) * per) }));
 }
 
 /** The result lanes of a right side: its registers concatenated and read as `lhs.type`. */
-function joinLanes(regs: readonly Reg[], lhs: FExpr): bigint[] {
+export function joinLanes(regs: readonly Reg[], lhs: FExpr): bigint[] {
   return regs.flatMap((r) => reinterpret(r, { elem: lhs.type, lanes: (r.type.elem.bits * r.type.lanes) / lhs.type.bits }).lanes);
 }
 
 /** `FPIR-TAGS` for a rule: the lanes each result lane depends on, or a message naming a stray one. */
-function checkRouting(r: LoweringRule, lhs: FExpr, terms: readonly RhsTerm[], consts: ReadonlyMap<string, bigint>): string | undefined {
+export function checkRouting(r: LoweringRule, lhs: FExpr, terms: readonly RhsTerm[], consts: ReadonlyMap<string, bigint>): string | undefined {
   const n = LANES[r.target];
   const vars = varsOf(lhs).filter((v) => !isConstWildcard(v.name));
   const leaf = (name: string, index: number): TagReg => {

@@ -66,13 +66,15 @@ describe('FPIR-TABLE-CPU', () => {
   let report: HarnessReport;
   const fake = { ...intrinsicNamed('_mm256_adds_epu8'), name: '_mm256_adds_epu8', features: ['avx2', 'avx5124fmaps'] };
   const lying = { ...intrinsicNamed('_mm256_subs_epu16'), name: '_mm256_subs_epi16', lane: 'u16(max(i32(a_u16) - i32(b_u16), 0))' };
+  // One x86 entry in ten (the whole table runs in `refsem fpir-table` and `npm run bench`).
+  const some = INTRINSICS.filter((e) => e.target !== 'neon').filter((e, i) => i % 10 === 0 || e.name === '_mm256_adds_epu8');
   beforeAll(async () => {
-    report = await checkTableOnCpu([...INTRINSICS, fake, lying], { samples: 4096 });
+    report = await checkTableOnCpu([...some, fake, lying], { samples: 4096 });
   }, 120_000);
 
   it('every x86 entry is validated on this CPU or reported unvalidated with the reason', () => {
     const x86 = report.entries.slice(0, -2);
-    expect(x86.length).toBe(INTRINSICS.filter((e) => e.target !== 'neon').length);
+    expect(x86.length).toBe(some.length);
     for (const e of x86) expect(e.status === 'validated' || (e.status === 'not validated here' && /lacks/.test(e.detail!)), `${e.name}: ${e.detail}`).toBe(true);
     expect(x86.find((e) => e.name === '_mm256_adds_epu8')!.exhaustive).toBe(true);
   });

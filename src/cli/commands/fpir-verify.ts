@@ -6,6 +6,8 @@ import { UserError, argLoc } from '../../diag.js';
 import { FPIR_FAULTS, plantedRules } from '../../fpir/faults.js';
 import { LIFTING_RULES } from '../../fpir/lift-rules.js';
 import { verifyAll } from '../../fpir/verify-rules.js';
+import { proveSampled } from '../../fpir/prove-rules.js';
+import { shutdownZ3 } from '../../expr/smt.js';
 
 export const register: Register = (program, io, setExit) => {
   program
@@ -14,20 +16,26 @@ export const register: Register = (program, io, setExit) => {
     .option('--json', 'print one JSON object')
     .option('--fault <name>', `plant a fault first: ${FPIR_FAULTS.map((f) => f.name).join(', ')}`)
     .option('--samples <n>', 'rows sampled where the inputs are too many to enumerate', '20000')
-    .action((o: { json?: boolean; fault?: string; samples: string }) => {
+    .option('--prove', 'prove the sampled rules with Z3 bit-vectors')
+    .option('--timeout <ms>', 'Z3 time limit per rule (with --prove)', '5000')
+    .action(async (o: { json?: boolean; fault?: string; samples: string; prove?: boolean; timeout: string }) => {
       const fault = o.fault === undefined ? undefined : FPIR_FAULTS.find((f) => f.name === o.fault);
       if (o.fault !== undefined && !fault) throw new UserError(`unknown fault '${o.fault}'`, argLoc('--fault', o.fault), `the faults are: ${FPIR_FAULTS.map((f) => f.name).join(', ')}`);
       const samples = Number(o.samples);
       if (!Number.isInteger(samples) || samples < 1) throw new UserError(`--samples needs a positive integer, got '${o.samples}'`, argLoc('--samples', String(o.samples)));
       const t0 = performance.now();
-      const verdicts = verifyAll(LIFTING_RULES, plantedRules(fault), { samples });
+      const timeout = Number(o.timeout);
+      if (!Number.isInteger(timeout) || timeout < 1) throw new UserError(`--timeout needs a positive integer, got '${o.timeout}'`, argLoc('--timeout', String(o.timeout)));
+      const lowering = plantedRules(fault);
+      const sampled = verifyAll(LIFTING_RULES, lowering, { samples });
+      const verdicts = o.prove ? await proveSampled(sampled, LIFTING_RULES, lowering, timeout).finally(shutdownZ3) : sampled.map((v) => ({ ...v, proof: v.status === 'proved' ? 'exhaustive' : 'none', ...(v.status === 'sampled' ? { reason: 'not given to Z3 (run with --prove)' } : {}) }));
       const count = (s: string) => verdicts.filter((v) => v.status === s).length;
       const ms = verdicts.map((v) => v.ms).sort((a, b) => a - b);
-      const summary = { rules: verdicts.length, proved: count('proved'), sampled: count('sampled'), refuted: count('refuted'), median_ms: Math.round(ms[Math.floor(ms.length / 2)] ?? 0), total_ms: Math.round(performance.now() - t0) };
+      const summary = { rules: verdicts.length, proved: count('proved'), proved_by_z3: verdicts.filter((v) => v.proof === 'z3' && v.status === 'proved').length, sampled: count('sampled'), refuted: count('refuted'), median_ms: Math.round(ms[Math.floor(ms.length / 2)] ?? 0), total_ms: Math.round(performance.now() - t0) };
       if (o.json) io.out(`${JSON.stringify({ summary, rules: verdicts.map((v) => ({ ...v, ms: Math.round(v.ms) })) }, null, 1)}\n`);
       else {
-        for (const v of verdicts) io.out(`${v.status.padEnd(8)} ${v.rule} (${v.checked} lanes)${v.counterexample ? `\n         ${v.counterexample}` : ''}\n`);
-        io.out(`${summary.rules} rules: ${summary.proved} proved, ${summary.sampled} sampled, ${summary.refuted} refuted; median ${summary.median_ms} ms per rule\n`);
+        for (const v of verdicts) io.out(`${v.status.padEnd(8)} ${v.rule} (${v.proof === 'z3' ? 'Z3' : `${v.checked} lanes`})${v.counterexample ? `\n         ${v.counterexample}` : ''}${v.status === 'sampled' && v.reason ? `\n         not proved: ${v.reason}` : ''}\n`);
+        io.out(`${summary.rules} rules: ${summary.proved} proved (${summary.proved_by_z3} by Z3), ${summary.sampled} sampled, ${summary.refuted} refuted; median ${summary.median_ms} ms per rule\n`);
       }
       if (summary.refuted > 0) setExit(1);
     });

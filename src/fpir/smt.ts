@@ -1,0 +1,193 @@
+// FPIR in Z3's bit-vectors (spec/fpir.md, [FPIR-PROVE]): every value is its exact integer in a
+// two's complement bit-vector of K bits, K wide enough for every exact intermediate of the
+// formula (twice the widest type plus a margin: a product of two n-bit values needs 2n + 1 bits).
+// Wrapping and clamping are written out as in src/fpir/instructions.ts, so the encoding says
+// what the interpreter computes, operation by operation, for all inputs at once.
+import type { BitVec, Bool } from 'z3-solver';
+import type { Ctx } from '../expr/smt.js';
+import type { FExpr, FpOp, PrimOp } from './ast.js';
+import { type ScalarType, tmax, tmin } from './types.js';
+
+export type BV = BitVec<number, 'refsem'>;
+export type ZBool = Bool<'refsem'>;
+
+export interface Encoder {
+  readonly k: number;
+  readonly val: (v: bigint) => BV;
+  /** the value modulo 2^bits read in `t` */
+  readonly wrap: (v: BV, t: ScalarType) => BV;
+  readonly clamp: (v: BV, t: ScalarType) => BV;
+  /** the formula's exact value, `env` giving each variable's */
+  readonly expr: (e: FExpr, env: (name: string) => BV) => BV;
+  /** the fact that `v` lies in t's range */
+  readonly inRange: (v: BV, t: ScalarType) => ZBool;
+  /** a fresh variable of type `t`, with the fact that it lies in t's range */
+  readonly fresh: (name: string, t: ScalarType) => { v: BV; inRange: ZBool };
+}
+
+/** The widest type a formula mentions (casts and instructions included). */
+export function widestBits(es: readonly FExpr[]): number {
+  let w = 8;
+  const go = (e: FExpr): void => {
+    if (e.type.bits > w) w = e.type.bits;
+    if (e.k === 'cast') go(e.arg);
+    else if (e.k !== 'var' && e.k !== 'const') e.args.forEach(go);
+  };
+  es.forEach(go);
+  return w;
+}
+
+export function encoder(c: Ctx, widest: number): Encoder {
+  const k = 2 * widest + 6;
+  const val = (v: bigint): BV => c.BitVec.val(BigInt.asUintN(k, v), k);
+  const zero = val(0n);
+  const one = val(1n);
+  const wrap = (v: BV, t: ScalarType): BV => {
+    if (t.bits === 1) return c.If(v.neq(zero), one, zero) as BV;
+    const mask = val((1n << BigInt(t.bits)) - 1n);
+    if (!t.signed) return v.and(mask);
+    const h = val(1n << BigInt(t.bits - 1));
+    return v.add(h).and(mask).sub(h);
+  };
+  const clamp = (v: BV, t: ScalarType): BV => {
+    const [lo, hi] = [val(tmin(t)), val(tmax(t))];
+    return c.If(v.slt(lo), lo, c.If(v.sgt(hi), hi, v)) as BV;
+  };
+  const ite = (b: ZBool, x: BV, y: BV): BV => c.If(b, x, y) as BV;
+  const bool = (b: ZBool): BV => ite(b, one, zero);
+  /** x · 2^y for y ≥ 0, ⌊x / 2^−y⌋ for y < 0, exact when it fits K bits (SMT-LIB shifts by ≥ K give 0 or the sign). */
+  const shift = (x: BV, y: BV): BV => ite(y.sge(zero), x.shl(y), x.shr(zero.sub(y)));
+  /** clamp(x · 2^s) into t without forming an out-of-range product (as rs_sat_shift in C). */
+  const satShift = (x: BV, s: BV, t: ScalarType): BV => {
+    const [lo, hi] = [val(tmin(t)), val(tmax(t))];
+    const up = ite(x.sgt(hi.shr(s)), hi, ite(x.slt(zero.sub(zero.sub(lo).shr(s))), lo, x.shl(s)));
+    return ite(s.sle(zero), clamp(x.shr(zero.sub(s)), t), up);
+  };
+  /** ⌊(x + 2^(y−1)) / 2^y⌋ for y > 0, x · 2^−y otherwise; |x| < 2^(bits). */
+  const roundShr = (x: BV, y: BV, bits: number): BV => {
+    const big = val(BigInt(bits + 1));
+    const r = x.add(one.shl(y.sub(one))).shr(y);
+    return ite(y.sle(zero), shift(x, zero.sub(y)), ite(y.sgt(big), zero, r));
+  };
+  const euclid = (a: BV, b: BV): { q: BV; r: BV } => {
+    const q0 = a.sdiv(b);
+    const r0 = a.srem(b);
+    const neg = r0.slt(zero);
+    const pos = b.sgt(zero);
+    const q = ite(b.eq(zero), zero, ite(neg, ite(pos, q0.sub(one), q0.add(one)), q0));
+    const r = ite(b.eq(zero), zero, ite(neg, ite(pos, r0.add(b), r0.sub(b)), r0));
+    return { q, r };
+  };
+  const prim = (op: PrimOp, a: BV, b: BV, t: ScalarType): BV => {
+    switch (op) {
+      case '+':
+        return wrap(a.add(b), t);
+      case '-':
+        return wrap(a.sub(b), t);
+      case '*':
+        return wrap(a.mul(b), t);
+      case '/':
+        return wrap(euclid(a, b).q, t);
+      case '%':
+        return wrap(euclid(a, b).r, t);
+      case 'min':
+        return ite(a.slt(b), a, b);
+      case 'max':
+        return ite(a.sgt(b), a, b);
+      case '<<':
+        return wrap(shift(a, b), t);
+      case '>>':
+        return wrap(shift(a, zero.sub(b)), t);
+      case '&':
+        return wrap(a.and(b), t);
+      case '|':
+        return wrap(a.or(b), t);
+      case '^':
+        return wrap(a.xor(b), t);
+      case '<':
+        return bool(a.slt(b));
+      case '<=':
+        return bool(a.sle(b));
+      case '>':
+        return bool(a.sgt(b));
+      case '>=':
+        return bool(a.sge(b));
+      case '==':
+        return bool(a.eq(b));
+      case '!=':
+        return bool(a.neq(b));
+    }
+  };
+  const fp = (op: FpOp, xs: readonly BV[], bits: number, t: ScalarType): BV => {
+    const [x, y, z] = xs as [BV, BV, BV];
+    switch (op) {
+      case 'extending_add':
+        return wrap(x.add(y), t);
+      case 'extending_sub':
+        return wrap(x.sub(y), t);
+      case 'extending_mul':
+        return wrap(x.mul(y), t);
+      case 'widening_add':
+        return x.add(y);
+      case 'widening_sub':
+        return x.sub(y);
+      case 'widening_mul':
+        return x.mul(y);
+      case 'widening_shl':
+        return wrap(shift(x, y), t);
+      case 'widening_shr':
+        return wrap(shift(x, zero.sub(y)), t);
+      case 'abs':
+        return ite(x.slt(zero), zero.sub(x), x);
+      case 'absd':
+        return ite(x.sgt(y), x.sub(y), y.sub(x));
+      case 'saturating_cast':
+      case 'saturating_narrow':
+        return clamp(x, t);
+      case 'saturating_add':
+        return clamp(x.add(y), t);
+      case 'saturating_sub':
+        return clamp(x.sub(y), t);
+      case 'halving_add':
+        return wrap(x.add(y).shr(one), t);
+      case 'halving_sub':
+        return wrap(x.sub(y).shr(one), t);
+      case 'rounding_halving_add':
+        return wrap(x.add(y).add(one).shr(one), t);
+      case 'rounding_shr':
+        return wrap(roundShr(x, y, bits), t);
+      case 'rounding_shl':
+        return wrap(roundShr(x, zero.sub(y), bits), t);
+      case 'mul_shr':
+        return satShift(x.mul(y), zero.sub(z), t);
+      case 'rounding_mul_shr':
+        return ite(z.sgt(zero), clamp(roundShr(x.mul(y), z, 2 * bits), t), satShift(x.mul(y), zero.sub(z), t));
+      case 'saturating_shl':
+        return satShift(x, y, t);
+    }
+  };
+  const expr = (e: FExpr, env: (name: string) => BV): BV => {
+    const go = (x: FExpr) => expr(x, env);
+    const t = e.type;
+    switch (e.k) {
+      case 'var':
+        return env(e.name);
+      case 'const':
+        return val(e.value);
+      case 'cast':
+        return wrap(go(e.arg), t);
+      case 'select':
+        return ite(go(e.args[0]).neq(zero), go(e.args[1]), go(e.args[2]));
+      case 'prim':
+        return prim(e.op, go(e.args[0]), go(e.args[1]), t);
+      case 'fp':
+        return fp(e.op, e.args.map(go), e.args[0]!.type.bits, t);
+    }
+  };
+  const inRange = (v: BV, t: ScalarType): ZBool => c.And(v.sge(val(tmin(t))), v.sle(val(tmax(t))));
+  const fresh = (name: string, t: ScalarType) => {
+    const v = c.BitVec.const(name, k);
+    return { v, inRange: inRange(v, t) };
+  };
+  return { k, val, wrap, clamp, expr, inRange, fresh };
+}

@@ -1,0 +1,81 @@
+// The seed's missed patterns (FPIR-LIFT, FPIR-LOWER), the termination order of lifting
+// (FPIR-LIFT-ORDER), Z3 proofs of rules (FPIR-PROVE), the generated table (FPIR-FAMILIES) and
+// Neon entries run under qemu-aarch64 (FPIR-TABLE-CPU).
+import { afterAll, describe, expect, it } from 'vitest';
+import { lift } from '../../src/fpir/lift.js';
+import { LIFTING_RULES } from '../../src/fpir/lift-rules.js';
+import { orderViolation } from '../../src/fpir/lift-order.js';
+import { parseFpir } from '../../src/fpir/parse.js';
+import { printFpir } from '../../src/fpir/print.js';
+import { selectInstructions, summarize } from '../../src/fpir/select.js';
+import { proveLifting } from '../../src/fpir/prove-rules.js';
+import { shutdownZ3 } from '../../src/expr/smt.js';
+import { INTRINSICS } from '../../src/fpir/intrinsics.js';
+import { NEON_PACKAGES, checkTableOnCpu, neonToolchain } from '../../src/codegen/fpir-harness.js';
+
+const selected = (src: string, target: 'neon' | 'avx2') => {
+  const e = lift(parseFpir(src)).expr;
+  return { lifted: printFpir(e), ...summarize(selectInstructions(e, target)) };
+};
+
+describe('the seed’s missed patterns lift and select its instructions', () => {
+  it('i16(x_u8) << 6 is a reinterpreted widening shift (ushll on Neon, vpmovzxbw + vpsllw on AVX2)', () => {
+    expect(selected('i16(x_u8) << 6', 'neon')).toMatchObject({ lifted: 'i16(widening_shl(x_u8, 6))', intrinsics: expect.arrayContaining(['vshll_n_u8']), portable: 0 });
+    expect(selected('i16(x_u8) << 6', 'avx2').intrinsics).toEqual(expect.arrayContaining(['_mm256_cvtepu8_epi16', '_mm256_slli_epi16']));
+  });
+  it('the vqrdmulh idiom lifts to rounding_mul_shr and selects sqrdmulh, and vpmulhrsw with its fix-up on AVX2', () => {
+    const src = 'i16(min(max((i32(x_i16) * i32(y_i16) + 16384) >> 15, -32768), 32767))';
+    expect(selected(src, 'neon')).toMatchObject({ lifted: 'rounding_mul_shr(x_i16, y_i16, 15)', intrinsics: ['vqrdmulhq_s16', 'vqrdmulhq_s16'], portable: 0 });
+    expect(selected(src, 'avx2').intrinsics).toContain('_mm256_mulhrs_epi16');
+    // A rounding term other than half of 2^15 is not a rounding shift: the precondition keeps it.
+    expect(selected(src.replace('16384', '16383'), 'neon').lifted).not.toContain('rounding');
+  });
+  it('z_u16 + widening_mul(x_u8, y_u8) becomes umlal on Neon, in both operand orders', () => {
+    expect(selected('z_u16 + u16(x_u8) * u16(y_u8)', 'neon')).toMatchObject({ rules: ['lower-neon-umlal-u8'], portable: 0 });
+    expect(selected('u16(x_u8) * u16(y_u8) + z_u16', 'neon').intrinsics).toContain('vmlal_u8');
+    expect(selected('z_i16 + i16(x_i8) * i16(y_i8)', 'neon').intrinsics).toContain('vmlal_s8');
+  });
+});
+
+describe('FPIR-LIFT-ORDER', () => {
+  it('every lifting rule decreases the weight, and no wildcard occurs more often on the right', () => {
+    expect(LIFTING_RULES.map(orderViolation).filter((v) => v !== undefined)).toEqual([]);
+  });
+  it('a rule that does not decrease it is named (a duplicating rule, a growing rule)', () => {
+    expect(orderViolation({ name: 'dup', lhs: 'u16(x_u8) + u16(y_u8)', rhs: 'widening_add(x_u8, x_u8)' })).toMatch(/x occurs 2 times on the right/);
+    expect(orderViolation({ name: 'grow', lhs: 'widening_add(x_u8, y_u8)', rhs: 'u16(x_u8) + u16(y_u8)' })).toMatch(/right side weighs/);
+  });
+});
+
+describe('FPIR-PROVE', () => {
+  afterAll(shutdownZ3);
+  it('proves a 32-bit lifting rule no sample could exhaust, and a precondition-guarded one', async () => {
+    expect((await proveLifting(LIFTING_RULES.find((r) => r.name === 'lift-abs-i32')!)).status).toBe('proved');
+    expect((await proveLifting(LIFTING_RULES.find((r) => r.name === 'lift-rounding-shr-u16')!)).status).toBe('proved');
+  }, 60_000);
+  it('refutes a wrong rule with a counterexample the interpreter replays', async () => {
+    const p = await proveLifting({ name: 'wrong', lhs: 'u32(x_u16) << c0_u32', rhs: 'widening_shl(x_u16, c0_u16)', pre: 'c0_u32 <= 40' });
+    expect(p.status).toBe('proved');
+    const q = await proveLifting({ name: 'wrong', lhs: 'i32(x_u16) << c0_i32', rhs: 'i32(widening_shl(x_u16, c0_u16)) + 1' });
+    expect(q).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/x_u16=/) });
+  }, 60_000);
+});
+
+describe('FPIR-FAMILIES', () => {
+  it('generates at least 400 x86 and 150 Neon entries, each named once', () => {
+    expect(INTRINSICS.filter((e) => e.target !== 'neon').length).toBeGreaterThanOrEqual(400);
+    expect(INTRINSICS.filter((e) => e.target === 'neon').length).toBeGreaterThanOrEqual(150);
+    expect(new Set(INTRINSICS.map((e) => e.name)).size).toBe(INTRINSICS.length);
+  });
+});
+
+const cross = neonToolchain();
+describe('FPIR-TABLE-CPU under qemu-aarch64', () => {
+  it.skipIf(!cross)(`runs Neon entries and compares them with the interpreter (skipped without ${NEON_PACKAGES.join(', ')})`, async () => {
+    const some = INTRINSICS.filter((e) => ['vqrdmulhq_s16', 'vmlal_u8', 'vqrshrn_n_u16', 'vget_high_s8'].includes(e.name));
+    const lying = { ...some[0]!, name: 'vqdmulhq_s16' };
+    const r = await checkTableOnCpu([...some, lying], { neon: true, samples: 1024 });
+    expect(r.entries.slice(0, -1).map((e) => e.status)).toEqual(['validated', 'validated', 'validated', 'validated']);
+    expect(r.entries.at(-1)!.status).toBe('refuted');
+  }, 120_000);
+});
