@@ -7,7 +7,7 @@ import { readHalideTree } from '../node/halide-rules.js';
 import type { HRule } from '../simplify/halide/ast.js';
 import { readRuleFile } from '../simplify/halide/parse.js';
 import { prepare } from '../simplify/halide/report.js';
-import { verifyPrepared } from '../simplify/halide/run.js';
+import { verifyPrepared } from '../node/halide-rules-run.js';
 import { round } from './timing.js';
 
 export const name = 'halide-rules';

@@ -5,7 +5,7 @@
 // instruction it implements — and the element types and widths it exists for; the entries are the
 // product. Every generated entry is run like a hand-written one (x86 on this CPU, Neon under
 // qemu-aarch64), so a family whose formula is wrong for one type is refuted there.
-import type { Intrinsic, RegType, Routing, Target } from './intrinsics.js';
+import type { Intrinsic, RegType, Routing, Target } from './intrinsic-model.js';
 import { type ScalarType, tmax, tmin, typeName, typeNamed, widen, withSign } from './types.js';
 
 const T = (name: string): ScalarType => typeNamed(name)!;

@@ -15,7 +15,7 @@ import { readHalideRuleFiles, readHalideTree } from '../../node/halide-rules.js'
 import type { HRule } from '../../simplify/halide/ast.js';
 import type { Unreadable } from '../../simplify/halide/parse.js';
 import { buildReport, prepare, reportText } from '../../simplify/halide/report.js';
-import { synthesizeAsked, verifyPrepared } from '../../simplify/halide/run.js';
+import { synthesizeAsked, verifyPrepared } from '../../node/halide-rules-run.js';
 import { UserError, argLoc } from '../../diag.js';
 
 interface Options {

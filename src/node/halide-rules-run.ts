@@ -1,10 +1,10 @@
-// Checking a set of Halide rules (spec/simplify.md [HR-REPORT]): the modelled rules are verified
+// Checking a set of Halide rules at the edge, where worker threads live (spec/simplify.md [HR-REPORT]): the modelled rules are verified
 // in this thread, or handed one at a time to `jobs` worker threads each with its own Z3.
 import { Worker } from 'node:worker_threads';
-import type { Modelled } from './model.js';
-import { type SynthesizedPredicate, asksForPredicate, synthesizePredicate } from './predicate.js';
-import type { Prepared } from './report.js';
-import { type HVerdict, type VerifyOptions, verifyHalideRule } from './verify.js';
+import type { Modelled } from '../simplify/halide/model.js';
+import { type SynthesizedPredicate, asksForPredicate, synthesizePredicate } from '../simplify/halide/predicate.js';
+import type { Prepared } from '../simplify/halide/report.js';
+import { type HVerdict, type VerifyOptions, verifyHalideRule } from '../simplify/halide/verify.js';
 
 export interface RunOptions extends VerifyOptions {
   readonly jobs?: number;
@@ -27,7 +27,7 @@ export async function verifyPrepared(prepared: readonly Prepared[], opts: RunOpt
   let next = 0;
   await Promise.all(
     Array.from({ length: jobs }, () => new Promise<void>((resolve, reject) => {
-      const w = new Worker(new URL('./worker.js', import.meta.url), { workerData: verifyOpts });
+      const w = new Worker(new URL('./halide-rules-worker.js', import.meta.url), { workerData: verifyOpts });
       const feed = () => {
         if (next >= todo.length) {
           w.postMessage('stop');

@@ -1,9 +1,9 @@
-// A worker thread that verifies Halide rules one at a time for run.ts: each worker has its own
+// A worker thread that verifies Halide rules one at a time for halide-rules-run.ts: each worker has its own
 // Z3, so rules are checked side by side on as many cores as there are workers.
 import { parentPort, workerData } from 'node:worker_threads';
-import { shutdownZ3 } from '../../expr/smt.js';
-import type { Modelled } from './model.js';
-import { type VerifyOptions, verifyHalideRule } from './verify.js';
+import { shutdownZ3 } from '../expr/smt.js';
+import type { Modelled } from '../simplify/halide/model.js';
+import { type VerifyOptions, verifyHalideRule } from '../simplify/halide/verify.js';
 
 const opts = workerData as VerifyOptions;
 parentPort!.on('message', (msg: { i: number; rule: Modelled } | 'stop') => {
