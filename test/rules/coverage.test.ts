@@ -49,6 +49,6 @@ describe('refsem fuzz --coverage', () => {
     // Few cases: app-sized pipelines traced rule by rule take seconds each.
     const r = await runCli(['fuzz', '--runs', '4', '--seed', '3', '--jobs', '1', '--out', scratchDir('refsem-fuzz-cov-'), '--coverage']);
     expect(r.stdout).toMatch(/rule coverage of the campaign's first 4 cases:\n\d+ of \d+ rules fired/);
-    expect(r.stdout).toMatch(/spec\/target\.md: \d+ of 16\n  fired: .*FOR-ITER ×\d+/);
+    expect(r.stdout).toMatch(/spec\/target\.md: \d+ of \d+\n  fired: .*FOR-ITER ×\d+/);
   }, 120_000);
 });
