@@ -8,9 +8,12 @@ import { runFault } from '../../src/fuzz/zoo/run.js';
 import { scratchDir } from '../support/files.js';
 
 /** Checks allowed per fault; a code generation fault's checks each compile a binary (so fewer, and slower). */
-// Measured on seed 1 (in-process, one job): predicate-separation needs 1,305 checks.
 const BUDGET = 1600;
-const budgetOf = (f: Fault) => (f.backend ? 600 : BUDGET);
+// Measured on seed 1 (in-process, one job): predicate-separation needs 3,585 checks, since parallel
+// writes of one value are overlaps rather than races ([PAR-OVERLAP]) and only racy predicates that
+// write different values still show the fault.
+const PREDICATE_SEPARATION_BUDGET = 4000;
+const budgetOf = (f: Fault) => (f.backend ? 600 : f.name === 'predicate-separation' ? PREDICATE_SEPARATION_BUDGET : BUDGET);
 
 describe('bug zoo', () => {
   it('has at least ten faults, and the five code generation faults of the backends', () => {
