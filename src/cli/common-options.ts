@@ -54,7 +54,7 @@ export function outcomeExit(out: Outcome, io: IO): number {
   if (out.kind !== 'stuck') return EXIT.ok;
   if (out.stuck.kind !== 'budget-exceeded') return EXIT.checkFailed;
   const max = out.stuck.steps;
-  io.err(new UserError(`step limit reached: the program needs more than ${max} steps`, argLoc('--max-steps', String(max)), 'raise --max-steps, or run a smaller window').render() + '\n');
+  io.err(new UserError(`step limit reached: the program needs more than ${max} steps`, argLoc('--max-steps', String(max)), 'raise --max-steps').render() + '\n');
   return EXIT.badInput;
 }
 
