@@ -33,6 +33,17 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A fault of refsem itself that it detected and can describe (its own C does not compile with a
+ * toolchain that compiles other C): exit 3, the message without a JavaScript stack.
+ */
+export class InternalFault extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InternalFault';
+  }
+}
+
 /** Result type for front ends that must never throw on bad input. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: UserError };
 

@@ -1,6 +1,6 @@
 // The `refsem` command: dispatch, error rendering and exit codes (docs/architecture.md, "Contracts").
 import { Command, CommanderError } from 'commander';
-import { CLI_LOC, UserError } from '../diag.js';
+import { CLI_LOC, InternalFault, UserError } from '../diag.js';
 import { loadCommands } from './commands/index.js';
 import { EXIT, type IO } from '../node/io.js';
 import { REFSEM_VERSION } from '../node/package.js';
@@ -47,6 +47,10 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
       return EXIT.badInput;
     }
     if (e instanceof CheckFailed) return EXIT.checkFailed;
+    if (e instanceof InternalFault) {
+      io.err(`internal error: ${e.message}\n`);
+      return EXIT.internal;
+    }
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       // The front ends and evaluators recurse over the syntax tree. Parsed sources are held to
       // spec/syntax.md [SYNTAX-DEPTH] with a located error; this is the last resort for a tree

@@ -29,8 +29,13 @@ export async function runCampaignCli(o: CampaignOptions, io: IO, flags: { json: 
   return r;
 }
 
-/** A campaign's exit code (README, "Exit codes"): a failure found is 1 even when Ctrl-C ended the search, which otherwise ends with 130. */
+/**
+ * A campaign's exit code (README, "Exit codes"): a failure found is 1 even when Ctrl-C ended the
+ * search, which otherwise ends with 130; failures that are all refsem's own (its C does not
+ * compile, a worker died) are an internal error, 3.
+ */
 export function campaignExit(r: CampaignResult): number {
+  if (r.failures.length > 0 && !r.below_completion_floor && r.failures.every((f) => f.verdict === 'internal-error')) return EXIT.internal;
   if (r.failures.length > 0 || r.below_completion_floor) return EXIT.checkFailed;
   return r.interrupted ? EXIT.interrupted : EXIT.ok;
 }
