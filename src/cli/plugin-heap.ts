@@ -1,6 +1,6 @@
 // A heap limit for plug-in code. Directive and engine modules run inside refsem; one that
 // allocates without bound would end Node itself with a fatal heap error (exit 134, no message),
-// outside the 0–3 exit codes of docs/architecture.md ("Contracts"). V8 bounds a heap per thread
+// outside the exit codes of docs/architecture.md ("Contracts"). V8 bounds a heap per thread
 // and, at the bound, ends only that thread, so a command line that loads a plug-in module runs in
 // a worker thread with a limited heap, and this thread reports the worker's end as the plug-in's
 // error (exit 2). Campaign workers are bounded the same way (src/fuzz/runner.ts); commands without
