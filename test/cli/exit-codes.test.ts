@@ -61,3 +61,15 @@ describe('the exit-code contract', () => {
     expect(reproducerName({ ...base, modules: [{ path: '/elsewhere/a.mjs', sha256: 'aa', source: '' }] })).toBe(a);
   });
 });
+
+describe('an exception in a reproducer', () => {
+  it("is its name, message and the plug-in's frame, never refsem's dist/ paths", async () => {
+    const { describeThrown } = await import('../../src/diag.js');
+    const e = new RangeError('Invalid array length');
+    e.stack = 'RangeError: Invalid array length\n    at apply (file:///home/u/hog.mjs:2:30)\n    at run (file:///opt/refsem/dist/fuzz/check.js:54:5)\n    at node:internal/process/task_queues:95:5';
+    expect(describeThrown(e)).toBe('RangeError: Invalid array length (at apply (file:///home/u/hog.mjs:2:30))');
+    const inside = new Error('boom');
+    inside.stack = 'Error: boom\n    at f (file:///opt/refsem/dist/fuzz/check.js:54:5)';
+    expect(describeThrown(inside)).toBe('Error: boom');
+  });
+});
