@@ -33,6 +33,29 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A fault of refsem itself that it detected and can describe (its own C does not compile with a
+ * toolchain that compiles other C): exit 3, the message without a JavaScript stack.
+ */
+export class InternalFault extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InternalFault';
+  }
+}
+
+/**
+ * An exception as a reproducer or a report shows it: its name and message, and the first stack
+ * frame outside refsem and Node (a plug-in's line), never refsem's own `dist/` paths, which differ
+ * per machine and say nothing to the plug-in's author.
+ */
+export function describeThrown(e: unknown): string {
+  if (e instanceof UserError) return e.render();
+  if (!(e instanceof Error)) return String(e);
+  const frame = (e.stack ?? '').split('\n').slice(1).map((l) => l.trim()).find((l) => l.startsWith('at ') && !/node:|\/(?:dist|src|node_modules)\//.test(l));
+  return `${e.name}: ${e.message}${frame ? ` (${frame})` : ''}`;
+}
+
 /** Result type for front ends that must never throw on bad input. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: UserError };
 

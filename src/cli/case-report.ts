@@ -1,8 +1,8 @@
 // Report pages on disk: `refsem html` and `refsem replay --html` (a reproducer's program, schedule
 // and input through the same report, with the replayed verdict on top).
-import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { SPEC_DIR } from '../node/package.js';
+import { writeOutput } from '../node/source.js';
 import type { Reproducer } from '../fuzz/reproducer.js';
 import { registryWith, resolveEngine } from '../node/plugins.js';
 import { buildReport } from '../report/build.js';
@@ -17,9 +17,9 @@ export function specRuleHref(): (id: string) => string | undefined {
   return (id) => links.get(id);
 }
 
-/** Writes a report as a page whose rule links open the spec chapters of the installed package. */
-export function writeReportPage(out: string, model: ReportModel): void {
-  writeFileSync(out, renderReport(model, { specBase: pathToFileURL(SPEC_DIR).href }));
+/** Writes a report as a page whose rule links open the spec chapters of the installed package; `option` names the path on the command line. */
+export function writeReportPage(out: string, model: ReportModel, option = '--out'): void {
+  writeOutput(out, renderReport(model, { specBase: pathToFileURL(SPEC_DIR).href }), option);
 }
 
 /** Writes the report of reproducer `r` (read from `file`) to `out`, noting `outcome`. */
@@ -40,5 +40,5 @@ export async function writeCaseReport(out: string, file: string, r: Reproducer, 
       ruleHref,
     });
   } else model = { title: `refsem report: ${file}`, errors: [], notes: [], programs: [], ...(c.target ? { source: { file: `${file} (target program)`, text: c.target } } : {}) };
-  writeReportPage(out, { ...model, notes: [outcome, ...model.notes] });
+  writeReportPage(out, { ...model, notes: [outcome, ...model.notes] }, '--html');
 }

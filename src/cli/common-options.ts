@@ -4,6 +4,9 @@
 import { EXEC_MAX_STEPS } from '../target-semantics/exec.js';
 import { MACHINE_MAX_STEPS } from '../target-semantics/machine.js';
 import type { Command } from 'commander';
+import { UserError, argLoc } from '../diag.js';
+import { EXIT, type IO } from '../node/io.js';
+import type { Outcome } from '../target-semantics/outcome.js';
 import type { Int } from '../expr/value.js';
 import { collect, parseIntOption, parseWindow } from './options.js';
 
@@ -39,6 +42,20 @@ export function runLimits(o: { seed?: string; maxSteps?: string }): { seed?: num
   const seed = o.seed === undefined ? undefined : Number(parseIntOption('--seed', o.seed));
   const maxSteps = o.maxSteps === undefined ? undefined : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
   return { ...(seed !== undefined ? { seed } : {}), ...(maxSteps !== undefined ? { maxSteps } : {}) };
+}
+
+/**
+ * The exit code of a run that printed its outcome (README, "Exit codes"): a program stuck on its own
+ * fault (an assertion, a data race, an out-of-bounds access) is a failure found, 1; the step limit
+ * is a limit of the command line, so it is reported like `run`'s: bad input, 2, with the option
+ * to raise. Returns the code and writes the message of the latter.
+ */
+export function outcomeExit(out: Outcome, io: IO): number {
+  if (out.kind !== 'stuck') return EXIT.ok;
+  if (out.stuck.kind !== 'budget-exceeded') return EXIT.checkFailed;
+  const max = out.stuck.steps;
+  io.err(new UserError(`step limit reached: the program needs more than ${max} steps`, argLoc('--max-steps', String(max)), 'raise --max-steps').render() + '\n');
+  return EXIT.badInput;
 }
 
 /** What `scheduleOptions` declared, as the program loaders (loadProgram, loadCompleted) take it. */

@@ -1,6 +1,6 @@
 // A heap limit for plug-in code. Directive and engine modules run inside refsem; one that
 // allocates without bound would end Node itself with a fatal heap error (exit 134, no message),
-// outside the 0–3 exit codes of docs/architecture.md ("Contracts"). V8 bounds a heap per thread
+// outside the exit codes of docs/architecture.md ("Contracts"). V8 bounds a heap per thread
 // and, at the bound, ends only that thread, so a command line that loads a plug-in module runs in
 // a worker thread with a limited heap, and this thread reports the worker's end as the plug-in's
 // error (exit 2). Campaign workers are bounded the same way (src/fuzz/runner.ts); commands without
@@ -60,6 +60,8 @@ function heapLimitMb(env: NodeJS.ProcessEnv): number {
 }
 
 type HostMessage = { readonly out: string } | { readonly err: string } | { readonly code: number };
+/** Sent to the worker on Ctrl-C: signals reach only the main thread. */
+const INTERRUPT = 'interrupt';
 
 /**
  * Runs one command line: in this thread when it loads no plug-in, else in a worker thread whose
@@ -75,8 +77,21 @@ export async function runCommand(argv: readonly string[], io: IO, env: NodeJS.Pr
     io.err((e as UserError).render() + '\n');
     return EXIT.badInput;
   }
+  let onInt = () => {};
   return new Promise<number>((resolve) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { argv, isTTY: io.isTTY }, resourceLimits: { maxOldGenerationSizeMb: limit } });
+    // Ctrl-C is passed on, so that a campaign ends with its summary as it does in this thread; a
+    // second one (or a command that does not handle it) ends the command at once.
+    let interrupted = false;
+    onInt = () => {
+      if (interrupted) {
+        resolve(EXIT.interrupted);
+        void worker.terminate();
+      }
+      interrupted = true;
+      worker.postMessage(INTERRUPT);
+    };
+    process.on('SIGINT', onInt);
     worker.on('message', (m: HostMessage) => {
       if ('out' in m) io.out(m.out);
       else if ('err' in m) io.err(m.err);
@@ -99,7 +114,7 @@ export async function runCommand(argv: readonly string[], io: IO, env: NodeJS.Pr
     });
     // A worker that ends without a code did not get to report one: refsem's fault.
     worker.on('exit', () => resolve(EXIT.internal));
-  });
+  }).finally(() => process.off('SIGINT', onInt));
 }
 
 // The worker's side: the command runs as it would in the main thread, its output posted in order.
@@ -108,5 +123,12 @@ if (!isMainThread && parentPort && host?.argv !== undefined) {
   guardExit();
   const port = parentPort;
   const post = (m: HostMessage) => port.postMessage(m);
+  const onHost = (m: unknown) => {
+    if (m !== INTERRUPT) return;
+    if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT');
+    else post({ code: EXIT.interrupted });
+  };
+  port.on('message', onHost);
   post({ code: await main(host.argv, { out: (out) => post({ out }), err: (err) => post({ err }), isTTY: host.isTTY ?? false }) });
+  port.off('message', onHost);
 }

@@ -277,9 +277,9 @@ export class FnEmitter implements FunctionWriter {
         this.rule('C-LET', printHead(s));
         const v = this.expr(s.value, site);
         this.open('{');
-        this.line(`const int64_t v_${mangle(s.var)} = ${v.v};`);
+        this.line(`RS_BOUND const int64_t v_${mangle(s.var)} = ${v.v};`);
         if (v.tag !== undefined) {
-          this.line(`const uint8_t g_${mangle(s.var)} = ${v.tag};`);
+          this.line(`RS_BOUND const uint8_t g_${mangle(s.var)} = ${v.tag};`);
           this.letTags.set(s.var, `g_${mangle(s.var)}`);
         } else this.letTags.delete(s.var);
         this.stmt(s.body, inParallel);
@@ -450,7 +450,7 @@ export class FnEmitter implements FunctionWriter {
         this.rule('C-UNROLL', `${n} copies of the body`);
         for (let k = 0; k < n; k++) {
           this.open('{');
-          this.line(`const int64_t ${x} = ${m} + ${k};`);
+          this.line(`RS_BOUND const int64_t ${x} = ${m} + ${k};`);
           this.stmt(s.body, inParallel);
           this.close();
         }
@@ -459,7 +459,7 @@ export class FnEmitter implements FunctionWriter {
       this.line('#pragma GCC unroll 8');
     }
     this.open(`for (int64_t ${i} = 0; ${i} < ${l}; ${i}++) {`);
-    this.line(`const int64_t ${x} = ${m} + ${i};`);
+    this.line(`RS_BOUND const int64_t ${x} = ${m} + ${i};`);
     this.stmt(s.body, inParallel);
     this.close();
   }
@@ -468,7 +468,7 @@ export class FnEmitter implements FunctionWriter {
   scalarIterations(s: Extract<Stmt, { k: 'for' }>, from: string, count: string, inParallel: boolean): void {
     const i = this.temp('i');
     this.open(`for (int64_t ${i} = 0; ${i} < ${count}; ${i}++) {`);
-    this.line(`const int64_t v_${mangle(s.var)} = ${from} + ${i};`);
+    this.line(`RS_BOUND const int64_t v_${mangle(s.var)} = ${from} + ${i};`);
     this.stmt(s.body, inParallel);
     this.close();
   }
@@ -488,7 +488,7 @@ export class FnEmitter implements FunctionWriter {
     this.line('jmp_buf *const rs_outer = rs_jb;');
     this.line('rs_jb = &rs_here;');
     this.open('if (setjmp(rs_here) == 0) {');
-    this.line(`const int64_t ${x} = ${m} + ${i};`);
+    this.line(`RS_BOUND const int64_t ${x} = ${m} + ${i};`);
     this.stmt(s.body, true);
     this.close();
     this.line('rs_jb = rs_outer;');
@@ -496,7 +496,7 @@ export class FnEmitter implements FunctionWriter {
     this.line('if (atomic_load(&rs_failed)) rs_unwind();');
     this.line('#else');
     this.open(`for (int64_t ${i} = 0; ${i} < ${l}; ${i}++) {`);
-    this.line(`const int64_t ${x} = ${m} + ${i};`);
+    this.line(`RS_BOUND const int64_t ${x} = ${m} + ${i};`);
     this.stmt(s.body, false);
     this.close();
     this.line('#endif');
@@ -519,10 +519,10 @@ function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, ranges: 
   const head: string[] = [];
   const attr = isa === undefined ? '' : `__attribute__((${ISA_TARGET[isa] ? `target(${cString(ISA_TARGET[isa])}), ` : ''}noinline)) `;
   head.push(`${isStatic ? 'static ' : ''}${attr}void ${fname}(const int64_t *params, const int64_t *window, refsem_result *res) {`);
-  t.params.forEach((p, i) => head.push(`  const int64_t v_${mangle(p)} = params[${i}];`));
+  t.params.forEach((p, i) => head.push(`  RS_BOUND const int64_t v_${mangle(p)} = params[${i}];`));
   t.window.forEach((w, i) => {
-    head.push(`  const int64_t v_${mangle(w.min)} = window[${2 * i}];`);
-    head.push(`  const int64_t v_${mangle(w.len)} = window[${2 * i + 1}];`);
+    head.push(`  RS_BOUND const int64_t v_${mangle(w.min)} = window[${2 * i}];`);
+    head.push(`  RS_BOUND const int64_t v_${mangle(w.len)} = window[${2 * i + 1}];`);
   });
   head.push(`  /* [${'C-ABI'}] params in header order; window = min, len per output dimension */`);
   head.push(`  /* [${'C-EXPR'}] every expression is a sequence of single-assignment temporaries, left to right */`);

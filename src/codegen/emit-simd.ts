@@ -556,9 +556,9 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
         const scalar = ve.scalar(st.value);
         if (scalar !== undefined) {
           const lane0 = `l0_${mangle(st.var)}`;
-          em.line(`const int64_t ${lane0} = ${scalar.lane0};`);
+          em.line(`RS_BOUND const int64_t ${lane0} = ${scalar.lane0};`);
           ve.scalarLets.set(st.var, { ...scalar, lane0 });
-        } else em.line(`const ${ve.lane} w_${mangle(st.var)} = ${ve.expr(st.value)};`);
+        } else em.line(`RS_BOUND const ${ve.lane} w_${mangle(st.var)} = ${ve.expr(st.value)};`);
       } else {
         const v = ve.expr(st.cond);
         em.line(narrow ? `ans |= ${ve.q}_anyzero(${v});` : `ans |= ${ve.p}_any((${t})(${v} == 0));`);

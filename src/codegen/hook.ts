@@ -45,6 +45,8 @@ export async function checkBackend(program: Pipeline | TgtProgram, schedule: Sch
 export function verdictsToCheck(vs: readonly BackendVerdict[]): { status: 'pass' } | { status: 'fail'; verdict: string; expected: string; actual: string } {
   const bad = vs.find((v) => !v.ok);
   if (!bad) return { status: 'pass' };
+  // refsem's own C that does not compile is refsem's fault, not a counterexample to the backend's agreement.
+  if (bad.kind === 'binary-failed' && bad.binary === 'compile-error') return { status: 'fail', verdict: 'internal-error', expected: "refsem's C compiles with $CC and $CFLAGS", actual: showBackendVerdict(bad) };
   const expected = bad.kind === 'differs' ? 'the reference values on the window' : bad.kind === 'stuck' ? String(bad.reference) : 'agreement with the reference';
   return { status: 'fail', verdict: `backend-${bad.kind}`, expected, actual: showBackendVerdict(bad) };
 }

@@ -277,12 +277,12 @@ typedef uint32_t rs_hu4 __attribute__((vector_size(16)));
 
 /* Run-time CPU detection (spec/codegen.md, [C-DISPATCH]): 64-bit multiply/min/max need AVX-512DQ/F. */
 #if RS_X86
-static int rs_cpu_has_avx512(void) { return ${AVX512_FEATURES.map((f) => `__builtin_cpu_supports("${f}")`).join(' && ')}; }
-static int rs_cpu_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+static inline int rs_cpu_has_avx512(void) { return ${AVX512_FEATURES.map((f) => `__builtin_cpu_supports("${f}")`).join(' && ')}; }
+static inline int rs_cpu_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #else
-static int rs_cpu_has_avx512(void) { return 0; }
-static int rs_cpu_has_avx2(void) { return 0; }
+static inline int rs_cpu_has_avx512(void) { return 0; }
+static inline int rs_cpu_has_avx2(void) { return 0; }
 #endif
-static int rs_cpu_has_generic(void) { return 1; }
+static inline int rs_cpu_has_generic(void) { return 1; }
 ${SETS.map((s) => `#if ${s.guard}\n${isaSpecific(s)}\n${common(s)}\n${narrow(s)}\n#endif`).join('\n')}
 `;

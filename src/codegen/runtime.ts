@@ -29,6 +29,8 @@ ${statusDefines}
 #define RS_TAG_MEM 3
 #define RS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* a name the program binds (parameter, loop variable, let) that its body may never read: no warning under -Wall */
+#define RS_BOUND __attribute__((unused))
 
 /* ABI: the result of one run (spec/codegen.md, "ABI"). */
 typedef struct refsem_result {

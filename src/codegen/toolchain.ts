@@ -210,6 +210,48 @@ function compileFlags(tc: Toolchain, opts: ToolchainOptions): string[] {
   return [...tc.cflags, ...(tc.openmp && opts.openmp !== false ? ['-fopenmp'] : []), ...(opts.checked ? ['-DREFSEM_CHECKED'] : [])];
 }
 
+const flagsChecked = new Map<string, boolean>();
+
+/**
+ * Whether the toolchain compiles a plain C file with its flags: when it does and refsem's own C
+ * does not compile, the fault is refsem's (an internal error); when it does not, the settings are
+ * at fault ($CC, $CFLAGS: bad input).
+ */
+export function toolchainCompilesC(tc: Toolchain): boolean {
+  const key = JSON.stringify([tc.cc, tc.cflags]);
+  const known = flagsChecked.get(key);
+  if (known !== undefined) return known;
+  const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
+  try {
+    writeFileSync(join(dir, 'plain.c'), '#include <stdio.h>\nint main(void) { puts("ok"); return 0; }\n');
+    const ok = spawnSync(tc.cc[0]!, [...tc.cc.slice(1), ...tc.cflags, '-o', join(dir, 'plain'), join(dir, 'plain.c')], { encoding: 'utf8', timeout: 60_000 }).status === 0;
+    flagsChecked.set(key, ok);
+    return ok;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The compiler's messages kept for a report: a file of garbage can make megabytes of them. */
+const MAX_COMPILER_STDERR = 64 * 1024;
+
+/**
+ * GCC's notes that the ABI of vector arguments changed in an old release (-Wpsabi) say nothing
+ * about the file; they pad a real error with lines that look like one.
+ */
+function withoutAbiNotes(stderr: string): string {
+  const lines = stderr.split('\n');
+  const abi = (l: string | undefined) => l !== undefined && /note: the ABI (?:for|of) .* changed in GCC/.test(l);
+  const kept: string[] = [];
+  let inNote = false;
+  lines.forEach((l, i) => {
+    // The note with its quoted source and caret lines, and the "In function" line that only introduced it.
+    inNote = abi(l) || (inNote && /^\s+(?:\d+\s*)?\|/.test(l));
+    if (!inNote && !(/: In function .*:$/.test(l) && abi(lines[i + 1]))) kept.push(l);
+  });
+  return kept.join('\n');
+}
+
 /** Runs the compiler on `args` under the compile time limit; an error message, or undefined. */
 function runCompiler(tc: Toolchain, args: readonly string[], opts: ToolchainOptions): Promise<string | undefined> {
   return new Promise((done) => {
@@ -221,7 +263,9 @@ function runCompiler(tc: Toolchain, args: readonly string[], opts: ToolchainOpti
       timedOut = true;
       child.kill('SIGKILL');
     }, limit);
-    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < MAX_COMPILER_STDERR) stderr += d.toString();
+    });
     child.on('error', (e) => {
       clearTimeout(timer);
       done(`[${'C-TOOLCHAIN'}] the compiler could not be started: ${e.message}`);
@@ -229,7 +273,7 @@ function runCompiler(tc: Toolchain, args: readonly string[], opts: ToolchainOpti
     child.on('close', (code) => {
       clearTimeout(timer);
       if (timedOut) done(`[${'C-TOOLCHAIN'}] the compiler did not finish within ${limit} ms`);
-      else if (code !== 0) done(`[${'C-TOOLCHAIN'}] compiler failed (exit ${code}):\n${stderr.split('\n').slice(0, 30).join('\n')}`);
+      else if (code !== 0) done(`[${'C-TOOLCHAIN'}] compiler failed (exit ${code}):\n${withoutAbiNotes(stderr).split('\n').slice(0, 30).join('\n')}`);
       else done(undefined);
     });
   });

@@ -3,7 +3,7 @@
 // as well so that `refsem merge` can combine shards.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IO } from '../node/io.js';
+import { EXIT, type IO } from '../node/io.js';
 import { humanSummary, jsonSummary, progressPrinter } from './report.js';
 import { type CampaignOptions, type CampaignResult, startCampaign } from './runner.js';
 
@@ -27,4 +27,15 @@ export async function runCampaignCli(o: CampaignOptions, io: IO, flags: { json: 
   writeFileSync(join(o.out, 'summary.json'), jsonSummary(r, true));
   io.out(flags.json ? jsonSummary(r, flags.stats) : humanSummary(r, flags.stats));
   return r;
+}
+
+/**
+ * A campaign's exit code (README, "Exit codes"): a failure found is 1 even when Ctrl-C ended the
+ * search, which otherwise ends with 130; failures that are all refsem's own (its C does not
+ * compile, a worker died) are an internal error, 3.
+ */
+export function campaignExit(r: CampaignResult): number {
+  if (r.failures.length > 0 && !r.below_completion_floor && r.failures.every((f) => f.verdict === 'internal-error')) return EXIT.internal;
+  if (r.failures.length > 0 || r.below_completion_floor) return EXIT.checkFailed;
+  return r.interrupted ? EXIT.interrupted : EXIT.ok;
 }

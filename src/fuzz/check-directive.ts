@@ -17,9 +17,13 @@ export const DIRECTIVE_PROPERTIES = ['confluence', 'memory-safety', 'race-free',
 
 /**
  * A search in which the directive under test was applied in fewer checks than this says nothing
- * about it (its `generate` proposes nothing valid, or it applies to almost no program): exit 1.
+ * about it (its `generate` proposes nothing valid, or it applies to almost no program):
+ * inconclusive, exit 4.
  */
 export const MIN_APPLIED = 20;
+
+/** The verdicts of checks the runner ended from outside (src/fuzz/runner.ts): no result of their own. */
+const WATCHDOG_VERDICTS = new Set(['timeout', 'out-of-memory']);
 
 export interface CheckDirectiveOptions {
   readonly module: string;
@@ -46,6 +50,12 @@ export interface DirectiveVerdict {
   readonly applied_and_compared: number;
   /** how the failure was pinned on the directive: the first failing step, or removing its calls */
   readonly blamed_by?: 'first-failing-step' | 'removal';
+  /** the checks the runner's watchdog ended (a hang past --budget, an exhausted heap), one per property and verdict */
+  readonly stopped: readonly { readonly property: string; readonly verdict: string; readonly reproducer: string }[];
+  /** the search was ended by Ctrl-C */
+  readonly interrupted: boolean;
+  /** checks still running when the search ended, abandoned without a verdict */
+  readonly unfinished: number;
 }
 
 /**
@@ -110,6 +120,9 @@ export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<
       applied: r.constructs[FOCUS_APPLIED] ?? 0,
       applied_and_compared: r.constructs[FOCUS_COMPARED] ?? 0,
       ...(blamedBy ? { blamed_by: blamedBy } : {}),
+      stopped: r.failures.filter((e) => WATCHDOG_VERDICTS.has(e.verdict)).map((e) => ({ property: e.property, verdict: e.verdict, reproducer: e.reproducer })),
+      interrupted: r.interrupted,
+      unfinished: r.unfinished ?? 0,
     });
   }
   return out;
@@ -121,11 +134,21 @@ export const tooFewApplied = (v: DirectiveVerdict): boolean => !v.counterexample
 export function showDirectiveVerdict(v: DirectiveVerdict): string {
   const use = `applied in ${v.applied} of ${v.checks} checks, ${v.applied_and_compared} of which compared values`;
   if (tooFewApplied(v)) {
-    return `directive ${v.directive}: inconclusive, ${use} (seed ${v.seed}); at least ${MIN_APPLIED} applications are needed to say anything\n`
-      + `  hint: check that its generate proposes arguments its validate accepts on small programs (refsem schedule PROG --schedule S --trace), or search longer with --time\n`;
+    const head = `directive ${v.directive}: inconclusive${v.interrupted ? ' (interrupted)' : ''}, ${use} (seed ${v.seed}); at least ${MIN_APPLIED} applications are needed to say anything\n`;
+    // Checks the watchdog ended are the likelier cause than a generate that proposes nothing: the
+    // module is the only code in the campaign that is not refsem's.
+    if (v.stopped.length > 0) {
+      return head + v.stopped.map((s) => `  ${s.property}: a check ended by the watchdog (${s.verdict === 'timeout' ? 'still running at --budget' : 'out of memory'}) → ${s.reproducer}\n`).join('')
+        + `  hint: the directive's apply, validate or generate probably ${v.stopped.some((s) => s.verdict === 'timeout') ? 'does not return' : 'allocates without bound'}; replay the reproducer (refsem replay FILE) to see the call\n`;
+    }
+    if (v.unfinished > 0 && v.checks === 0) {
+      return head + `  ${v.unfinished} check(s) were still running when the search ended and were stopped: the directive's apply, validate or generate probably does not return\n`
+        + `  hint: give a --budget shorter than --time, so that the watchdog stops such a check and writes its reproducer\n`;
+    }
+    return head + `  hint: check that its generate proposes arguments its validate accepts on small programs (refsem schedule PROG --schedule S --trace), or search longer with --time\n`;
   }
   if (!v.counterexample) {
-    return `directive ${v.directive}: no counterexample in ${v.checks} checks, ${use} (seed ${v.seed})${v.other_failures ? `; ${v.other_failures} failure(s) elsewhere, not involving ${v.directive}` : ''}\n`;
+    return `directive ${v.directive}: no counterexample in ${v.checks} checks${v.interrupted ? ' (interrupted)' : ''}, ${use} (seed ${v.seed})${v.other_failures ? `; ${v.other_failures} failure(s) elsewhere, not involving ${v.directive}` : ''}\n`;
   }
   const c = v.counterexample;
   return [

@@ -4,7 +4,7 @@
 // its shrinker acts on the blueprint, so every shrink step is again a valid case. The shrunk case's
 // algorithm is then folded (fold.ts), kept only when it still fails with the same verdict.
 import fc from 'fast-check';
-import { UserError } from '../diag.js';
+import { UserError, describeThrown } from '../diag.js';
 import { BUILTINS } from '../schedule/builtins.js';
 import type { FuzzEnv } from './env.js';
 import { foldedText } from './fold.js';
@@ -51,7 +51,7 @@ export const shrinkBudgetOf = (prop: AnyProperty): ShrinkBudget => (prop.checkAs
 function thrown(e: unknown, expected = 'no exception'): CheckResult {
   if (e instanceof UserError && /the executors stop at/.test(e.message)) return { status: 'discard', why: 'allocation over the executors\' limit' };
   if (e instanceof UserError && /the evaluators stop at integers/.test(e.message)) return { status: 'discard', why: 'integer over the evaluators\' limit' };
-  const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${(e as Error)?.stack ?? String(e)}`;
+  const what = e instanceof UserError ? `rejected: ${e.render()}` : `exception: ${describeThrown(e)}`;
   return { status: 'fail', verdict: 'crash', expected, actual: what };
 }
 

@@ -45,6 +45,7 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
   if (g.checks) lines.push(shapeLine(g));
   const warning = vacuityWarning(r);
   if (warning) lines.push(warning);
+  lines.push(...discardWarnings(r));
   if (r.failures.length === 0) lines.push('no counterexample found');
   else {
     lines.push(`${r.failures.length} distinct failure${r.failures.length === 1 ? '' : 's'}:`);
@@ -83,6 +84,22 @@ function vacuityWarning(r: CampaignResult): string | undefined {
     : 'most algorithms had an error value in the window or the window was empty';
   // Below the floor on completions the campaign fails (exit 1), above it it only warns.
   return `${r.below_completion_floor ? 'error' : 'warning'}: ${Math.round(share * 100)}% of the confluence checks compared no value (${cause}), so passing them proves little${r.below_completion_floor ? '; the campaign fails' : ''}`;
+}
+
+/** Campaigns against a backend, whose cases the backend may decline (a case Halide rejects is discarded). */
+const BACKEND_PROPERTIES = ['halide', 'backend'];
+
+/**
+ * Like the vacuity warning of confluence: when a backend's campaign discarded most of its cases,
+ * "no counterexample" rests on the few it compared, and the summary says so.
+ */
+function discardWarnings(r: CampaignResult): string[] {
+  return BACKEND_PROPERTIES.flatMap((name) => {
+    const c = r.properties[name];
+    if (!c || c.checks === 0 || c.discards / c.checks <= VACUOUS_WARNING_SHARE) return [];
+    const why = name === 'halide' && r.halide ? ` (${Object.entries(r.halide).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')})` : '';
+    return [`warning: ${c.discards} of the ${c.checks} ${name} checks were discarded${why}, so passing them proves little; run more checks or widen the cases`];
+  });
 }
 
 /** The JSON summary (docs/architecture.md: seed, runs, elapsed_s, checks_per_s, failures, per-directive counts). */

@@ -85,9 +85,15 @@ export function reproducerOf(f: Found, seed: number, cfg: EnvConfig): Reproducer
   };
 }
 
-/** File name from the de-duplication key: the same failure always lands in the same file. */
-export function reproducerName(r: Pick<Reproducer, 'property' | 'key'>): string {
-  return `${r.property}-${createHash('sha256').update(r.key).digest('hex').slice(0, 10)}.json`;
+/**
+ * File name from the de-duplication key and the plug-ins it ran with (their sources and the
+ * directive under focus): the same failure always lands in the same file, and the failures of one
+ * kind of two plug-ins (a timeout each) never overwrite each other in one folder.
+ */
+export function reproducerName(r: Pick<Reproducer, 'property' | 'key' | 'modules' | 'focus'>): string {
+  const plugins = [...(r.modules ?? []).map((m) => m.sha256).sort(), ...(r.focus !== undefined ? [`focus ${r.focus}`] : [])];
+  const id = [r.key, ...plugins].join('\0');
+  return `${r.property}-${createHash('sha256').update(id).digest('hex').slice(0, 10)}.json`;
 }
 
 /** Writes atomically (temporary file, then rename), so a reader never sees half a reproducer. */

@@ -87,6 +87,8 @@ export interface CampaignResult {
   readonly shard: string;
   readonly engine: string;
   readonly interrupted: boolean;
+  /** checks still running when the campaign ended, abandoned without a verdict (absent when none) */
+  readonly unfinished?: number;
 }
 
 export interface CampaignControl {
@@ -107,12 +109,16 @@ function localPosition(shard: Shard, jobs: number, job: number, index: number): 
   return ((index - shard.index) / shard.count - job) / jobs;
 }
 
+/** How long a check may go on after the campaign's end before it is abandoned (a normal check ends well within it). */
+const END_GRACE_MS = 1000;
+
 export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void = () => {}): CampaignControl {
   const props = selectProperties(o.properties);
   const t0 = Date.now();
   const deadline = o.timeMs !== undefined ? t0 + o.timeMs : undefined;
   const stats = emptyStats();
   let checks = 0;
+  let unfinished = 0;
   let stopped = false;
   const failures = new Map<string, { entry: FailureEntry; repro: Reproducer }>();
   let stopHook = () => {};
@@ -164,8 +170,11 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       return;
     }
     const live = new Set<Worker>();
+    let stoppedAt = Infinity;
+    const endedAt = () => Math.min(stoppedAt, deadline ?? Infinity);
     stopHook = () => {
       stopped = true;
+      stoppedAt = Math.min(stoppedAt, Date.now());
       for (const w of live) w.postMessage({ type: 'stop' });
     };
     const spawn = (job: number, startK: number): Promise<void> =>
@@ -198,6 +207,17 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         };
         const dog = setInterval(() => {
           const index = watch[0]!;
+          if (index >= 0 && !finished && Date.now() > endedAt() + END_GRACE_MS) {
+            // The campaign is over (its time is up, or Ctrl-C) but this check still runs: it is
+            // abandoned, uncounted, rather than awaited until its budget, so that the campaign
+            // ends on time even when a plug-in hangs.
+            finished = true;
+            unfinished++;
+            clearInterval(dog);
+            live.delete(w);
+            void w.terminate().then(() => resolveJob());
+            return;
+          }
           if (index < 0 || Date.now() - watch[1]! <= o.budgetMs || finished) return;
           // A hang: the check's thread cannot be interrupted from inside, so the worker is
           // replaced; the case's blueprint is regenerated here from its seed for the reproducer.
@@ -262,6 +282,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       shard: `${o.shard.index}/${o.shard.count}`,
       engine: o.config.engine,
       interrupted: stopped,
+      ...(unfinished > 0 ? { unfinished } : {}),
     };
   }, (e: unknown) => {
     clearInterval(tick);

@@ -40,8 +40,16 @@ export function flushed(): Promise<void> {
   return Promise.all([drain(process.stdout), drain(process.stderr)]).then(() => undefined);
 }
 
-/** Exit codes (docs/architecture.md, "Contracts"). */
-export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, internal: 3 } as const;
+/**
+ * The exit-code contract every command follows (README, "Exit codes"): 0 success; 1 a check found a
+ * counterexample, or a run found the program at fault (it got stuck); 2 bad input or usage,
+ * including a limit of the command line reached; 3 an internal error of refsem (its own C failing
+ * to compile is one); 4 inconclusive: nothing contradicted the property but nothing established it
+ * either (a watchdog or budget stopped the check, Halide or the bridge rejected the case, a
+ * directive was hardly applied, a vacuous verdict under `--strict`); 130 interrupted (SIGINT),
+ * after the summary of what was done.
+ */
+export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, internal: 3, inconclusive: 4, interrupted: 130 } as const;
 
 /** The kinds of source file, by extension, for saying which kind a command expected. */
 const KINDS = { alg: 'an algorithm (.alg)', tgt: 'a target program (.tgt)', sched: 'a schedule (.sched)', lam: 'a λ1 program (.lam)' } as const;

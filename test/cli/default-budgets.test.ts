@@ -25,6 +25,9 @@ describe('every evaluator path ends by default', () => {
     const p = file('huge.alg', 'pipeline f() {\n  func f(x) {\n    0;\n    rdom(r = (0, 1000000000000000000)) in (x) <- f(x) + 1;\n  }\n}\n');
     const r = await runCli(['exec', p, '--window', '0+1']);
     expect(r.stdout).toContain('stuck after 200000000 steps: step budget of 200000000 exhausted');
+    // The limit is the command line's, as for `run`: exit 2 naming the option, never 0 (README, "Exit codes").
+    expect(r.stderr).toContain('error: step limit reached');
+    expect(r.code).toBe(2);
   }, 120_000);
 
   it('rc --standard of a program that never ends: exit 2 at the default budget', async () => {

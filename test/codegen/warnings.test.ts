@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { examplesDir } from '../support/files.js';
+import { examplesDir, scratch } from '../support/files.js';
 
 const bin = join(__dirname, '..', '..', 'bin', 'refsem.js');
 const refsem = (args: string[], cflags: string) =>
@@ -19,6 +19,18 @@ describe('the emitted C under strict warnings', () => {
     ['sec22.alg', 'sec22.sched', 'simd'],
   ])('%s under %s (%s) compiles with -Wall -Wextra -Werror', (alg, sched, backend) => {
     const r = refsem(['validate', ex(alg), '--schedule', ex(sched), '--backend', backend, '--inputs', '2'], '-O1 -Wall -Wextra -Werror');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  // Regression: a parameter, a reduction variable or a let the body never reads was an unused
+  // variable, and the CPU checks of the dispatcher unused functions when one instruction set is
+  // compiled alone (as campaigns do); under -Werror that was reported as bad input.
+  it('names the program binds but never reads, one instruction set alone: warning-clean under -Wall -Werror', () => {
+    const { file } = scratch('refsem-warnings-');
+    const alg = file('unused.alg', 'pipeline f(n) {\n  func f(x) {\n    x;\n    rdom(r = (0, 1), s = (0, 3)) in (x) <- r;\n  }\n}\n');
+    const sched = file('unused.sched', 'vectorize f.s1.r\nunroll f.s1.s\n');
+    const r = refsem(['validate', alg, '--schedule', sched, '--backend', 'simd', '--simd', 'generic', '--inputs', '1', '--window', '0+8', '--param', 'n=1'], '-O1 -Wall -Wextra -Werror');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 120_000);

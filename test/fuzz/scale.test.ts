@@ -176,7 +176,7 @@ describe('check-directive', () => {
     expect(r.stdout).toMatch(/directive swap-any: counterexample after \d+ checks .*; applied in \d+ of \d+ checks, \d+ of which compared values/);
   }, 300_000);
 
-  it('answers "inconclusive" with exit 1 when the directive is never applied', async () => {
+  it('answers "inconclusive" with exit 4 when the directive is never applied', async () => {
     const dir = scratchDir('refsem-scale-');
     const never = join(dir, 'never.mjs');
     const { writeFileSync } = await import('node:fs');
@@ -184,7 +184,7 @@ describe('check-directive', () => {
       validate(t, a, ctx) { ctx.reject('NEVER', 'never valid'); }, apply(t) { return t; },
       generate(t, rng) { const l = api.pick(rng, api.loopsOf(t)); return l ? { loop: l.stmt.var } : undefined; } });\n`);
     const r = await runCli(['check-directive', never, '--runs', '40', '--seed', '1', '--out', dir]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/directive never: inconclusive, applied in 0 of 40 checks/);
     expect(r.stdout).toMatch(/at least 20 applications/);
   }, 120_000);

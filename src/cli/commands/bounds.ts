@@ -84,7 +84,7 @@ export const register: Register = (program, io, setExit) => {
     .option('--range <NAME=LO..HI>', 'range of a parameter for --verify (repeatable; default lengths 0..64, others -64..64)', collect, [])
     .option('--quality', 'with --window: check the bounds quality constraint (def. 2.5) for the engine on that input')
     .option('--timeout <MS>', 'solver timeout for --verify, in milliseconds', '10000')
-    .option('--strict', 'with --verify or --window: exit 1 when nothing was checked (the engine gave up, or Z3 answered unknown)')
+    .option('--strict', 'with --verify or --window: exit 4 (inconclusive) when nothing was checked (the engine gave up, or Z3 answered unknown)')
     .action(async (prog: string, o: Opts) => {
       const { t, alg } = await readScheduled({ prog, ...scheduleOf(o) });
       if (o.query) {
@@ -113,7 +113,7 @@ export const register: Register = (program, io, setExit) => {
         if (engine.name === 'beta0') io.err('note: β0 ignores conditions and gives up on holes it cannot bound; try --engine beta1\n');
         if (o.quality) quality();
         // Nothing was verified or checked: with --verify or --window that is a check not done.
-        if (o.strict && (o.verify || input !== undefined)) setExit(EXIT.checkFailed);
+        if (o.strict && (o.verify || input !== undefined)) setExit(EXIT.inconclusive);
         return;
       }
       if (o.program) io.out(printTgt(complete(t, engine)));
@@ -146,7 +146,7 @@ export const register: Register = (program, io, setExit) => {
         } else {
           // Nothing was proved or refuted: like a vacuous check, exit 0 unless --strict asks otherwise.
           io.out(`[${Z3_RULE}] unknown: ${v.reason}\n`);
-          if (o.strict) setExit(EXIT.checkFailed);
+          if (o.strict) setExit(EXIT.inconclusive);
         }
       }
     });

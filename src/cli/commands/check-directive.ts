@@ -31,7 +31,7 @@ export const register: Register = (program, io, setExit) => {
         shard: o.shard !== undefined ? parseShard(o.shard) : NO_SHARD,
       }, io);
       io.out(o.json ? `${JSON.stringify(vs.length === 1 ? vs[0] : vs)}\n` : vs.map(showDirectiveVerdict).join(''));
-      // A search in which the directive was hardly applied is no evidence either way: exit 1 too.
-      if (vs.some((v) => v.counterexample || tooFewApplied(v))) setExit(EXIT.checkFailed);
+      // A search in which the directive was hardly applied is no evidence either way: inconclusive.
+      setExit(vs.some((v) => v.counterexample) ? EXIT.checkFailed : vs.some((v) => v.interrupted) ? EXIT.interrupted : vs.some(tooFewApplied) ? EXIT.inconclusive : EXIT.ok);
     });
 };

@@ -1,6 +1,6 @@
 // `refsem codegen PROG [--schedule S] [--engine E] [-o out.c] [--simd auto|avx2|avx512|none] [--fault NAME …]`:
 // the C11 translation unit of the scheduled program, completed by a bounds engine (spec/codegen.md).
-import { writeFileSync } from 'node:fs';
+import { writeOutput } from '../../node/source.js';
 import { UserError, argLoc } from '../../diag.js';
 import { type SimdMode, emitC } from '../../codegen/emit-c.js';
 import { type CodegenFaults } from '../../codegen/c-syntax.js';
@@ -43,12 +43,6 @@ export const register: Register = (program, io) => {
       if (note !== undefined) io.err(`note: ${note}\n`);
       const text = emitC(t, { simd: parseSimd(o.simd), faults: parseFaults(o.fault) });
       if (o.output === undefined) io.out(text);
-      else {
-        try {
-          writeFileSync(o.output, text);
-        } catch (e) {
-          throw new UserError(`cannot write '${o.output}': ${(e as Error).message}`, argLoc('-o', o.output), 'check the path');
-        }
-      }
+      else writeOutput(o.output, text, '-o');
     });
 };

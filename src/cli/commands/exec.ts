@@ -12,7 +12,7 @@ import { isConfluent, showVerdict } from '../../lowering/equivalence.js';
 import { outcomeJson, showOutcome } from '../../target-semantics/display.js';
 import { printTgt } from '../../target-semantics/print.js';
 import { EXIT } from '../../node/io.js';
-import { engineOption, inputOptions, runLimits, scheduleOf, scheduleOptions, targetRunOptions, windowOf } from '../common-options.js';
+import { engineOption, inputOptions, outcomeExit, runLimits, scheduleOf, scheduleOptions, targetRunOptions, windowOf } from '../common-options.js';
 import { parseExecutor, parseParams } from '../options.js';
 import type { Register } from './index.js';
 
@@ -42,7 +42,7 @@ export const register: Register = (program, io, setExit) => {
   engineOption(cmd)
     .option('--json', 'print {"func","window","values"} (plus "outcome" when the run got stuck)')
     .option('--compare', 'print the verdict of def. 2.3 against the algorithm instead of the output')
-    .option('--strict', 'with --compare: exit 1 also on a vacuous verdict (one that compared no value)')
+    .option('--strict', 'with --compare: exit 4 (inconclusive) on a vacuous verdict (one that compared no value)')
     .option('--print', 'print the completed program before running it');
   targetRunOptions(cmd)
     .action(async (prog: string, o: Opts) => {
@@ -70,11 +70,12 @@ export const register: Register = (program, io, setExit) => {
               ? 'an assertion of the program failed before any value was compared; the bounds directives of the schedule may not cover this window'
               : "the algorithm's values here are error values; try another window or parameters";
           io.err(`note: vacuous: nothing was compared (${why})\n`);
-          if (o.strict) setExit(EXIT.checkFailed);
+          if (o.strict) setExit(EXIT.inconclusive);
         }
         return;
       }
       const out = run(done, input, { executor, ...runOpts });
       io.out((o.json ? JSON.stringify(outcomeJson(out, t.output, window)) : showOutcome(out)) + '\n');
+      setExit(outcomeExit(out, io));
     });
 };

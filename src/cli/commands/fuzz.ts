@@ -4,7 +4,7 @@ import type { Register } from './index.js';
 import { CLI_LOC, UserError, argLoc } from '../../diag.js';
 import { collect } from '../options.js';
 import { EXIT } from '../../node/io.js';
-import { runCampaignCli } from '../../fuzz/campaign-cli.js';
+import { campaignExit, runCampaignCli } from '../../fuzz/campaign-cli.js';
 import type { CampaignOptions } from '../../fuzz/runner.js';
 import { DEFAULT_CONFIG, type EnvConfig, MAX_DIRECTIVES, MAX_FUNCS } from '../../fuzz/env.js';
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
@@ -135,6 +135,6 @@ export const register: Register = (program, io, setExit) => {
         // The JSON summary is read by other tools; the coverage report goes beside it.
         (o.json ? io.err : io.out)(rep);
       }
-      if (r.failures.length > 0 || r.below_completion_floor) setExit(EXIT.checkFailed);
+      if (!(corpus && corpus.failing.length > 0)) setExit(campaignExit(r));
     });
 };

@@ -45,6 +45,8 @@ export const register: Register = (program, io, setExit) => {
       }
       const v = await validateHalide(alg, steps, input);
       io.out(o.json ? `${JSON.stringify({ verdict: v.kind, ...v })}\n` : `${showHalideVerdict(v)}\n`);
+      // A case Halide or the bridge rejects compared nothing: inconclusive, never the exit of "equal".
       if (v.kind === 'differs' || v.kind === 'crash') setExit(EXIT.checkFailed);
+      else if (v.kind !== 'equal') setExit(EXIT.inconclusive);
     });
 };

@@ -1,11 +1,11 @@
 // `refsem step PROG.tgt [--window …] [--param …] [--max-steps N] [--every N] [--seed N]`: runs a
 // completed target program on the small-step machine of fig. 2.8, printing each step with its
 // rule ID, then the outcome.
-import { UserError, argLoc } from '../../diag.js';
 import { showOutcome } from '../../target-semantics/display.js';
 import { MACHINE_MAX_STEPS, runMachine, showStep } from '../../target-semantics/machine.js';
 import { parseTgt } from '../../target-semantics/parse.js';
-import { EXIT, parseAs } from '../../node/io.js';
+import { parseAs } from '../../node/io.js';
+import { outcomeExit } from '../common-options.js';
 import { readSource } from '../../node/source.js';
 import { collect, parseIntOption, parseParams, parseWindow } from '../options.js';
 import type { Register } from './index.js';
@@ -42,11 +42,7 @@ export const register: Register = (program, io, setExit) => {
           if (ev.step % every === 0) io.out(showStep(ev) + '\n');
         },
       });
-      if (out.kind === 'stuck' && out.stuck.kind === 'budget-exceeded') {
-        io.err(new UserError(`step limit reached: the program needs more than ${maxSteps} steps`, argLoc('--max-steps', String(maxSteps)), 'raise --max-steps').render() + '\n');
-        setExit(EXIT.badInput);
-        return;
-      }
-      io.out(showOutcome(out) + '\n');
+      if (out.kind !== 'stuck' || out.stuck.kind !== 'budget-exceeded') io.out(showOutcome(out) + '\n');
+      setExit(outcomeExit(out, io));
     });
 };

@@ -3,7 +3,7 @@
 // a fixed sample of generated programs, proposes left-hand sides from them, synthesizes right-hand
 // sides with Z3 (spec/simplify.md [SIMP-SYNTH]) and adopts a synthesized rule only when it is
 // proved and makes at least one collected expression smaller.
-import { writeFileSync } from 'node:fs';
+import { writeOutput } from '../../node/source.js';
 import fc from 'fast-check';
 import type { Register } from './index.js';
 import { beta1 } from '../../bounds/beta1.js';
@@ -18,7 +18,6 @@ import { BUILTIN_RULE_SET, BUILTIN_RULES } from '../../simplify/builtin-rules.js
 import { type Domain, type Rule, ruleSet, ruleSource } from '../../simplify/rule.js';
 import { simplifyWith } from '../../simplify/simplify.js';
 import { proposeLhs, synthesizeRhs } from '../../simplify/synthesize.js';
-import { UserError, argLoc } from '../../diag.js';
 import { parseIntOption } from '../options.js';
 
 const show = (e: Expr) => printExpr(e, 'alg');
@@ -98,13 +97,7 @@ export const register: Register = (program, io) => {
       } finally {
         await shutdownZ3();
       }
-      if (o.out) {
-        try {
-          writeFileSync(o.out, adopted.map((a) => `${ruleSource(a.rule)}\n`).join(''));
-        } catch (e) {
-          throw new UserError(`cannot write '${o.out}': ${(e as Error).message}`, argLoc('--out', o.out), 'check the path');
-        }
-      }
+      if (o.out) writeOutput(o.out, adopted.map((a) => `${ruleSource(a.rule)}\n`).join(''), '--out');
       const report = {
         expressions: { beta1_ends: ends.length, c_subscripts: indices.length, distinct: exprs.length },
         lhs_proposed: count.size,

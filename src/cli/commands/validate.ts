@@ -2,7 +2,8 @@
 // compiled program and the reference on the same inputs and prints a verdict per input
 // (spec/codegen.md, "Verdicts"). Exit 1 when any verdict is a failure.
 import { resolve } from 'node:path';
-import { UserError, CLI_LOC, argLoc } from '../../diag.js';
+import { UserError, CLI_LOC, InternalFault, argLoc } from '../../diag.js';
+import { detectToolchain, toolchainCompilesC } from '../../codegen/toolchain.js';
 import { generateInputs, showInput } from '../../codegen/inputs.js';
 import { readCompleted } from '../../node/program.js';
 import { type Backend, showBackendVerdict, validateBackend } from '../../codegen/validate.js';
@@ -97,10 +98,14 @@ export const register: Register = (program, io) => {
         ...(o.checked ? { checked: true } : {}),
         ...(o.impl !== undefined ? { impl: resolve(o.impl) } : {}),
       });
-      // A program that does not compile fails every input the same way: one message, and bad
-      // input (the user's file, or the toolchain's settings), not a counterexample.
+      // A program that does not compile fails every input the same way: one message, never a
+      // counterexample. The user's file, or settings under which no C compiles, are bad input;
+      // refsem's own C failing where plain C compiles is refsem's fault.
       const compileError = verdicts.every((v) => v.kind === 'binary-failed' && v.binary === 'compile-error') ? verdicts[0] : undefined;
       if (compileError && compileError.kind === 'binary-failed') {
+        if (o.impl === undefined && toolchainCompilesC(detectToolchain())) {
+          throw new InternalFault(`refsem's generated C does not compile, though the toolchain compiles plain C with the same $CC and $CFLAGS: ${compileError.message.replace(/^\[C-TOOLCHAIN\] /, '')}\n  please report it with the command line and the compiler's version (${detectToolchain().version})`);
+        }
         throw new UserError(
           `${o.impl !== undefined ? `the implementation '${o.impl}'` : 'the generated code'} does not compile: ${compileError.message.replace(/^\[C-TOOLCHAIN\] /, '')}`,
           o.impl !== undefined ? { file: o.impl, line: 1, col: 1 } : CLI_LOC,

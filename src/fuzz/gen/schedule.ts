@@ -5,7 +5,7 @@
 // whose directive applies nowhere is skipped. Shrinking drops and simplifies choices, so a
 // minimized schedule is short.
 import fc from 'fast-check';
-import { UserError } from '../../diag.js';
+import { UserError, describeThrown } from '../../diag.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
 import type { Args, Directive } from '../../schedule/plugin.js';
 import { PHASES } from '../../schedule/plugin.js';
@@ -111,7 +111,7 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
       steps.push(drv.step(t, call, calls));
     } catch (e) {
       if (e instanceof ScheduleRejection) return undefined;
-      throw new Trouble({ directive: call.name, message: `failed on its own proposal: ${describe(e)}` }, call);
+      throw new Trouble({ directive: call.name, message: `failed on its own proposal: ${describeThrown(e)}` }, call);
     }
     calls.push(call);
     return steps[steps.length - 1];
@@ -137,7 +137,7 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
       try {
         args = drv.generate(t, d, s, calls);
       } catch (e) {
-        throw new Trouble({ directive: d.name, message: `generate threw: ${describe(e)}` });
+        throw new Trouble({ directive: d.name, message: `generate threw: ${describeThrown(e)}` });
       }
       if (args !== undefined) apply({ name: d.name, args });
     }
@@ -159,9 +159,6 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
 const LOOPS_RANK = PHASES.indexOf('loops');
 const BOUNDS_RANK = PHASES.indexOf('bounds');
 
-function describe(e: unknown): string {
-  return e instanceof UserError ? e.render() : (e as Error)?.stack ?? String(e);
-}
 
 export function parseScheduleText(t0: TgtProgram, text: string, env: FuzzEnv): Scheduled {
   if (text.trim() === '') return { steps: [t0], names: [], scheduleText: '' };

@@ -1,0 +1,75 @@
+// The exit-code contract of the README ("Exit codes") on hostile inputs, one cheap case each:
+// regressions for a stuck run that exited 0 like a finished one, a step limit reached by `exec`
+// that exited 0, an output path that is a directory (exit 3 with a stack trace), an expression
+// that begins with '-' whose hint did not mention `--`, and reproducer names that let two
+// plug-ins' failures of one kind overwrite each other.
+import { describe, expect, it } from 'vitest';
+import { reproducerName } from '../../src/fuzz/reproducer.js';
+import { runCli } from '../support/cli.js';
+import { examplesDir, scratch } from '../support/files.js';
+import { join } from 'node:path';
+
+const { file, dir } = scratch('refsem-exit-codes-');
+const racy = file('racy.tgt', `pipeline sum(n; x in (x.min, x.len)):
+{
+  allocate sum(x in (x.min, x.len));
+  for sum.s0.x in (x.min, x.len) do sum[sum.s0.x] <- 0;
+  for parallel sum.s1.y in (0, n) do
+    sum@s1[x.min] <- sum@s1[x.min] + sum.s1.y
+}
+`);
+const huge = file('huge.alg', `pipeline f() {
+  func f(x) {
+    0;
+    rdom(r = (0, 1000000000000000000)) in (x) <- f(x) + 1;
+  }
+}
+`);
+
+describe('the exit-code contract', () => {
+  it('step on a data race prints the outcome and exits 1: the program is at fault', async () => {
+    const r = await runCli(['step', racy, '--window', '0+1', '--param', 'n=3', '--every', '1000']);
+    expect(r.stdout).toContain('data race on sum[0]');
+    expect(r.code).toBe(1);
+  });
+
+  it('exec on an rdom of extent 10^18 reaches its step limit: exit 2 naming --max-steps, as run does', async () => {
+    const r = await runCli(['exec', huge, '--window', '0+2', '--max-steps', '10000']);
+    expect(r.stderr).toContain('<command line> --max-steps 10000: error: step limit reached');
+    expect(r.code).toBe(2);
+  });
+
+  it('html -o DIR: the argument is at fault, exit 2, no stack trace', async () => {
+    const r = await runCli(['html', join(examplesDir, 'sec22.alg'), '--window', '0+3', '-o', dir]);
+    expect(r.stderr).toContain(`error: cannot write '${dir}': is a directory`);
+    expect(r.stderr).not.toContain('    at ');
+    expect(r.code).toBe(2);
+  });
+
+  it("an expression that begins with '-' is read as an option; the hint says to put -- before it", async () => {
+    const r = await runCli(['expr', '-3 + 1']);
+    expect(r.stderr).toContain("put -- before it: … -- '-3 + 1'");
+    expect(r.code).toBe(2);
+    expect((await runCli(['expr', '--', '-3 + 1'])).stdout.trim()).toBe('-2');
+  });
+
+  it("two plug-ins' failures of one kind get two reproducer files", () => {
+    const base = { property: 'confluence', key: 'confluence/timeout' };
+    const a = reproducerName({ ...base, modules: [{ path: '/a.mjs', sha256: 'aa', source: '' }] });
+    const b = reproducerName({ ...base, modules: [{ path: '/b.mjs', sha256: 'bb', source: '' }] });
+    expect(a).not.toBe(b);
+    expect(reproducerName({ ...base, modules: [{ path: '/elsewhere/a.mjs', sha256: 'aa', source: '' }] })).toBe(a);
+  });
+});
+
+describe('an exception in a reproducer', () => {
+  it("is its name, message and the plug-in's frame, never refsem's dist/ paths", async () => {
+    const { describeThrown } = await import('../../src/diag.js');
+    const e = new RangeError('Invalid array length');
+    e.stack = 'RangeError: Invalid array length\n    at apply (file:///home/u/hog.mjs:2:30)\n    at run (file:///opt/refsem/dist/fuzz/check.js:54:5)\n    at node:internal/process/task_queues:95:5';
+    expect(describeThrown(e)).toBe('RangeError: Invalid array length (at apply (file:///home/u/hog.mjs:2:30))');
+    const inside = new Error('boom');
+    inside.stack = 'Error: boom\n    at f (file:///opt/refsem/dist/fuzz/check.js:54:5)';
+    expect(describeThrown(inside)).toBe('Error: boom');
+  });
+});
