@@ -13,6 +13,7 @@ import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
 import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
 import { HALIDE_VERDICTS } from '../halide/run.js';
+import { type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
 
 
 /** The heap of one campaign worker (the machine's memory is shared by the jobs). */
@@ -54,6 +55,10 @@ export interface FailureEntry {
   readonly culprit?: string;
   readonly reproducer: string;
   readonly detected_s: number;
+  /** the size of the shrunk case, and whether the clock ended its shrink (shrink-summary.ts) */
+  readonly funcs?: number;
+  readonly directives?: number;
+  readonly shrink_stopped_by_time?: boolean;
 }
 
 export interface Snapshot {
@@ -81,6 +86,8 @@ export interface CampaignResult {
   readonly non_vacuous_checks_per_s: number;
   /** most confluence checks ended in a failed assertion: the campaign fails (stats.ts, belowCompletionFloor) */
   readonly below_completion_floor: boolean;
+  /** the share of --time kept for shrinking, and the median size of the reproducers written */
+  readonly shrinking: ShrinkSummary;
   /** the verdicts of the halide property, when it ran (spec/halide.md, [HALIDE-VERDICT]) */
   readonly halide?: Record<string, number>;
   readonly jobs: number;
@@ -110,7 +117,10 @@ function localPosition(shard: Shard, jobs: number, job: number, index: number): 
 export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void = () => {}): CampaignControl {
   const props = selectProperties(o.properties);
   const t0 = Date.now();
-  const deadline = o.timeMs !== undefined ? t0 + o.timeMs : undefined;
+  const end = o.timeMs !== undefined ? t0 + o.timeMs : undefined;
+  // The last share of a --time campaign is kept for shrinking: no check starts in it.
+  const reserveMs = o.timeMs !== undefined ? shrinkReserveMs(o.timeMs) : 0;
+  const deadline = end !== undefined ? end - reserveMs : undefined;
   const stats = emptyStats();
   let checks = 0;
   let stopped = false;
@@ -129,7 +139,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
     const path = writeReproducer(o.out, repro);
     const detected_s = old ? old.entry.detected_s : (Date.now() - t0) / 1000;
     failures.set(f.key, {
-      entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s },
+      entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s, ...sizeOf(f) },
       repro,
     });
   };
@@ -139,7 +149,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       checks,
       failures: failures.size,
       elapsedMs,
-      ...(deadline !== undefined ? { remainingMs: Math.max(0, deadline - Date.now()) } : {}),
+      ...(end !== undefined ? { remainingMs: Math.max(0, end - Date.now()) } : {}),
       ...(o.runs !== undefined ? { remainingChecks: Math.max(0, ownedTotal(o) - checks) } : {}),
     };
   };
@@ -148,7 +158,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
   const run = async (): Promise<void> => {
     const env = await makeEnv(o.config);
     const entry = o.inProcess ? undefined : workerEntry();
-    const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline } : {}) };
+    const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline, end } : {}) };
     const progress = (d: Stats, n: number) => {
       mergeStats(stats, d);
       checks += n;
@@ -257,6 +267,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       generated: generatedSummary(stats.generated),
       verdicts: stats.verdicts,
       below_completion_floor: belowCompletionFloor(stats.verdicts),
+      shrinking: shrinkSummary(list, reserveMs),
       ...(stats.properties.halide ? { halide: talliesOf(stats.constructs, 'halide', HALIDE_VERDICTS) } : {}),
       jobs: o.jobs,
       shard: `${o.shard.index}/${o.shard.count}`,

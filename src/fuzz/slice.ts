@@ -14,8 +14,10 @@ export interface SliceSpec {
   readonly job: number;
   /** global index bound (exclusive), or undefined for a timed campaign */
   readonly runs?: number;
-  /** wall-clock end (ms since epoch), or undefined */
+  /** wall-clock time (ms since epoch) after which no check starts, or undefined */
   readonly deadline?: number;
+  /** wall-clock end of the campaign: shrinking stops there (the share after `deadline` is kept for it) */
+  readonly end?: number;
   /** first local position k to run (a worker restarted after a timeout continues after it) */
   readonly startK: number;
 }
@@ -54,7 +56,8 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     hooks.onStart?.(index);
     const onEval = () => hooks.onStart?.(index);
     const seed = checkSeed(spec.seed, index);
-    const found = prop.checkAsync ? await runCheckAsync(prop, env, index, seed, delta, shrinkBudgetOf(prop), onEval) : runCheck(prop, env, index, seed, delta, shrinkBudgetOf(prop), onEval);
+    const shrink = { ...shrinkBudgetOf(prop), ...(spec.end !== undefined ? { until: spec.end } : {}) };
+    const found = prop.checkAsync ? await runCheckAsync(prop, env, index, seed, delta, shrink, onEval) : runCheck(prop, env, index, seed, delta, shrink, onEval);
     hooks.onStart?.(-1);
     checks++;
     if (found) hooks.onFound(found);
