@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type Found, generated } from './check.js';
+import { ENGINE_CULPRIT, type Found, generated } from './check.js';
+import { posOf, sizedEnvs } from './size.js';
 import { type EnvConfig } from './env.js';
 import { makeEnv } from './make-env.js';
 import { selectProperties } from './properties/index.js';
@@ -178,11 +179,12 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       stopped = true;
       for (const w of live) w.postMessage({ type: 'stop' });
     };
-    const spawn = (job: number, startK: number): Promise<void> =>
+    const spawn = (job: number, startK: number, startPos = 0): Promise<void> =>
       new Promise((resolveJob) => {
-        const watch = new Float64Array(new SharedArrayBuffer(16));
+        // [check index or -1, its start, its size level, whether the engine under test is running]
+        const watch = new Float64Array(new SharedArrayBuffer(32));
         watch[0] = -1;
-        const spec: SliceSpec = { ...base, job, startK };
+        const spec: SliceSpec = { ...base, job, startK, startPos };
         // A heap limit per worker: a plug-in or engine that allocates without bound ends its own
         // worker (an out-of-memory verdict for the check it was running), not the campaign.
         const w = new Worker(entry, { workerData: { spec, config: o.config, properties: props.map((p) => p.name), watch }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
@@ -202,9 +204,11 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
           live.delete(w);
           void w.terminate();
           checks++;
-          recordStuck(index, end);
+          const level = watch[2]!;
+          recordStuck(index, level, end, watch[3] === 1);
+          // The replacement goes on a size level lower (size.ts): the case was too big for the time budget.
           if (stopped) resolveJob();
-          else void spawn(job, localPosition(o.shard, o.jobs, job, index) + 1).then(resolveJob);
+          else void spawn(job, localPosition(o.shard, o.jobs, job, index) + 1, posOf(level - 1)).then(resolveJob);
         };
         const dog = setInterval(() => {
           const index = watch[0]!;
@@ -228,14 +232,16 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         });
         w.on('exit', finish);
       });
-    const recordStuck = (index: number, end: StuckCheck) => {
+    const envAt = sizedEnvs(env);
+    const recordStuck = (index: number, level: number, end: StuckCheck, inEngine: boolean) => {
       const prop = propertyFor(props, o.seed, index);
       const seed = checkSeed(o.seed, index);
-      // Only the blueprint is rebuilt here: making it concrete would run plug-in code (a directive's
-      // generate and apply) on the main thread, where a plug-in that hangs would hang the campaign.
+      // Only the blueprint is rebuilt here, at the size the check ran at: making it concrete would
+      // run plug-in code (a directive's generate and apply) on the main thread, where a plug-in that
+      // hangs would hang the campaign.
       let text: Found['text'];
       try {
-        text = { extra: { blueprint: JSON.stringify(generated(prop, env, seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
+        text = { extra: { blueprint: JSON.stringify(generated(prop, envAt(level), seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
       } catch {
         text = { extra: { note: 'the case could not be regenerated' } };
       }
@@ -243,8 +249,11 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       counts.checks++;
       counts.failures++;
       // Hangs and exhausted heaps are de-duplicated per property, like other failures of one cause:
-      // one hanging plug-in or engine would otherwise write a reproducer per check.
-      record({ property: prop.name, index, checkSeed: seed, key: `${prop.name}/${end.verdict}`, text, shrinks: 0, failure: { status: 'fail', ...end } });
+      // one hanging plug-in or engine would otherwise write a reproducer per check. A hang inside a
+      // plug-in engine is the engine's, whatever property was checking it.
+      const culprit = inEngine && end.verdict === 'timeout' ? `${ENGINE_CULPRIT}${env.engine.name}` : undefined;
+      const key = culprit !== undefined ? `timeout/${culprit}` : `${prop.name}/${end.verdict}`;
+      record({ property: prop.name, index, checkSeed: seed, key, ...(culprit !== undefined ? { culprit } : {}), text, shrinks: 0, failure: { status: 'fail', ...end } });
     };
     await Promise.all(Array.from({ length: o.jobs }, (_, j) => spawn(j, 0)));
   };

@@ -30,9 +30,13 @@ if (parentPort) {
     shouldStop: () => stop,
     onFound: (found) => post({ type: 'found', found }),
     onProgress: (stats, checks) => post({ type: 'progress', stats, checks }),
-    onStart: (index) => {
+    onStart: (index, level) => {
       d.watch[1] = Date.now();
+      d.watch[2] = level;
       d.watch[0] = index;
+    },
+    onEngine: (running) => {
+      d.watch[3] = running ? 1 : 0;
     },
   });
   post({ type: 'done' });
