@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { EnvConfig } from './env.js';
 import { makeEnv } from './make-env.js';
 import { guardExit } from '../node/io.js';
+import { routePluginConsole } from '../node/watchdog.js';
 import { selectProperties } from './properties/index.js';
 import type { WorkerMessage } from './runner.js';
 import { type SliceSpec, runSlice } from './slice.js';
@@ -18,6 +19,7 @@ interface Data {
 if (parentPort) {
   // Plug-ins run in this thread too: their process.exit is an error they threw, not the thread's end.
   guardExit();
+  routePluginConsole((t) => void process.stderr.write(t));
   const port = parentPort;
   const d = workerData as Data;
   let stop = false;

@@ -133,9 +133,9 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
     for (const { d, s } of picked) {
       if (!preluded && phaseRank(d) >= LOOPS_RANK) runPrelude();
       if (!stored && phaseRank(d) >= BOUNDS_RANK) storeRacing();
-      // One loop directive in four (user ones included) first meets a ragged split of a reduction
+      // Every other loop directive (user ones included) first meets a ragged split of a reduction
       // nest, when there is one to make: the shape where fuse, swap and reorder mistakes show.
-      if (d.phase === 'loops' && d.name !== 'split' && s % 4 === 1) proposeRaggedSplit(steps[steps.length - 1]!, s).slice(0, MAX_PROPOSALS).some((call) => apply(call) !== undefined);
+      if (d.phase === 'loops' && d.name !== 'split' && s % 2 === 1) proposeRaggedSplit(steps[steps.length - 1]!, s).slice(0, MAX_PROPOSALS).some((call) => apply(call) !== undefined);
       const t = steps[steps.length - 1]!;
       const propose = d.source === undefined && s % 4 !== 0 ? PROPOSERS[d.name] : undefined;
       if (propose && propose(t, s).slice(0, MAX_PROPOSALS).some((call) => apply(call) !== undefined)) continue;
