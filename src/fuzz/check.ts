@@ -138,7 +138,7 @@ const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTINS.map((d) => d.name));
  * the schedule when leaving that directive out makes it pass (docs/fuzzing.md, "De-duplication"):
  * a plug-in that marks a loop parallel unsoundly races only once a later `bound` widens the loop.
  */
-function culpritByCause(prop: AnyProperty, c: unknown, culprit: string, env: FuzzEnv): string | undefined {
+export function culpritByCause(prop: AnyProperty, c: unknown, culprit: string, env: FuzzEnv): string | undefined {
   if (!BUILTIN_NAMES.has(culprit)) return undefined;
   const text = prop.encode(c);
   const others = [...new Set(prop.directivesOf?.(c) ?? [])].filter((n) => !BUILTIN_NAMES.has(n));
