@@ -4,29 +4,9 @@
 // blamed on the engine (docs/fuzzing.md, "De-duplication"), never on a directive of the schedule.
 import { type Expr, op } from '../../expr/ast.js';
 import { BUILTIN_ENGINES, type BoundsEngine, defineBoundsEngine } from '../../bounds/engine.js';
-import type { QNode, Query } from '../../bounds/query.js';
+import type { Query } from '../../bounds/query.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
-
-/** Rebuilds every expression of a query node whose value is a point or a range (conditions stay). */
-function mapRanges(n: QNode, f: (e: Expr) => Expr): QNode {
-  switch (n.k) {
-    case 'true':
-    case 'pred':
-      return n;
-    case 'in':
-      return { ...n, e: f(n.e) };
-    case 'and':
-      return { ...n, parts: n.parts.map((p) => mapRanges(p, f)) };
-    case 'implies':
-      return { ...n, body: mapRanges(n.body, f) };
-    case 'forall':
-      return { ...n, min: f(n.min), len: f(n.len), body: mapRanges(n.body, f) };
-    case 'exists':
-      return { ...n, body: mapRanges(n.body, f) };
-    case 'let':
-      return { ...n, e: f(n.e), body: mapRanges(n.body, f) };
-  }
-}
+import { mapQuery } from './components.js';
 
 /** Rewrites operator nodes bottom-up (inside indices too). */
 function mapOps(e: Expr, f: (e: Expr & { k: 'op' }) => Expr): Expr {
@@ -39,7 +19,7 @@ function mapOps(e: Expr, f: (e: Expr & { k: 'op' }) => Expr): Expr {
 function rewritingBeta0(name: string, rule: (e: Expr & { k: 'op' }) => Expr): BoundsEngine {
   return defineBoundsEngine({
     name,
-    complete: (t: TgtProgram, q: Query) => BUILTIN_ENGINES.beta0!.complete(t, { ...q, body: mapRanges(q.body, (e) => mapOps(e, rule)) }),
+    complete: (t: TgtProgram, q: Query) => BUILTIN_ENGINES.beta0!.complete(t, { ...q, body: mapQuery(q.body, (e) => mapOps(e, rule), false) }),
   });
 }
 
