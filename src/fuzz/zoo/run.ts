@@ -37,6 +37,9 @@ export interface ZooEntry {
   readonly verdict?: string;
   readonly check?: number;
   readonly reproducer?: string;
+  /** the size of the shrunk case (shrink-summary.ts) */
+  readonly funcs?: number;
+  readonly directives?: number;
 }
 
 /**
@@ -103,7 +106,7 @@ export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
     seconds: first?.at ?? r.elapsed_s,
     checks: r.runs,
     ...(first ? { property: first.found.property, verdict: first.found.failure.verdict, check: first.found.index } : {}),
-    ...(hit ? { reproducer: hit.reproducer } : {}),
+    ...(hit ? { reproducer: hit.reproducer, ...(hit.funcs !== undefined ? { funcs: hit.funcs, directives: hit.directives ?? 0 } : {}) } : {}),
   };
 }
 
