@@ -11,6 +11,7 @@ import { startCampaign } from '../fuzz/runner.js';
 import { NO_SHARD } from '../fuzz/seed.js';
 import { runZoo, zooFigures } from '../fuzz/zoo/run.js';
 import { round } from './timing.js';
+import { median } from '../fuzz/shrink-summary.js';
 
 export const name = 'fuzz';
 export const group = 'core';
@@ -55,6 +56,8 @@ export async function run(): Promise<object> {
       non_vacuous_checks_per_s: c.non_vacuous_checks_per_s,
       verdicts: c.verdicts,
       confluence_non_vacuous_share: conf ? round((conf.equal + conf.fail) / Math.max(confJudged, 1)) : null,
+      // The shrink reserve of --time and the median size of the reproducers (docs/fuzzing.md, "De-duplication").
+      shrinking: c.shrinking,
     },
     // The shapes of the scheduled cases, as shares of them (docs/fuzzing.md, "What campaigns generate").
     shapes: {
@@ -72,6 +75,8 @@ export async function run(): Promise<object> {
       detected: figures.detected,
       median_s: figures.median_s,
       worst_s: figures.worst_s,
+      // How small the zoo's reproducers were shrunk: median funcs and directives over the detected faults.
+      median_reproducer: { funcs: median(zoo.flatMap((e) => (e.funcs !== undefined ? [e.funcs] : []))), directives: median(zoo.flatMap((e) => (e.directives !== undefined ? [e.directives] : []))) },
       per_fault: Object.fromEntries(zoo.map((e) => [e.fault, { detected: e.detected, seconds: e.seconds, checks: e.checks }])),
     },
     zoo_swarm: {

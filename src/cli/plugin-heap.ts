@@ -10,6 +10,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { CLI_LOC, UserError, argLoc } from '../diag.js';
 import { EXIT, type IO, guardExit } from '../node/io.js';
 import { isModulePath } from '../node/plugins.js';
+import { routePluginConsole } from '../node/watchdog.js';
 import { main } from './main.js';
 
 /** The environment variable that sets the limit, in megabytes (docs/development.md, "Hostile input"). */
@@ -129,6 +130,7 @@ if (!isMainThread && parentPort && host?.argv !== undefined) {
     else post({ code: EXIT.interrupted });
   };
   port.on('message', onHost);
+  routePluginConsole((err) => post({ err }));
   post({ code: await main(host.argv, { out: (out) => post({ out }), err: (err) => post({ err }), isTTY: host.isTTY ?? false }) });
   port.off('message', onHost);
 }

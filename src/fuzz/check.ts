@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { UserError, describeThrown } from '../diag.js';
 import { BUILTINS } from '../schedule/builtins.js';
+import { BUILTIN_ENGINES } from '../bounds/engine.js';
 import type { FuzzEnv } from './env.js';
 import { foldedText } from './fold.js';
 import type { AnyProperty, CaseText, CheckResult, Failure } from './property.js';
@@ -35,6 +36,8 @@ export interface Found {
 export interface ShrinkBudget {
   readonly evaluations: number;
   readonly ms: number;
+  /** a wall-clock end (ms since the epoch) no shrink goes past: the end of a `--time` campaign */
+  readonly until?: number;
 }
 
 export const DEFAULT_SHRINK: ShrinkBudget = { evaluations: 1000, ms: 60_000 };
@@ -93,7 +96,7 @@ export const sameFailure = (a: Failure, b: Failure): boolean => a.verdict === b.
  * keyed by its class: one exception, one entry.
  */
 export function dedupKey(prop: AnyProperty, c: unknown, culprit: string | undefined, failure: Failure): string {
-  if (culprit !== undefined) return `${prop.name}/directive:${culprit}`;
+  if (culprit !== undefined) return `${prop.name}/${culprit.startsWith(ENGINE_CULPRIT) ? culprit : `directive:${culprit}`}`;
   if (failure.verdict === 'crash') return `${prop.name}/crash/${crashClass(failure)}`;
   return `${prop.name}/${failure.verdict}/${prop.shape(c)}`;
 }
@@ -135,7 +138,7 @@ const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTINS.map((d) => d.name));
  * the schedule when leaving that directive out makes it pass (docs/fuzzing.md, "De-duplication"):
  * a plug-in that marks a loop parallel unsoundly races only once a later `bound` widens the loop.
  */
-function culpritByCause(prop: AnyProperty, c: unknown, culprit: string, env: FuzzEnv): string | undefined {
+export function culpritByCause(prop: AnyProperty, c: unknown, culprit: string, env: FuzzEnv): string | undefined {
   if (!BUILTIN_NAMES.has(culprit)) return undefined;
   const text = prop.encode(c);
   const others = [...new Set(prop.directivesOf?.(c) ?? [])].filter((n) => !BUILTIN_NAMES.has(n));
@@ -143,6 +146,21 @@ function culpritByCause(prop: AnyProperty, c: unknown, culprit: string, env: Fuz
     const without = caseWithout(prop, text, d, env);
     return without !== undefined && evaluate(prop, without, env).status !== 'fail';
   });
+}
+
+/** The culprit of a failure the bounds engine under test is needed for: `engine:NAME`. */
+export const ENGINE_CULPRIT = 'engine:';
+
+/**
+ * A failure belongs to the engine under test, when that is not a built-in one (a plug-in, or a
+ * zoo fault's copy), if the same case passes with the built-in engine the campaign names — β0 for
+ * a plug-in: blaming the directive that first exposed it would file every fault of the engine under
+ * one directive's key (docs/fuzzing.md, "De-duplication").
+ */
+export function culpritEngine(prop: AnyProperty, c: unknown, env: FuzzEnv): string | undefined {
+  const sound = BUILTIN_ENGINES[env.config.engine] ?? BUILTIN_ENGINES.beta0!;
+  if (env.engine === sound) return undefined;
+  return evaluate(prop, c, { ...env, engine: sound }).status === 'fail' ? undefined : `${ENGINE_CULPRIT}${env.engine.name}`;
 }
 
 /** The state of one check across its first evaluation and its shrink steps. */
@@ -168,7 +186,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
     after(g: unknown, made: ReturnType<typeof concretize>, r: CheckResult): boolean {
       if (first) {
         first = false;
-        deadline = Date.now() + shrink.ms;
+        deadline = Math.min(Date.now() + shrink.ms, shrink.until ?? Infinity);
         counts.checks++;
         if (made.ok) prop.observe?.(made.c, stats);
         if (r.status === 'discard') {
@@ -211,6 +229,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
       try {
         culprit = made ? prop.culprit?.(c, env) : undefined;
         if (culprit !== undefined && !prop.checkAsync) culprit = culpritByCause(prop, c, culprit, env) ?? culprit;
+        if (made && !prop.checkAsync) culprit = culpritEngine(prop, c, env) ?? culprit;
       } catch {
         culprit = undefined;
       }

@@ -7,6 +7,7 @@ import { cannotRead } from '../node/source.js';
 import { parseJson, CLI_LOC, UserError } from '../diag.js';
 import type { CampaignResult, FailureEntry } from './runner.js';
 import { belowCompletionFloor, emptyStats, generatedFromSummary, generatedSummary, mergeStats, nonVacuous } from './stats.js';
+import { shrinkSummary } from './shrink-summary.js';
 
 const MERGE_HINT = "pass the --out directories of finished campaigns (refsem fuzz --out DIR --shard i/N), each holding the summary.json the campaign wrote";
 
@@ -106,6 +107,7 @@ export function mergeSummaries(dirs: readonly string[], opts: { partial?: boolea
     generated: generatedSummary(stats.generated),
     verdicts: stats.verdicts,
     below_completion_floor: belowCompletionFloor(stats.verdicts),
+    shrinking: shrinkSummary([...failures.values()], Math.max(...parts.map((p) => (p.s.shrinking?.reserve_s ?? 0) * 1000))),
     jobs: parts.reduce((n, p) => n + p.s.jobs, 0),
     shard: parts.map((p) => p.s.shard).join(','),
     engine: [...new Set(parts.map((p) => p.s.engine))].join(','),

@@ -2,6 +2,7 @@
 // log), the human summary, and the JSON summary of docs/architecture.md.
 import type { IO } from '../node/io.js';
 import type { CampaignResult, Snapshot } from './runner.js';
+import { ENGINE_CULPRIT } from './check.js';
 import { type VerdictCounts, showStats, vacuousShare } from './stats.js';
 import { REFSEM_VERSION } from '../node/package.js';
 
@@ -50,8 +51,10 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
   else {
     lines.push(`${r.failures.length} distinct failure${r.failures.length === 1 ? '' : 's'}:`);
     for (const f of r.failures) {
-      lines.push(`  ${f.property}: ${f.verdict}${f.culprit ? ` (directive ${f.culprit})` : ''}, check ${f.check}, after ${f.detected_s} s → ${f.reproducer}`);
+      lines.push(`  ${f.property}: ${f.verdict}${f.culprit ? ` (${f.culprit.startsWith(ENGINE_CULPRIT) ? `engine ${f.culprit.slice(ENGINE_CULPRIT.length)}` : `directive ${f.culprit}`})` : ''}, check ${f.check}, after ${f.detected_s} s → ${f.reproducer}`);
     }
+    const k = r.shrinking;
+    if (k) lines.push(`shrunk to a median of ${k.median_funcs} funcs and ${k.median_directives} directives${k.stopped_by_time ? ` (${k.stopped_by_time} shrink${k.stopped_by_time === 1 ? '' : 's'} stopped by the clock)` : ''}${k.reserve_s ? `; the last ${k.reserve_s} s of --time were kept for shrinking` : ''}`);
     lines.push('replay one with: refsem replay FILE');
   }
   const body = lines.join('\n') + '\n';

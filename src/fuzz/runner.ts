@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type Found, generated } from './check.js';
+import { ENGINE_CULPRIT, type Found, generated } from './check.js';
+import { posOf, sizedEnvs } from './size.js';
 import { type EnvConfig } from './env.js';
 import { makeEnv } from './make-env.js';
 import { selectProperties } from './properties/index.js';
@@ -13,6 +14,7 @@ import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
 import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
 import { HALIDE_VERDICTS } from '../halide/run.js';
+import { type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
 
 
 /** The heap of one campaign worker (the machine's memory is shared by the jobs). */
@@ -54,6 +56,10 @@ export interface FailureEntry {
   readonly culprit?: string;
   readonly reproducer: string;
   readonly detected_s: number;
+  /** the size of the shrunk case, and whether the clock ended its shrink (shrink-summary.ts) */
+  readonly funcs?: number;
+  readonly directives?: number;
+  readonly shrink_stopped_by_time?: boolean;
 }
 
 export interface Snapshot {
@@ -81,6 +87,8 @@ export interface CampaignResult {
   readonly non_vacuous_checks_per_s: number;
   /** most confluence checks ended in a failed assertion: the campaign fails (stats.ts, belowCompletionFloor) */
   readonly below_completion_floor: boolean;
+  /** the share of --time kept for shrinking, and the median size of the reproducers written */
+  readonly shrinking: ShrinkSummary;
   /** the verdicts of the halide property, when it ran (spec/halide.md, [HALIDE-VERDICT]) */
   readonly halide?: Record<string, number>;
   readonly jobs: number;
@@ -115,7 +123,10 @@ const END_GRACE_MS = 1000;
 export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void = () => {}): CampaignControl {
   const props = selectProperties(o.properties);
   const t0 = Date.now();
-  const deadline = o.timeMs !== undefined ? t0 + o.timeMs : undefined;
+  const end = o.timeMs !== undefined ? t0 + o.timeMs : undefined;
+  // The last share of a --time campaign is kept for shrinking: no check starts in it.
+  const reserveMs = o.timeMs !== undefined ? shrinkReserveMs(o.timeMs) : 0;
+  const deadline = end !== undefined ? end - reserveMs : undefined;
   const stats = emptyStats();
   let checks = 0;
   let unfinished = 0;
@@ -135,7 +146,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
     const path = writeReproducer(o.out, repro);
     const detected_s = old ? old.entry.detected_s : (Date.now() - t0) / 1000;
     failures.set(f.key, {
-      entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s },
+      entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s, ...sizeOf(f) },
       repro,
     });
   };
@@ -145,7 +156,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       checks,
       failures: failures.size,
       elapsedMs,
-      ...(deadline !== undefined ? { remainingMs: Math.max(0, deadline - Date.now()) } : {}),
+      ...(end !== undefined ? { remainingMs: Math.max(0, end - Date.now()) } : {}),
       ...(o.runs !== undefined ? { remainingChecks: Math.max(0, ownedTotal(o) - checks) } : {}),
     };
   };
@@ -154,7 +165,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
   const run = async (): Promise<void> => {
     const env = await makeEnv(o.config);
     const entry = o.inProcess ? undefined : workerEntry();
-    const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline } : {}) };
+    const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline, end } : {}) };
     const progress = (d: Stats, n: number) => {
       mergeStats(stats, d);
       checks += n;
@@ -177,11 +188,12 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       stoppedAt = Math.min(stoppedAt, Date.now());
       for (const w of live) w.postMessage({ type: 'stop' });
     };
-    const spawn = (job: number, startK: number): Promise<void> =>
+    const spawn = (job: number, startK: number, startPos = 0): Promise<void> =>
       new Promise((resolveJob) => {
-        const watch = new Float64Array(new SharedArrayBuffer(16));
+        // [check index or -1, its start, its size level, whether the engine under test is running]
+        const watch = new Float64Array(new SharedArrayBuffer(32));
         watch[0] = -1;
-        const spec: SliceSpec = { ...base, job, startK };
+        const spec: SliceSpec = { ...base, job, startK, startPos };
         // A heap limit per worker: a plug-in or engine that allocates without bound ends its own
         // worker (an out-of-memory verdict for the check it was running), not the campaign.
         const w = new Worker(entry, { workerData: { spec, config: o.config, properties: props.map((p) => p.name), watch }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
@@ -201,9 +213,11 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
           live.delete(w);
           void w.terminate();
           checks++;
-          recordStuck(index, end);
+          const level = watch[2]!;
+          recordStuck(index, level, end, watch[3] === 1);
+          // The replacement goes on a size level lower (size.ts): the case was too big for the time budget.
           if (stopped) resolveJob();
-          else void spawn(job, localPosition(o.shard, o.jobs, job, index) + 1).then(resolveJob);
+          else void spawn(job, localPosition(o.shard, o.jobs, job, index) + 1, posOf(level - 1)).then(resolveJob);
         };
         const dog = setInterval(() => {
           const index = watch[0]!;
@@ -238,14 +252,16 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         });
         w.on('exit', finish);
       });
-    const recordStuck = (index: number, end: StuckCheck) => {
+    const envAt = sizedEnvs(env);
+    const recordStuck = (index: number, level: number, end: StuckCheck, inEngine: boolean) => {
       const prop = propertyFor(props, o.seed, index);
       const seed = checkSeed(o.seed, index);
-      // Only the blueprint is rebuilt here: making it concrete would run plug-in code (a directive's
-      // generate and apply) on the main thread, where a plug-in that hangs would hang the campaign.
+      // Only the blueprint is rebuilt here, at the size the check ran at: making it concrete would
+      // run plug-in code (a directive's generate and apply) on the main thread, where a plug-in that
+      // hangs would hang the campaign.
       let text: Found['text'];
       try {
-        text = { extra: { blueprint: JSON.stringify(generated(prop, env, seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
+        text = { extra: { blueprint: JSON.stringify(generated(prop, envAt(level), seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
       } catch {
         text = { extra: { note: 'the case could not be regenerated' } };
       }
@@ -253,8 +269,11 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       counts.checks++;
       counts.failures++;
       // Hangs and exhausted heaps are de-duplicated per property, like other failures of one cause:
-      // one hanging plug-in or engine would otherwise write a reproducer per check.
-      record({ property: prop.name, index, checkSeed: seed, key: `${prop.name}/${end.verdict}`, text, shrinks: 0, failure: { status: 'fail', ...end } });
+      // one hanging plug-in or engine would otherwise write a reproducer per check. A hang inside a
+      // plug-in engine is the engine's, whatever property was checking it.
+      const culprit = inEngine && end.verdict === 'timeout' ? `${ENGINE_CULPRIT}${env.engine.name}` : undefined;
+      const key = culprit !== undefined ? `timeout/${culprit}` : `${prop.name}/${end.verdict}`;
+      record({ property: prop.name, index, checkSeed: seed, key, ...(culprit !== undefined ? { culprit } : {}), text, shrinks: 0, failure: { status: 'fail', ...end } });
     };
     await Promise.all(Array.from({ length: o.jobs }, (_, j) => spawn(j, 0)));
   };
@@ -277,6 +296,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       generated: generatedSummary(stats.generated),
       verdicts: stats.verdicts,
       below_completion_floor: belowCompletionFloor(stats.verdicts),
+      shrinking: shrinkSummary(list, reserveMs),
       ...(stats.properties.halide ? { halide: talliesOf(stats.constructs, 'halide', HALIDE_VERDICTS) } : {}),
       jobs: o.jobs,
       shard: `${o.shard.index}/${o.shard.count}`,

@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { EnvConfig } from './env.js';
 import { makeEnv } from './make-env.js';
 import { guardExit } from '../node/io.js';
+import { routePluginConsole } from '../node/watchdog.js';
 import { selectProperties } from './properties/index.js';
 import type { WorkerMessage } from './runner.js';
 import { type SliceSpec, runSlice } from './slice.js';
@@ -18,6 +19,7 @@ interface Data {
 if (parentPort) {
   // Plug-ins run in this thread too: their process.exit is an error they threw, not the thread's end.
   guardExit();
+  routePluginConsole((t) => void process.stderr.write(t));
   const port = parentPort;
   const d = workerData as Data;
   let stop = false;
@@ -30,9 +32,13 @@ if (parentPort) {
     shouldStop: () => stop,
     onFound: (found) => post({ type: 'found', found }),
     onProgress: (stats, checks) => post({ type: 'progress', stats, checks }),
-    onStart: (index) => {
+    onStart: (index, level) => {
       d.watch[1] = Date.now();
+      d.watch[2] = level;
       d.watch[0] = index;
+    },
+    onEngine: (running) => {
+      d.watch[3] = running ? 1 : 0;
     },
   });
   post({ type: 'done' });

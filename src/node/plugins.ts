@@ -43,7 +43,7 @@ export async function loadDirectiveModule(path: string, api: DirectiveApi): Prom
     // Every call of the module's code runs under the watchdog (a call that never returns is the
     // plug-in's error, reported like any other it throws).
     const guard = <F extends (...a: never[]) => unknown>(f: F, part: string): F =>
-      (typeof f === 'function' ? watched(f as never, `${part} of directive '${String(dir.name)}' from ${path}`) : f) as F;
+      (typeof f === 'function' ? watched(f as never, `${part} of directive '${String(dir.name)}' from ${path}`, undefined, `directive ${String(dir.name)}`) : f) as F;
     return defineDirective({ ...dir, validate: guard(dir.validate, 'validate'), apply: guard(dir.apply, 'apply'), generate: guard(dir.generate, 'generate'), source: path });
   });
 }
@@ -72,7 +72,7 @@ export async function loadEngineModule(path: string): Promise<BoundsEngine> {
     throw new UserError(`module '${path}' does not export a bounds engine`, { file: path, line: 1, col: 1 }, 'export an engine made with defineBoundsEngine as the default export: export default defineBoundsEngine({ name, complete })');
   }
   // Re-wrap so that a module built without the helper is checked all the same.
-  return defineBoundsEngine({ name: cand.name, complete: watched((cand.complete as BoundsEngine['complete']).bind(cand), `complete of bounds engine '${cand.name}' from ${path}`) });
+  return defineBoundsEngine({ name: cand.name, complete: watched((cand.complete as BoundsEngine['complete']).bind(cand), `complete of bounds engine '${cand.name}' from ${path}`, undefined, `engine ${cand.name}`) });
 }
 
 /** `--engine NAME|PATH`: a built-in engine or a plug-in module. */

@@ -15,6 +15,12 @@ const BUDGET = 1600;
 const PREDICATE_SEPARATION_BUDGET = 4000;
 const budgetOf = (f: Fault) => (f.backend ? 600 : f.name === 'predicate-separation' ? PREDICATE_SEPARATION_BUDGET : BUDGET);
 
+/**
+ * Faults whose detection takes a campaign of minutes on one core; each has a regression test of
+ * its own (test/fuzz/engine-blame.test.ts) and is measured by `npm run zoo`.
+ */
+const MEASURED_BY_ZOO = new Set(['fuse-drops-tail-guard', 'select-then-only', 'min-as-intersection']);
+
 describe('bug zoo', () => {
   it('has at least ten faults, and the five code generation faults of the backends', () => {
     expect(FAULTS.length).toBeGreaterThanOrEqual(14);
@@ -24,7 +30,7 @@ describe('bug zoo', () => {
     ]);
   });
 
-  it.each(FAULTS.map((f) => [f.name, f] as const))('detects %s within the budget', async (_n, f) => {
+  it.each(FAULTS.filter((f) => !MEASURED_BY_ZOO.has(f.name)).map((f) => [f.name, f] as const))('detects %s within the budget', async (_n, f) => {
     const e = await runFault(f, { seed: 1, jobs: 1, runs: budgetOf(f), inProcess: true, out: scratchDir(`refsem-zoo-${f.name}-`) });
     expect(e.detected, `${f.name} after ${e.checks} checks`).toBe(true);
     expect(e.checks).toBeLessThanOrEqual(budgetOf(f));

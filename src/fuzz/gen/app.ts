@@ -50,6 +50,11 @@ export interface AppB {
   readonly stages: readonly AppStageB[];
   /** swarm testing: the stage kinds this pipeline may use (a bit per kind; all when absent) */
   readonly kinds?: number;
+  /**
+   * Halide's apps read their input through a boundary condition: 0 for none, else 1 + which
+   * (see `boundary`) the first stage applies, whatever its own kind.
+   */
+  readonly edge?: number;
 }
 
 export interface AppOptions {
@@ -76,6 +81,7 @@ export function arbAppB(o: AppOptions, swarm: boolean): fc.Arbitrary<AppB> {
     // rather than with fast-check's preference for short arrays.
     stages: fc.array(stage, { minLength: Math.min(1, o.maxFuncs - 1), maxLength: o.maxFuncs - 1, size: 'max' }),
     ...(swarm ? { kinds: fc.integer({ min: 1, max: (1 << STAGE_KINDS.length) - 1 }) } : {}),
+    edge: fc.nat(BOUNDARY_CONDITIONS),
   });
 }
 
@@ -116,6 +122,10 @@ export function decodeAppFuncs(b: AppB): { params: string[]; funcs: Func[] } {
     const p = s.src % 4 === 0 ? funcs[s.src % funcs.length]!.name : prev;
     const q = funcs[s.src2 % funcs.length]!.name;
     const d = s.dim % b.dims;
+    if (i === 0 && b.edge) {
+      funcs.push(pureFunc(name, vars, boundary(b.edge - 1, s.k, v, d, (args) => access(p, args))));
+      return;
+    }
     let kind = kindOf(b, s);
     if (kind === 'downsample' && ++downsamples > 2) kind = 'pointwise';
     funcs.push(decodeStage(kind, { name, vars, v, p, q, d, k: s.k, params }));
@@ -153,6 +163,35 @@ function extent(x: StageCtx, len: number): Expr {
   return x.params.length > 0 && x.k % 3 === 0 ? op('+', vr(x.params[x.k % x.params.length]!), c(1)) : c(len);
 }
 
+const BOUNDARY_CONDITIONS = 4;
+
+/**
+ * Halide's boundary conditions (Halide::BoundaryConditions), the producer read only inside the box
+ * [0, hi] of every dimension: `repeat_edge` clamps every index; `constant_exterior` reads the
+ * clamped producer inside the box and a constant outside it; `mirror_interior` and `mirror_image`
+ * reflect dimension d at the box's lower edge (−x, −1 − x for x < 0) and repeat the edge beyond
+ * the upper one. The last three put a `select` where bounds inference must take both branches: in
+ * a value beside a clamped index, and in an index itself.
+ */
+function boundary(which: number, k: number, v: readonly Expr[], d: number, P: (args: readonly Expr[]) => Expr): Expr {
+  const hi = 5 + (k >> 2);
+  const edge = v.map((e) => clampTo(e, 0, hi));
+  switch (which) {
+    case 0:
+      return P(edge);
+    case 1: {
+      const inside = v.map((e) => op('and', op('<', c(-1), e), op('<', e, c(hi + 1)))).reduce((a, b) => op('and', a, b));
+      return op('select', inside, P(edge), c(k - 3));
+    }
+    default: {
+      // mirror_interior reflects x < 0 to −x, mirror_image to −1 − x.
+      const x = v[d]!;
+      const reflected = which === 2 ? op('-', c(0), x) : op('-', c(-1), x);
+      return P(along(edge, d, clampTo(op('select', op('<', x, c(0)), reflected, x), 0, hi)));
+    }
+  }
+}
+
 function decodeStage(kind: StageKind, x: StageCtx): Func {
   const { name, vars, v, p, q, d, k } = x;
   const P = (args: readonly Expr[]) => access(p, args);
@@ -187,8 +226,7 @@ function decodeStage(kind: StageKind, x: StageCtx): Func {
     case 'upsample':
       return pureFunc(name, vars, op('+', P(along(v, d, op('div', dv, c(2)))), op('mod', dv, c(2))));
     case 'clamp':
-      // A boundary condition: the producer is read only inside a fixed box.
-      return pureFunc(name, vars, P(v.map((e) => clampTo(e, 0, 5 + k))));
+      return pureFunc(name, vars, boundary(k % BOUNDARY_CONDITIONS, k, v, d, P));
     case 'pool': {
       // Max or sum pooling over a window of the producer.
       const r: RVar = { name: 'r', min: c(0), len: extent(x, 2 + (k % 3)) };

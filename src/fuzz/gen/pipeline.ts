@@ -129,6 +129,9 @@ export const funcName = (i: number): string => `f${i}`;
 // Division and modulo get extra weight: division by zero is the arithmetic corner of §2.9.
 const OPS: OpName[] = [...ALL_OPS, 'div', 'mod', 'div', 'mod', '+', '-', '*'];
 
+/** The largest arity of an operator (select's three arguments). */
+const MAX_ARITY = Math.max(...Object.values(OP_ARITY));
+
 /** Values just inside and beyond the 32-bit range, and far beyond it (still exact in a double). */
 const WIDE = [2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32 + 3, -(2 ** 33) + 7, 2 ** 40 + 1, -(2 ** 47)];
 
@@ -158,9 +161,11 @@ export function arbEB(depth: number, o: LeafOptions = {}): fc.Arbitrary<EB> {
       { weight: 3, arbitrary: leaf },
       {
         weight: 3,
-        // Missing arguments are filled by cycling the ones given, so the blueprint need not know the arity.
+        // Missing arguments are filled by cycling the ones given, so the blueprint need not know the
+        // arity; up to three are drawn, so that every argument of a select can differ from the
+        // others (with two, its third argument repeats its condition: select(c, t, c)).
         arbitrary: fc
-          .record({ op: fc.constantFrom(...OPS), a: fc.array(tie('e'), { minLength: 1, maxLength: 2 }) })
+          .record({ op: fc.constantFrom(...OPS), a: fc.array(tie('e'), { minLength: 1, maxLength: MAX_ARITY }) })
           .map(({ op: o, a }): EB => ({ t: 'op', op: o, a })),
       },
       {

@@ -12,6 +12,7 @@ import { PHASES } from '../../schedule/plugin.js';
 import type { FuzzEnv } from '../env.js';
 import { type AppliedCall, ScheduleRejection } from './driver.js';
 import { proposeComputeAt, proposeStoreAt, storeWhereComputed } from './placement.js';
+import { proposeRaggedSplit } from './ragged.js';
 import { seededRng } from '../../rng.js';
 
 export interface ChoiceB {
@@ -82,12 +83,14 @@ class Trouble extends Error {
 }
 
 /**
- * Proposals of the placement module (placement.ts) for the directives it knows; a choice whose
- * seed is ≡ 0 (mod 4) keeps the directive's own `generate`, so both distributions stay in use.
+ * Proposals of the placement module (placement.ts) and of ragged reduction splits (ragged.ts) for
+ * the directives they know; a choice whose seed is ≡ 0 (mod 4) keeps the directive's own
+ * `generate`, so both distributions stay in use.
  */
 const PROPOSERS: Readonly<Record<string, (t: TgtProgram, seed: number) => AppliedCall[]>> = {
   'compute-at': proposeComputeAt,
   'store-at': proposeStoreAt,
+  split: proposeRaggedSplit,
 };
 const MAX_PROPOSALS = 6;
 
@@ -130,6 +133,9 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
     for (const { d, s } of picked) {
       if (!preluded && phaseRank(d) >= LOOPS_RANK) runPrelude();
       if (!stored && phaseRank(d) >= BOUNDS_RANK) storeRacing();
+      // Every other loop directive (user ones included) first meets a ragged split of a reduction
+      // nest, when there is one to make: the shape where fuse, swap and reorder mistakes show.
+      if (d.phase === 'loops' && d.name !== 'split' && s % 2 === 1) proposeRaggedSplit(steps[steps.length - 1]!, s).slice(0, MAX_PROPOSALS).some((call) => apply(call) !== undefined);
       const t = steps[steps.length - 1]!;
       const propose = d.source === undefined && s % 4 !== 0 ? PROPOSERS[d.name] : undefined;
       if (propose && propose(t, s).slice(0, MAX_PROPOSALS).some((call) => apply(call) !== undefined)) continue;

@@ -15,25 +15,29 @@ import { type RunOptions, execTgt } from '../../target-semantics/exec.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
 import { canonical } from '../properties/roundtrip.js';
 
-/** Rebuilds every expression of a query node. */
-function mapQuery(n: QNode, f: (e: Expr) => Expr): QNode {
+/**
+ * Rebuilds every expression of a query node; with `conditions` false, only those whose value is a
+ * point or a range (a loop's bounds, a let, a membership), leaving the conditions as they are.
+ */
+export function mapQuery(n: QNode, f: (e: Expr) => Expr, conditions = true): QNode {
+  const g = conditions ? f : (e: Expr) => e;
   switch (n.k) {
     case 'true':
       return n;
     case 'pred':
-      return { ...n, e: f(n.e) };
+      return { ...n, e: g(n.e) };
     case 'in':
       return { ...n, e: f(n.e) };
     case 'and':
-      return { ...n, parts: n.parts.map((p) => mapQuery(p, f)) };
+      return { ...n, parts: n.parts.map((p) => mapQuery(p, f, conditions)) };
     case 'implies':
-      return { ...n, cond: f(n.cond), body: mapQuery(n.body, f) };
+      return { ...n, cond: g(n.cond), body: mapQuery(n.body, f, conditions) };
     case 'forall':
-      return { ...n, min: f(n.min), len: f(n.len), body: mapQuery(n.body, f) };
+      return { ...n, min: f(n.min), len: f(n.len), body: mapQuery(n.body, f, conditions) };
     case 'exists':
-      return { ...n, body: mapQuery(n.body, f) };
+      return { ...n, body: mapQuery(n.body, f, conditions) };
     case 'let':
-      return { ...n, e: f(n.e), body: mapQuery(n.body, f) };
+      return { ...n, e: f(n.e), body: mapQuery(n.body, f, conditions) };
   }
 }
 

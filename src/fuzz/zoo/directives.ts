@@ -287,3 +287,33 @@ function dropMin(x: Expr, m: Expr): Expr {
   if (base.k !== 'op' || base.op !== '+' || base.args[0] !== m) return x;
   return op('+', base.args[1]!, xi);
 }
+
+/**
+ * A fuse written as a composite over the built-in one (ctx.run, spec/schedule.md, "Writing a
+ * directive") that first drops the guards between the two loops — a split's tail guard among them
+ * — as if the fused loop's extent made them redundant. On pure loops that only computes points
+ * twice or past the region; on reduction loops it runs updates the rdom does not have.
+ */
+export const fuseDropsGuard = defineDirective<{ loop: string; name: string }>({
+  name: 'fuse-drops-guard',
+  phase: 'loops',
+  summary: 'FAULT: fuse two nested loops, dropping the guards between them',
+  params: [{ name: 'loop', type: 'loop' }, { name: 'name', type: 'name', key: 'into' }],
+  validate(t, a, ctx) {
+    ctx.run(t, 'fuse', a);
+  },
+  apply(t, a, ctx) {
+    const l = ctx.api.resolveLoop(t, a.loop);
+    const nest = ctx.api.nestedLoop(l.stmt);
+    if (!nest) return ctx.run(t, 'fuse', a);
+    const body = nest.wrappers.reduceRight<Stmt>((s, w) => (w.k === 'let' ? { k: 'let', var: w.var, value: w.value, body: s } : s), nest.inner);
+    return ctx.run(ctx.api.replaceAt(t, l.path, (s) => ({ ...(s as ForStmt), body })), 'fuse', a);
+  },
+  generate(t, rng, ctx) {
+    const cands = ctx.api.loopsOf(t).flatMap((l) => {
+      const inner = l.name && ctx.api.nestedLoop(l.stmt)?.inner;
+      return inner ? [{ loop: l.stmt.var, name: ctx.api.inventName(t, l.name!, `${l.name!.v}${inner.var.slice(inner.var.lastIndexOf('.') + 1)}`) }] : [];
+    });
+    return ctx.api.firstValid(rng, cands, (c) => ctx.valid(t, c));
+  },
+});

@@ -11,7 +11,7 @@ import type { FuzzEnv } from '../env.js';
 import { scheduleDriver } from '../gen/driver.js';
 import { execNegativeAsZero, execNonTotalDivision, indexAccessesUnforced, offByOnePlus, shortUnderNesting } from './components.js';
 import {
-  computeAtOneConsumer, computeWithLike, parallelAny, splitForgetsMin, splitGuardLe, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere, storeAtReuse, swapReductionLoops,
+  computeAtOneConsumer, computeWithLike, fuseDropsGuard, parallelAny, splitForgetsMin, splitGuardLe, splitRoundUpdate, splitShiftUpdate, storeAtAnywhere, storeAtReuse, swapReductionLoops,
 } from './directives.js';
 import { DirectiveRegistry } from '../../schedule/plugin.js';
 import { parseRules } from '../../simplify/parse-rules.js';
@@ -20,6 +20,9 @@ import type { StageHooks } from '../../perceus/pipeline.js';
 import { doubleDropUnused, keepOtherPosition, skipCaptureDup, tokenInLambda } from './perceus-faults.js';
 import { BUILTINS } from '../../schedule/builtins.js';
 import { FPIR_FAULTS, type FpirFault } from '../../fpir/faults.js';
+import type { BoundsEngine } from '../../bounds/engine.js';
+import { ENGINE_CULPRIT } from '../check.js';
+import { minAsIntersection, selectThenOnly } from './engine-faults.js';
 
 export interface Fault {
   readonly name: string;
@@ -29,6 +32,8 @@ export interface Fault {
   readonly properties: readonly string[];
   /** the planted directive, for faults that are one */
   readonly directive?: string;
+  /** what a detection must be blamed on, for faults that are a plug-in engine (`engine:NAME`) */
+  readonly culprit?: string;
   /** the bounds engine of the detection campaign (default β0) */
   readonly engine?: string;
   /** the planted rewrite rules, in the rule format of spec/simplify.md, for simplifier faults */
@@ -46,6 +51,14 @@ function withDirectives(env: FuzzEnv, ds: readonly Directive[]): FuzzEnv {
 
 const directiveFault = (name: string, history: string, properties: readonly string[], d: Directive): Fault => ({
   name, history, properties, directive: d.name, plant: (env) => withDirectives({ ...env, config: { ...env.config, focus: d.name } }, [d]),
+});
+
+/**
+ * A bounds engine written as a plug-in is (engine-faults.ts): a detection counts only when the
+ * failure is blamed on the engine rather than on a directive of the schedule.
+ */
+const engineFault = (name: string, history: string, engine: BoundsEngine): Fault => ({
+  name, history, properties: ['memory-safety', 'confluence'], culprit: `${ENGINE_CULPRIT}${engine.name}`, plant: (env) => ({ ...env, engine }),
 });
 
 /** Validity that ignores syntactic separation inside rdom predicates (def. 2.7). */
@@ -88,6 +101,9 @@ export const FAULTS: readonly Fault[] = [
   directiveFault('compute-at-one-consumer', 'compute-at checked against the consumer whose loop it targets only, while a second consumer reads outside that loop (lemma 2.5)', ['memory-safety', 'confluence'], computeAtOneConsumer),
   directiveFault('store-at-sliding-window', 'store-at further out that computes the func only on the first iteration of its compute loop, assuming a sliding window nothing establishes', ['confluence'], storeAtReuse),
   directiveFault('split-guard-le', 'a guarded split whose guard is ≤ instead of <: one iteration past the end of the loop (§2.8.2, φ_Guard)', ['memory-safety', 'confluence'], splitGuardLe),
+  directiveFault('fuse-drops-tail-guard', 'a fuse that drops the guard between its two loops — a split\'s tail guard — harmless on pure loops, extra updates on reduction loops with a ragged extent (§2.8.2, φ_Guard)', ['confluence', 'write-order'], fuseDropsGuard),
+  engineFault('select-then-only', 'a bounds engine that bounds select(c, a, b) by a alone: wrong for boundary conditions that reflect or clamp an index in one branch (Halide\'s mirror and constant_exterior)', selectThenOnly),
+  engineFault('min-as-intersection', 'a bounds engine whose interval of min(a, b) starts at the larger lower end, as the intersection of the two intervals does (once blamed on the split that exposed it)', minAsIntersection),
   directiveFault('split-forgets-min', 'a split that starts at 0 instead of the loop\'s minimum, right whenever the minimum is 0 (§2.8.2)', ['confluence'], splitForgetsMin),
   {
     name: 'bounds-under-nested-compute-at',

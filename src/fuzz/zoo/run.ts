@@ -10,6 +10,7 @@ import { propertyNamed } from '../properties/index.js';
 import { type CampaignResult, startCampaign } from '../runner.js';
 import { NO_SHARD } from '../seed.js';
 import { FAULTS, type Fault } from './faults.js';
+import { median } from '../shrink-summary.js';
 
 export interface ZooOptions {
   readonly seed: number;
@@ -36,17 +37,21 @@ export interface ZooEntry {
   readonly verdict?: string;
   readonly check?: number;
   readonly reproducer?: string;
+  /** the size of the shrunk case (shrink-summary.ts) */
+  readonly funcs?: number;
+  readonly directives?: number;
 }
 
 /**
- * Is a failure the planted fault's doing? A planted directive must be the one the failure is
- * pinned on; any other fault must be needed: the same case passes without it. Failures of the
+ * Is a failure the planted fault's doing? A planted directive or plug-in engine must be the one the
+ * failure is pinned on; any other fault must be needed: the same case passes without it. Failures of the
  * unmodified components (they exist) therefore never count as detections.
  */
 export function attribution(f: Fault, clean: FuzzEnv): (found: Found) => boolean | Promise<boolean> {
   return (found) => {
     if (found.failure.verdict === 'timeout') return false;
     if (f.directive !== undefined) return found.culprit === f.directive;
+    if (f.culprit !== undefined) return found.culprit === f.culprit;
     const prop = propertyNamed(found.property);
     let c: unknown;
     try {
@@ -101,7 +106,7 @@ export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
     seconds: first?.at ?? r.elapsed_s,
     checks: r.runs,
     ...(first ? { property: first.found.property, verdict: first.found.failure.verdict, check: first.found.index } : {}),
-    ...(hit ? { reproducer: hit.reproducer } : {}),
+    ...(hit ? { reproducer: hit.reproducer, ...(hit.funcs !== undefined ? { funcs: hit.funcs, directives: hit.directives ?? 0 } : {}) } : {}),
   };
 }
 
@@ -119,7 +124,7 @@ export async function runZoo(o: ZooOptions, onEntry: (e: ZooEntry) => void = () 
 /** Median and worst time to detection; undetected faults count as the whole budget. */
 export function zooFigures(es: readonly ZooEntry[]): { detected: number; faults: number; median_s: number; worst_s: number } {
   const ts = es.map((e) => e.seconds).sort((a, b) => a - b);
-  const mid = ts.length === 0 ? 0 : ts.length % 2 ? ts[(ts.length - 1) / 2]! : (ts[ts.length / 2 - 1]! + ts[ts.length / 2]!) / 2;
+  const mid = median(ts);
   const r2 = (x: number) => Math.round(x * 100) / 100;
   return { detected: es.filter((e) => e.detected).length, faults: es.length, median_s: r2(mid), worst_s: r2(ts[ts.length - 1] ?? 0) };
 }
