@@ -2,11 +2,11 @@
 // bounds, output, the machine, a derivation — recomputed in the browser by the same core the
 // command line uses. The whole view lives in the URL, so a link reproduces it.
 import { buildReport } from '../src/report/build.js';
-import { initSteppers, reportBody, REPORT_STYLE } from '../src/report/html.js';
+import { initPage, reportBody, REPORT_STYLE } from '../src/report/html.js';
 import { buildLambdaReport } from '../src/report/lambda.js';
 import { BUILTIN_ENGINES } from '../src/bounds/engine.js';
 import { EXAMPLES, type Example } from './examples.js';
-import { ruleHref } from './rules.js';
+import { RULES } from './rules.js';
 
 interface View {
   readonly example: string;
@@ -104,7 +104,7 @@ function render(): void {
   if (typeof win === 'string' || typeof params === 'string') {
     body = `<div class="errors" id="errors"><pre>${typeof win === 'string' ? win : params}</pre></div>`;
   } else if (isLambda) {
-    body = reportBody(buildLambdaReport({ source: { file: `${v.example}.lam`, text: v.alg }, ruleHref }), {});
+    body = reportBody(buildLambdaReport({ source: { file: `${v.example}.lam`, text: v.alg } }), { rules: RULES });
   } else {
     const model = buildReport({
       source: { file: `${v.example}.alg`, text: v.alg },
@@ -113,12 +113,11 @@ function render(): void {
       params,
       engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
       ...(v.point.trim() ? { point: v.point.trim() } : {}),
-      ruleHref,
     });
-    body = reportBody(model, { specBase: 'spec/' });
+    body = reportBody(model, { rules: RULES });
   }
   report.innerHTML = body;
-  initSteppers(report);
+  initPage(report);
   const ms = performance.now() - t0;
   timing.textContent = `updated in ${ms.toFixed(0)} ms`;
   timing.dataset.ms = String(ms);

@@ -23,6 +23,7 @@ import type { TgtProgram } from '../target-semantics/ast.js';
 import { showOutcome } from '../target-semantics/display.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { printTgt } from '../target-semantics/print.js';
+import { iterationSpace } from './iteration-space.js';
 import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef } from './model.js';
 
 export interface ReportRequest {
@@ -39,8 +40,6 @@ export interface ReportRequest {
   readonly stepWindow?: readonly (readonly [number, number])[];
   /** directives besides the built-ins (plug-ins loaded by the caller) */
   readonly registry?: DirectiveRegistry;
-  /** where the spec defines a rule, for links */
-  readonly ruleHref?: (id: string) => string | undefined;
 }
 
 /** The first points of a window, few enough to step through: four in one dimension, two per dimension beyond. */
@@ -55,10 +54,7 @@ const message = (e: unknown): string => (e instanceof UserError ? e.render() : `
 
 /** The report of an algorithm with an optional schedule; never throws on bad input. */
 export function buildReport(req: ReportRequest): ReportModel {
-  const rule = (id: string): RuleRef => {
-    const href = req.ruleHref?.(id);
-    return href === undefined ? { id } : { id, href };
-  };
+  const rule = (id: string): RuleRef => ({ id });
   const errors: string[] = [];
   const notes: string[] = [];
   const programs: ProgramStep[] = [];
@@ -114,10 +110,12 @@ export function buildReport(req: ReportRequest): ReportModel {
   for (const p of alg.params) if (!params.has(p)) (params.set(p, 4), notes.push(`parameter ${p} is not given; the report uses ${p} = 4`));
   const input = { window, params };
   let output: ReportModel['output'];
+  let space: ReportModel['space'];
   try {
     const ref = realize(alg, input);
     output = { func: alg.output, window, values: ref.values.map(showValue) };
     notes.push(showVerdict(compare(alg, completed, input)));
+    space = iterationSpace(completed, input);
   } catch (e) {
     errors.push(message(e));
   }
@@ -155,7 +153,7 @@ export function buildReport(req: ReportRequest): ReportModel {
   } catch (e) {
     errors.push(message(e));
   }
-  return done({ bounds, ...(output ? { output } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) });
+  return done({ bounds, ...(output ? { output } : {}), ...(space ? { space } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) });
 }
 
 /** A derivation as report nodes, at most `budget.left` of them (breadth is kept, depth cut). */

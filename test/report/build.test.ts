@@ -11,13 +11,13 @@ const sec22 = { file: 'sec22.alg', text: example('sec22.alg') };
 const sched = { file: 'sec22.sched', text: example('sec22.sched') };
 
 describe('buildReport', () => {
-  const m = buildReport({ source: sec22, schedule: sched, window: [[0, 6]], ruleHref: (id) => (id === 'SPLIT' ? 'schedule.md#split' : undefined) });
+  const m = buildReport({ source: sec22, schedule: sched, window: [[0, 6]] });
 
   it('lists T0 … T3 with the directive and rule of each step', () => {
     expect(m.errors).toEqual([]);
     expect(m.programs.map((p) => p.label)).toEqual(['T0', 'T1', 'T2', 'T3']);
     expect(m.programs[1]!.directive).toMatch(/^split f\.x by 3 /);
-    expect(m.programs[1]!.rule).toEqual({ id: 'SPLIT', href: 'schedule.md#split' });
+    expect(m.programs[1]!.rule).toEqual({ id: 'SPLIT' });
     expect(m.programs[2]!.rule).toEqual({ id: 'COMPUTE-AT' });
   });
 
@@ -58,13 +58,17 @@ describe('buildReport', () => {
 describe('refsem html', () => {
   const { dir, file } = scratch('refsem-html-');
 
-  it('writes one page showing T0 … T3 of §2.2, with rules linked to the spec', async () => {
+  it('writes one page showing T0 … T3 of §2.2, each rule with its own text from the spec in the page', async () => {
     const out = join(dir, 'r.html');
     const r = await runCli(['html', `${examplesDir}/sec22.alg`, '--schedule', `${examplesDir}/sec22.sched`, '-o', out]);
     expect(r.code).toBe(0);
     const page = readFileSync(out, 'utf8');
     for (const t of ['T0', 'T1', 'T2', 'T3']) expect(page).toContain(`<h3 id="${t}">`);
-    expect(page).toMatch(/<a class="rule" href="file:\/\/[^"]*\/spec\/schedule\.md#split-[^"]*">\[SPLIT\]<\/a>/);
+    expect(page).toContain('<a class="rule" href="#rule-SPLIT" data-rule="SPLIT">[SPLIT]</a>');
+    expect(page).toMatch(/<div class="ruletext" id="rule-SPLIT"><h3>\[SPLIT\][^<]*<small>spec\/schedule\.md<\/small><\/h3><pre>/);
+    // rules named inside the query's text are links too, and nothing points at this machine's files
+    expect(page).toContain('<a class="rule" href="#rule-B-FOR" data-rule="B-FOR">[B-FOR]</a>');
+    expect(page).not.toMatch(/file:\/\//);
   });
 
   it('shows a program error in the page and still writes it', async () => {
