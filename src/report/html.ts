@@ -98,7 +98,8 @@ function outputHtml(t: OutputTable): string {
   const [y0, yn] = dims[1] ?? [0, 1];
   const head = `<tr><th></th>${Array.from({ length: xn }, (_, i) => `<th>${x0 + i}</th>`).join('')}</tr>`;
   const rows = Array.from({ length: yn }, (_, j) => `<tr><th>${dims.length > 1 ? y0 + j : ''}</th>${Array.from({ length: xn }, (_, i) => cell(t.values[j * xn + i]!)).join('')}</tr>`);
-  return `<table class="out">${head}${rows.join('')}</table>`;
+  // A wide window scrolls inside its own box instead of spilling out of the page's column.
+  return `<div class="outwrap"><table class="out">${head}${rows.join('')}</table></div>`;
 }
 
 /** A machine's steps as data for the slider script, with rule links pre-rendered. */
@@ -123,7 +124,8 @@ export const REPORT_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5
 pre,code{font:13px/1.4 ui-monospace,monospace}pre{background:#f6f6f4;padding:.6em;overflow:auto}
 h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
 .diff .add{background:#e3f6e3}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
-.notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
+.notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}.verdict{padding:.5em 1em;margin:.5em 0;border-left:4px solid}.verdict.ok{background:#e8f5e9;border-color:#2e7d32}.verdict.differs{background:#fdecea;border-color:#c62828}.verdict.vacuous{background:#fff8e1;border-color:#f9a825}
+.outwrap{overflow:auto;max-width:100%;max-height:40em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
 details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11px}.same{font-size:12px}.steptext{margin:.4em 0}
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
@@ -212,6 +214,8 @@ export function initPage(root: PageNode): void {
 export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
   const sec: string[] = [];
   if (m.errors.length > 0) sec.push(`<div class="errors" id="errors"><pre>${withRules(m.errors.join('\n'), o)}</pre></div>`);
+  // Only `equal` is shown as success; a vacuous verdict compared nothing and is no pass.
+  if (m.verdict) sec.push(`<div class="verdict ${m.verdict.kind === 'equal' ? 'ok' : m.verdict.kind}" id="verdict">${withRules(m.verdict.text, o)}</div>`);
   if (m.notes.length > 0) sec.push(`<div class="notes" id="notes">${m.notes.map((n) => `<p>${withRules(n, o)}</p>`).join('')}</div>`);
   if (m.source) sec.push(`<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${escapeHtml(m.source.text)}</pre></section>`);
   if (m.programs.length > 0) {
@@ -251,5 +255,5 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
 
 /** The whole page: the sections, the style, and the slider script. */
 export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document);(${initSpaces.toString()})(document);(${initRules.toString()})(document);</script></body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document);(${initSpaces.toString()})(document);(${initRules.toString()})(document);</script></body></html>\n`;
 }

@@ -45,6 +45,8 @@ export interface ReportModel {
   /** located messages when the program or schedule is wrong: the report shows them instead of a blank page */
   readonly errors: readonly string[];
   readonly notes: readonly string[];
+  /** the target against the algorithm on the window (def. 2.2/2.3): `equal` is success, anything else is not */
+  readonly verdict?: { readonly kind: 'equal' | 'differs' | 'vacuous'; readonly text: string };
   readonly source?: { readonly file: string; readonly text: string };
   readonly programs: readonly ProgramStep[];
   readonly bounds?: {

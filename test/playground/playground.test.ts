@@ -69,7 +69,7 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
       expect.stringMatching(/^T3 after store-at g at f\.xo/),
     ]);
     expect(await page.locator('#report #output td').allTextContents()).toEqual(['1', '5', '13', '25', '41', '61']);
-    expect(await page.locator('#report #notes').textContent()).toContain('[VERDICT-EQUAL]');
+    expect(await page.locator('#report #verdict.ok').textContent()).toContain('[VERDICT-EQUAL]');
     await page.screenshot({ path: join(ARTIFACTS, 'playground-sec22.png') });
   });
 
@@ -93,7 +93,7 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(after.length).toBe(3);
     expect(after).not.toEqual(before);
     expect(after[1]).toMatch(/^T1 after split blur_y\.x by 8/);
-    expect(await page.locator('#report #notes').textContent()).toContain('[VERDICT-EQUAL]');
+    expect(await page.locator('#report #verdict.ok').textContent()).toContain('[VERDICT-EQUAL]');
     expect(await page.locator('#report #output td').count()).toBe(64 * 64);
     timings['blur 64x64 after an edit (ms)'] = await timing(page);
   });

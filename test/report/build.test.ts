@@ -23,7 +23,7 @@ describe('buildReport', () => {
 
   it('shows the output window of §2.2 and that the target agrees with it', () => {
     expect(m.output).toEqual({ func: 'f', window: [[0, 6]], values: ['1', '5', '13', '25', '41', '61'] });
-    expect(m.notes).toContain('[VERDICT-EQUAL] equal: the target agrees with the algorithm on the whole window');
+    expect(m.verdict).toEqual({ kind: 'equal', text: '[VERDICT-EQUAL] equal: the target agrees with the algorithm on the whole window' });
   });
 
   it('has the holes, the query and the completion by β1', () => {
@@ -52,6 +52,34 @@ describe('buildReport', () => {
     const r = buildReport({ source: sec22, schedule: { file: 's.sched', text: 'split f.x by 3\ncompute-at g at f.nope\n' } });
     expect(r.programs.map((p) => p.label)).toEqual(['T0', 'T1']);
     expect(r.errors[0]).toMatch(/^s\.sched:2:1: error: /);
+  });
+});
+
+describe('regressions of the report', () => {
+  it('a Halide default (an implicit inline) is attributed to no line of the schedule, not to its line 1', () => {
+    const m = buildReport({ source: { file: 'harris.alg', text: example('harris.alg') }, schedule: { file: 'harris.halide', text: example('harris.halide') }, window: [[0, 2], [0, 2]] });
+    const inlines = m.programs.filter((p) => p.directive?.startsWith('inline '));
+    expect(inlines.length).toBeGreaterThan(0);
+    for (const p of inlines) expect(p.directive).toMatch(/\(a default: no line of the schedule\)$/);
+    expect(m.programs.some((p) => p.directive?.includes('harris.halide:1:1'))).toBe(false);
+  });
+
+  it('the machine stopped by the report’s step limit says so, and does not call itself stuck', () => {
+    const m = buildReport({ source: { file: 'blur.alg', text: example('blur.alg') }, schedule: { file: 'blur.sched', text: example('blur.sched') }, stepWindow: [[0, 8], [0, 8]] });
+    expect(m.machine!.truncated).toBe(true);
+    expect(m.machine!.outcome).toMatch(/^step limit reached: /);
+    expect(m.machine!.outcome).not.toMatch(/stuck/);
+  });
+
+  it('the verdict `equal` is a success of its own, apart from the notes', () => {
+    const m = buildReport({ source: sec22, schedule: sched, window: [[0, 6]] });
+    expect(m.notes.some((n) => n.includes('VERDICT'))).toBe(false);
+    expect(m.verdict!.kind).toBe('equal');
+  });
+
+  it('`html --help` states the window reports use by default (0+8)', async () => {
+    const r = await runCli(['html', '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('default 0+8 per dimension');
   });
 });
 
