@@ -74,12 +74,16 @@ export function buildReport(req: ReportRequest): ReportModel {
   let t: TgtProgram = lowerStep(alg);
   programs.push({ label: 'T0', text: printTgt(t) });
   if (req.schedule) {
+    // A refused directive leaves the last program the schedule reached: the report goes on with
+    // it, so the refusal is seen beside the picture of what was accepted before it.
+    let reached = t;
     try {
       const t0 = t;
       const s = readSchedule(req.schedule.text, req.schedule.file, () => t0, req.registry ?? builtinRegistry());
       t = schedule(t, s, alg, {
         onStep: (e) => {
           if (e.step !== 'directive') return;
+          reached = e.t;
           const c = e.call;
           programs.push({
             label: `T${programs.length}`,
@@ -91,7 +95,9 @@ export function buildReport(req: ReportRequest): ReportModel {
       });
     } catch (e) {
       errors.push(message(e));
-      return done();
+      if (!(e instanceof UserError)) return done();
+      t = reached;
+      notes.push(`the schedule was refused; what follows is ${programs[programs.length - 1]!.label}, the last program it reached`);
     }
   }
 
