@@ -130,7 +130,7 @@ details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
-.space .alloc{fill:none;stroke:#c62828;stroke-width:2;stroke-dasharray:5 3}.space .computed{fill:#1565c0}.space .recomputed{fill:#c62828}`;
+.space .alloc{fill:none;stroke:#c62828;stroke-width:2;stroke-dasharray:5 3}.space .computed{fill:#1565c0}.space .recomputed{fill:#c62828}.space .conflict rect{fill:none;stroke:#b71c1c;stroke-width:3}.space .conflict text{fill:#b71c1c;font:bold 16px sans-serif;text-anchor:middle}.conflict-text{color:#b71c1c}`;
 
 /** The little of the DOM the page script uses (the core is compiled without the DOM's types). */
 export interface PageNode {

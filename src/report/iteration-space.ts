@@ -44,6 +44,8 @@ export interface IterationSpace {
   /** per window point: the place of that store among the output's stores, for animation in loop order */
   readonly order: readonly number[];
   readonly producers: readonly ProducerSpace[];
+  /** a data race that stopped the run: the point two iterations of a parallel loop both accessed */
+  readonly conflict?: { readonly func: string; readonly point: readonly number[]; readonly loop: string; readonly iterations: readonly [number, number]; readonly text: string };
 }
 
 const num = (v: Value): number => (typeof v === 'object' ? NaN : Number(v));
@@ -58,7 +60,7 @@ function tileOf(loops: LoopValues, outer: readonly string[], depth: number): str
 }
 
 /**
- * Runs `t` on `input` and gathers its iteration space. The tiles are the iterations of the output's
+ * Runs `t` on `input` and gathers its iteration space (implements [REPORT-SPACE]). The tiles are the iterations of the output's
  * loops that enclose a producer's computation (its compute-at level, §2.8.3): the deepest such
  * loop fixes the tile; with no producer computed inside them, a tile is an iteration of the
  * outermost loop. Undefined when the run gets stuck (the report shows the outcome instead).
@@ -70,7 +72,9 @@ export function iterationSpace(t: TgtProgram, input: Input): IterationSpace | un
     onStore: (func, point, _v, loops) => void stores.push({ func, point: point.map(num), loops }),
     onAlloc: (func, bounds, loops) => void allocs.push({ func, bounds: bounds.map(([m, l]) => [num(m), num(l)]), loops }),
   });
-  if (o.kind !== 'done') return undefined;
+  // A race is drawn on the picture of what ran before it; any other stuck run has none.
+  const race = o.kind === 'stuck' && o.stuck.kind === 'data-race' ? o.stuck : undefined;
+  if (o.kind !== 'done' && !race) return undefined;
   const parallel = new Set<string>();
   visitStmts(t.body, (s) => void (s.k === 'for' && s.trav === 'parallel' && parallel.add(s.var)));
 
@@ -111,7 +115,14 @@ export function iterationSpace(t: TgtProgram, input: Input): IterationSpace | un
       recomputed: [...seen.values()].filter((c) => c > 1).length,
     };
   });
-  return { func: t.output, window, loops: names.map((name) => ({ name, parallel: parallel.has(name) })), tileDepth, cells, order, producers };
+  const conflict = race && {
+    func: race.func,
+    point: race.point.map(num),
+    loop: race.loopVar,
+    iterations: [num(race.iterations[0]), num(race.iterations[1])] as const,
+    text: `data race on ${race.func}[${race.point.join(', ')}]: iterations ${race.loopVar} = ${race.iterations[0]} (${race.access[0]}) and ${race.loopVar} = ${race.iterations[1]} (${race.access[1]}) of a parallel loop`,
+  };
+  return { func: t.output, window, loops: names.map((name) => ({ name, parallel: parallel.has(name) })), tileDepth, cells, order, producers, ...(conflict ? { conflict } : {}) };
 }
 
 /** The tile of a cell as the picture labels it: `xo=1,yo=0` (the short loop names and their values). */

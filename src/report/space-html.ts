@@ -40,6 +40,10 @@ export function spaceHtml(s: IterationSpace): string {
       for (const [x, y] of [...t.points.map(dims), ...a]) [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x + 1), Math.min(y0, y), Math.max(y1, y + 1)];
     }
   }
+  if (s.conflict?.point.length === s.window.length) {
+    const [x, y] = dims(s.conflict.point);
+    [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x + 1), Math.min(y0, y), Math.max(y1, y + 1)];
+  }
   const c = cellSize(x1 - x0);
   const ms = modes(s);
   const rects: string[] = [];
@@ -56,6 +60,10 @@ export function spaceHtml(s: IterationSpace): string {
       rects.push(`<rect ${at} data-tile="${escapeHtml(cellTile(s, cell))}" data-g="${g.join(',')}" data-o="${s.order[i]}" fill="${groupColour(g[0]!)}"/>`);
     }
   }
+  const k = s.conflict;
+  const conflict = k && k.point.length === s.window.length
+    ? `<g class="conflict"><rect x="${(k.point[0]! - x0) * c}" y="${((k.point[1] ?? 0) - y0) * c}" width="${c}" height="${c}"/><text x="${(k.point[0]! - x0) * c + c / 2}" y="${((k.point[1] ?? 0) - y0) * c + c * 0.75}">×</text></g>`
+    : '';
   const window = `<rect class="window" x="${(wx - x0) * c}" y="${(wy - y0) * c}" width="${wl * c}" height="${wh * c}"/>`;
   const data = JSON.stringify({ x0, y0, c, oneD: s.window.length === 1, producers: flat }).replace(/<\//g, '<\\/');
   const producerOptions = flat.map((p) => `<option>${escapeHtml(p.func)}</option>`).join('');
@@ -66,7 +74,8 @@ export function spaceHtml(s: IterationSpace): string {
     flat.length > 0 ? ` <label>Producer <select class="producer">${producerOptions}</select></label>` : '',
     ' <button type="button" class="play">play in loop order</button></div>',
     `<svg class="grid" xmlns="http://www.w3.org/2000/svg" width="${(x1 - x0) * c}" height="${(y1 - y0) * c}" viewBox="0 0 ${(x1 - x0) * c} ${(y1 - y0) * c}" role="img" aria-label="iteration space of ${escapeHtml(s.func)}">`,
-    `<g class="cells">${rects.join('')}</g>${window}<g class="overlay"></g></svg>`,
+    `<g class="cells">${rects.join('')}</g>${window}<g class="overlay"></g>${conflict}</svg>`,
+    k ? `<p class="conflict-text">The run stopped at a ${escapeHtml(k.text)}; the cell marked × is that point of <code>${escapeHtml(k.func)}</code>.</p>` : '',
     `<p class="caption">Loops around the stores of <code>${escapeHtml(s.func)}</code>: ${loops || 'none'}. Click a cell to see what its tile computes.</p>`,
     `<script type="application/json" class="spacedata">${data}</script>`,
     '</div>',

@@ -67,3 +67,16 @@ describe('iterationSpace', () => {
     expect(iterationSpace(t, { window: [[0, -1]], params: new Map() })).toBeUndefined();
   });
 });
+
+describe('iterationSpace of a racing program', () => {
+  it('[REPORT-SPACE] a data race is drawn with what ran before it: the point and the two iterations', () => {
+    const p = algorithm({ file: 'sec22.alg', text: example('sec22.alg') });
+    const t0 = lowerStep(p);
+    // compute-at inside a parallel loop without store-at is refused at the end of the schedule; run what it reached
+    const reached: TgtProgram[] = [];
+    expect(() => schedule(t0, readSchedule(example('tour/sec22.race.sched'), 'race.sched', () => t0, builtinRegistry()), p, { onStep: (e) => void (e.step === 'directive' && reached.push(e.t)) })).toThrow(/COMPUTE-AT-PARALLEL/);
+    const s = iterationSpace(complete(reached.at(-1)!, BUILTIN_ENGINES.beta1!), { window: [[0, 6]], params: new Map() })!;
+    expect(s.conflict).toMatchObject({ func: 'g', point: [3], loop: 'f.s0.xo' });
+    expect([...s.conflict!.iterations].sort()).toEqual([0, 1]);
+  });
+});
