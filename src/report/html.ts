@@ -31,7 +31,7 @@ function withRules(text: string, o: RenderOptions): string {
   return escapeHtml(text).replace(/\[([A-Z][A-Z0-9-]*)\]/g, (all, id: string) => (o.rules?.has(id) ? ruleLink({ id }, o) : all));
 }
 
-/** The text of every rule the page names, each under its own anchor: the page needs no spec beside it. */
+/** The text of every rule the page names, each under its own anchor: the page needs no spec beside it (implements [REPORT-RULES]). */
 function rulesAppendix(body: string, o: RenderOptions): string {
   const ids = [...new Set([...body.matchAll(/data-rule="([A-Z0-9-]+)"/g)].map((m) => m[1]!))].sort();
   if (ids.length === 0 || !o.rules) return '';
@@ -122,7 +122,7 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
 
 export const REPORT_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
 pre,code{font:13px/1.4 ui-monospace,monospace}pre{background:#f6f6f4;padding:.6em;overflow:auto}
-h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
+h1,h2,h3,p,.verdict{overflow-wrap:anywhere}h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
 .diff .add{background:#e3f6e3}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
 .notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}.verdict{padding:.5em 1em;margin:.5em 0;border-left:4px solid}.verdict.ok{background:#e8f5e9;border-color:#2e7d32}.verdict.differs{background:#fdecea;border-color:#c62828}.verdict.vacuous{background:#fff8e1;border-color:#f9a825}
 .outwrap{overflow:auto;max-width:100%;max-height:40em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}

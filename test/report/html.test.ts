@@ -77,7 +77,7 @@ describe('renderReport', () => {
     expect(page).not.toMatch(/<(link|img|iframe)\b|src=|https?:\/\//);
   });
 
-  it('shows the programs with the directive, its rule linked to the spec, and the diff', () => {
+  it('[REPORT-RULES] shows the programs with the directive, its rule with its own text in the page, and the diff', () => {
     expect(page).toContain('<a class="rule" href="#rule-SPLIT" data-rule="SPLIT">[SPLIT]</a>');
     expect(page).toContain('<div class="ruletext" id="rule-SPLIT"><h3>[SPLIT] Splitting a loop <small>spec/schedule.md</small></h3><pre>A loop of extent n … ⟨é⟩</pre></div>');
     // a rule the spec does not define stays plain text, with no appendix entry
