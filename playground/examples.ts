@@ -2,6 +2,7 @@
 import blur from '../examples/blur.alg?raw';
 import blurSched from '../examples/blur.sched?raw';
 import harris from '../examples/harris.alg?raw';
+import harrisHalide from '../examples/harris.halide?raw';
 import harrisSched from '../examples/harris.sched?raw';
 import histogram from '../examples/histogram.alg?raw';
 import map from '../examples/perceus/map.lam?raw';
@@ -9,6 +10,7 @@ import rbtree from '../examples/perceus/rbtree.lam?raw';
 import prefixSum from '../examples/prefix_sum.alg?raw';
 import sec22 from '../examples/sec22.alg?raw';
 import sec22Sched from '../examples/sec22.sched?raw';
+import sec22Race from '../examples/tour/sec22.race.sched?raw';
 
 export interface Example {
   readonly id: string;
@@ -16,6 +18,8 @@ export interface Example {
   readonly kind: 'algorithm' | 'lambda';
   readonly source: string;
   readonly schedule?: string;
+  /** the schedule's syntax: refsem's `.sched` (default) or Halide-style `.halide` */
+  readonly syntax?: 'sched' | 'halide';
   readonly window?: string;
   readonly params?: string;
 }
@@ -26,6 +30,8 @@ export const EXAMPLES: readonly Example[] = [
   { id: 'histogram', title: 'Histogram', kind: 'algorithm', source: histogram, window: '0+8' },
   { id: 'prefix_sum', title: 'Prefix sum (a scan)', kind: 'algorithm', source: prefixSum, window: '0+8', params: 'n=8' },
   { id: 'harris', title: 'Harris-like corner detector', kind: 'algorithm', source: harris, schedule: harrisSched, window: '0+8,0+8' },
+  { id: 'harris-halide', title: 'Harris, scheduled Halide-style (.halide)', kind: 'algorithm', source: harris, schedule: harrisHalide, syntax: 'halide', window: '0+16,0+8' },
+  { id: 'refused', title: 'A refused schedule: g computed in a parallel loop, stored outside it', kind: 'algorithm', source: sec22, schedule: sec22Race, window: '0+6' },
   { id: 'map', title: 'Perceus: map over a list', kind: 'lambda', source: map },
   { id: 'rbtree', title: 'Perceus: red-black tree insertion', kind: 'lambda', source: rbtree },
 ];

@@ -2,11 +2,11 @@
 // bounds, output, the machine, a derivation — recomputed in the browser by the same core the
 // command line uses. The whole view lives in the URL, so a link reproduces it.
 import { buildReport } from '../src/report/build.js';
-import { initSteppers, reportBody, REPORT_STYLE } from '../src/report/html.js';
+import { initPage, reportBody, REPORT_STYLE } from '../src/report/html.js';
 import { buildLambdaReport } from '../src/report/lambda.js';
 import { BUILTIN_ENGINES } from '../src/bounds/engine.js';
 import { EXAMPLES, type Example } from './examples.js';
-import { ruleHref } from './rules.js';
+import { RULES } from './rules.js';
 
 interface View {
   readonly example: string;
@@ -16,6 +16,8 @@ interface View {
   readonly params: string;
   readonly point: string;
   readonly engine: string;
+  /** `sched` or `halide`; links made before the choice existed have none and mean `sched` */
+  readonly syntax?: string;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -27,6 +29,7 @@ const fields = {
   params: $<HTMLInputElement>('params'),
   point: $<HTMLInputElement>('point'),
   engine: $<HTMLSelectElement>('engine'),
+  syntax: $<HTMLSelectElement>('syntax'),
 };
 const report = $<HTMLElement>('report');
 const timing = $<HTMLElement>('timing');
@@ -39,7 +42,7 @@ document.head.appendChild(style);
 for (const ex of EXAMPLES) fields.example.add(new Option(ex.title, ex.id));
 
 function viewOf(ex: Example): View {
-  return { example: ex.id, alg: ex.source, sched: ex.schedule ?? '', window: ex.window ?? '', params: ex.params ?? '', point: '', engine: 'beta1' };
+  return { example: ex.id, alg: ex.source, sched: ex.schedule ?? '', window: ex.window ?? '', params: ex.params ?? '', point: '', engine: 'beta1', syntax: ex.syntax ?? 'sched' };
 }
 
 /** The view as URL text: base64url of its JSON (UTF-8), so any program text survives. */
@@ -55,14 +58,14 @@ function decodeView(text: string): View | undefined {
     const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
     const v = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))) as Partial<View>;
     const keys: (keyof View)[] = ['example', 'alg', 'sched', 'window', 'params', 'point', 'engine'];
-    return keys.every((k) => typeof v[k] === 'string') ? (v as View) : undefined;
+    return keys.every((k) => typeof v[k] === 'string') && (v.syntax === undefined || v.syntax === 'sched' || v.syntax === 'halide') ? (v as View) : undefined;
   } catch {
     return undefined;
   }
 }
 
 function current(): View {
-  return { example: fields.example.value, alg: fields.alg.value, sched: fields.sched.value, window: fields.window.value, params: fields.params.value, point: fields.point.value, engine: fields.engine.value };
+  return { example: fields.example.value, alg: fields.alg.value, sched: fields.sched.value, window: fields.window.value, params: fields.params.value, point: fields.point.value, engine: fields.engine.value, syntax: fields.syntax.value };
 }
 
 function show(v: View): void {
@@ -73,6 +76,37 @@ function show(v: View): void {
   fields.params.value = v.params;
   fields.point.value = v.point;
   fields.engine.value = v.engine;
+  fields.syntax.value = v.syntax ?? 'sched';
+}
+
+/**
+ * Marks the line of a located error in the editor it belongs to: the line is tinted, and a note
+ * under the editor names it and, clicked, selects it. Errors are `file:line:col: error: …`.
+ */
+function markErrors(errors: readonly string[], editors: readonly { file: string; area: HTMLTextAreaElement; mark: HTMLElement }[]): void {
+  for (const { file, area, mark } of editors) {
+    const hit = errors.map((e) => (e.startsWith(`${file}:`) ? /^(\d+):(\d+): error: (.*)/.exec(e.slice(file.length + 1)) : null)).find((m) => m);
+    if (!hit) {
+      delete area.dataset.errorLine;
+      area.style.backgroundImage = '';
+      area.removeAttribute('aria-invalid');
+      mark.hidden = true;
+      continue;
+    }
+    const line = Number(hit[1]);
+    const h = parseFloat(getComputedStyle(area).lineHeight);
+    const top = parseFloat(getComputedStyle(area).paddingTop) + (line - 1) * h;
+    area.dataset.errorLine = String(line);
+    area.setAttribute('aria-invalid', 'true');
+    area.style.backgroundImage = `linear-gradient(transparent ${top}px, #fdd ${top}px, #fdd ${top + h}px, transparent ${top + h}px)`;
+    mark.hidden = false;
+    mark.textContent = `line ${line}: ${hit[3]}`;
+    mark.onclick = () => {
+      const starts = area.value.split('\n').slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+      area.focus();
+      area.setSelectionRange(starts, starts + (area.value.split('\n')[line - 1]?.length ?? 0));
+    };
+  }
 }
 
 /** `0+8,-2+4` as [min, len] pairs; undefined when empty, an error message when malformed. */
@@ -98,27 +132,34 @@ function render(): void {
   const v = current();
   const t0 = performance.now();
   const isLambda = EXAMPLES.find((e) => e.id === v.example)?.kind === 'lambda';
+  const algFile = `${v.example}.${isLambda ? 'lam' : 'alg'}`;
+  const schedFile = `${v.example}.${v.syntax === 'halide' ? 'halide' : 'sched'}`;
+  let errors: readonly string[] = [];
   const win = windowOf(v.window);
   const params = paramsOf(v.params);
   let body: string;
   if (typeof win === 'string' || typeof params === 'string') {
     body = `<div class="errors" id="errors"><pre>${typeof win === 'string' ? win : params}</pre></div>`;
   } else if (isLambda) {
-    body = reportBody(buildLambdaReport({ source: { file: `${v.example}.lam`, text: v.alg }, ruleHref }), {});
+    body = reportBody(buildLambdaReport({ source: { file: algFile, text: v.alg } }), { rules: RULES });
   } else {
     const model = buildReport({
-      source: { file: `${v.example}.alg`, text: v.alg },
-      ...(v.sched.trim() ? { schedule: { file: `${v.example}.sched`, text: v.sched } } : {}),
+      source: { file: algFile, text: v.alg },
+      ...(v.sched.trim() ? { schedule: { file: schedFile, text: v.sched } } : {}),
       ...(win ? { window: win } : {}),
       params,
       engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
       ...(v.point.trim() ? { point: v.point.trim() } : {}),
-      ruleHref,
     });
-    body = reportBody(model, { specBase: 'spec/' });
+    body = reportBody(model, { rules: RULES });
+    errors = model.errors;
   }
   report.innerHTML = body;
-  initSteppers(report);
+  initPage(report);
+  markErrors(errors, [
+    { file: algFile, area: fields.alg, mark: $('algmark') },
+    { file: schedFile, area: fields.sched, mark: $('errmark') },
+  ]);
   const ms = performance.now() - t0;
   timing.textContent = `updated in ${ms.toFixed(0)} ms`;
   timing.dataset.ms = String(ms);
@@ -135,6 +176,7 @@ const soon = () => {
 };
 for (const f of [fields.alg, fields.sched, fields.window, fields.params, fields.point]) f.addEventListener('input', soon);
 fields.engine.addEventListener('change', render);
+fields.syntax.addEventListener('change', render);
 fields.example.addEventListener('change', () => {
   show(viewOf(EXAMPLES.find((e) => e.id === fields.example.value)!));
   render();

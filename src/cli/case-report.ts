@@ -1,6 +1,5 @@
 // Report pages on disk: `refsem html` and `refsem replay --html` (a reproducer's program, schedule
 // and input through the same report, with the replayed verdict on top).
-import { pathToFileURL } from 'node:url';
 import { SPEC_DIR } from '../node/package.js';
 import { writeOutput } from '../node/source.js';
 import type { Reproducer } from '../fuzz/reproducer.js';
@@ -9,25 +8,22 @@ import { buildReport } from '../report/build.js';
 import { renderReport } from '../report/html.js';
 import { buildLambdaReport } from '../report/lambda.js';
 import type { ReportModel } from '../report/model.js';
-import { ruleLinks } from '../rules/rule-index.js';
+import { ruleTexts } from '../rules/rule-index.js';
 
-/** Rule IDs linked to their sections in the spec chapters of the installed package. */
-export function specRuleHref(): (id: string) => string | undefined {
-  const links = ruleLinks(SPEC_DIR);
-  return (id) => links.get(id);
-}
-
-/** Writes a report as a page whose rule links open the spec chapters of the installed package; `option` names the path on the command line. */
+/**
+ * Writes a report as one self-contained page: the text of every rule it names is read from the
+ * spec chapters of the installed package and embedded, so no link depends on this machine.
+ * `option` names the path on the command line.
+ */
 export function writeReportPage(out: string, model: ReportModel, option = '--out'): void {
-  writeOutput(out, renderReport(model, { specBase: pathToFileURL(SPEC_DIR).href }), option);
+  writeOutput(out, renderReport(model, { rules: ruleTexts(SPEC_DIR) }), option);
 }
 
 /** Writes the report of reproducer `r` (read from `file`) to `out`, noting `outcome`. */
 export async function writeCaseReport(out: string, file: string, r: Reproducer, outcome: string): Promise<void> {
-  const ruleHref = specRuleHref();
   const c = r.case;
   let model: ReportModel;
-  if (c.term !== undefined) model = buildLambdaReport({ source: { file: `${file} (λ1 term)`, text: c.term }, ruleHref });
+  if (c.term !== undefined) model = buildLambdaReport({ source: { file: `${file} (λ1 term)`, text: c.term } });
   else if (c.program !== undefined) {
     const window = c.input?.window.map(([m, l]) => [Number(m), Number(l)] as const);
     model = buildReport({
@@ -37,7 +33,6 @@ export async function writeCaseReport(out: string, file: string, r: Reproducer, 
       params: Object.fromEntries(Object.entries(c.input?.params ?? {}).map(([k, v]) => [k, Number(v)])),
       engine: await resolveEngine(r.engine),
       registry: await registryWith(r.directives),
-      ruleHref,
     });
   } else model = { title: `refsem report: ${file}`, errors: [], notes: [], programs: [], ...(c.target ? { source: { file: `${file} (target program)`, text: c.target } } : {}) };
   writeReportPage(out, { ...model, notes: [outcome, ...model.notes] }, '--html');

@@ -11,24 +11,25 @@ import { type BoundsEngine, BUILTIN_ENGINES } from '../bounds/engine.js';
 import { printQuery } from '../bounds/query.js';
 import { showVerdict } from '../lowering/equivalence.js';
 import { algorithm, compare, complete, lowerStep, query, run, schedule } from '../pipeline.js';
-import { showLoc, UserError } from '../diag.js';
+import { UserError } from '../diag.js';
 import { holeKey } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import { showValue, type Int } from '../expr/value.js';
 import { builtinRegistry } from '../schedule/builtins.js';
 import { readSchedule } from '../schedule/halide-style.js';
 import type { DirectiveRegistry } from '../schedule/plugin.js';
-import { printCall } from '../schedule/print.js';
+import { callPlace, printCall } from '../schedule/print.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { showOutcome } from '../target-semantics/display.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { printTgt } from '../target-semantics/print.js';
+import { iterationSpace } from './iteration-space.js';
 import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef } from './model.js';
 
 export interface ReportRequest {
   readonly source: { readonly file: string; readonly text: string };
   readonly schedule?: { readonly file: string; readonly text: string };
-  /** [min, len] per output dimension; default 0+8 in each */
+  /** [min, len] per output dimension; default `DEFAULT_WINDOW` in each */
   readonly window?: readonly (readonly [number, number])[];
   readonly params?: Readonly<Record<string, number>>;
   /** default beta1 (sound, and seldom gives up) */
@@ -39,9 +40,10 @@ export interface ReportRequest {
   readonly stepWindow?: readonly (readonly [number, number])[];
   /** directives besides the built-ins (plug-ins loaded by the caller) */
   readonly registry?: DirectiveRegistry;
-  /** where the spec defines a rule, for links */
-  readonly ruleHref?: (id: string) => string | undefined;
 }
+
+/** The output window of a report when none is given, per dimension. */
+export const DEFAULT_WINDOW = { min: 0, len: 8 } as const;
 
 /** The first points of a window, few enough to step through: four in one dimension, two per dimension beyond. */
 export function stepWindowOf(window: readonly (readonly [number, number])[]): (readonly [number, number])[] {
@@ -55,10 +57,7 @@ const message = (e: unknown): string => (e instanceof UserError ? e.render() : `
 
 /** The report of an algorithm with an optional schedule; never throws on bad input. */
 export function buildReport(req: ReportRequest): ReportModel {
-  const rule = (id: string): RuleRef => {
-    const href = req.ruleHref?.(id);
-    return href === undefined ? { id } : { id, href };
-  };
+  const rule = (id: string): RuleRef => ({ id });
   const errors: string[] = [];
   const notes: string[] = [];
   const programs: ProgramStep[] = [];
@@ -75,16 +74,20 @@ export function buildReport(req: ReportRequest): ReportModel {
   let t: TgtProgram = lowerStep(alg);
   programs.push({ label: 'T0', text: printTgt(t) });
   if (req.schedule) {
+    // A refused directive leaves the last program the schedule reached: the report goes on with
+    // it, so the refusal is seen beside the picture of what was accepted before it.
+    let reached = t;
     try {
       const t0 = t;
       const s = readSchedule(req.schedule.text, req.schedule.file, () => t0, req.registry ?? builtinRegistry());
       t = schedule(t, s, alg, {
         onStep: (e) => {
           if (e.step !== 'directive') return;
+          reached = e.t;
           const c = e.call;
           programs.push({
             label: `T${programs.length}`,
-            directive: `${printCall(c)}${c.loc ? `   (${showLoc(c.loc)})` : ''}`,
+            directive: `${printCall(c)}   (${callPlace(c)})`,
             ...(c.directive.rule ? { rule: rule(c.directive.rule) } : {}),
             text: printTgt(e.t),
           });
@@ -92,7 +95,9 @@ export function buildReport(req: ReportRequest): ReportModel {
       });
     } catch (e) {
       errors.push(message(e));
-      return done();
+      if (!(e instanceof UserError)) return done();
+      t = reached;
+      notes.push(`the schedule was refused; what follows is ${programs[programs.length - 1]!.label}, the last program it reached`);
     }
   }
 
@@ -109,15 +114,19 @@ export function buildReport(req: ReportRequest): ReportModel {
   };
 
   const out = alg.funcs.find((f) => f.name === alg.output)!;
-  const window = req.window ?? out.vars.map(() => [0, 8] as const);
+  const window = req.window ?? out.vars.map(() => [DEFAULT_WINDOW.min, DEFAULT_WINDOW.len] as const);
   const params = new Map<string, Int>(Object.entries(req.params ?? {}).map(([k, v]) => [k, v]));
   for (const p of alg.params) if (!params.has(p)) (params.set(p, 4), notes.push(`parameter ${p} is not given; the report uses ${p} = 4`));
   const input = { window, params };
   let output: ReportModel['output'];
+  let space: ReportModel['space'];
+  let verdict: ReportModel['verdict'];
   try {
     const ref = realize(alg, input);
     output = { func: alg.output, window, values: ref.values.map(showValue) };
-    notes.push(showVerdict(compare(alg, completed, input)));
+    const v = compare(alg, completed, input);
+    verdict = { kind: v.kind === 'equal' || v.kind === 'differs' ? v.kind : 'vacuous', text: showVerdict(v) };
+    space = iterationSpace(completed, input);
   } catch (e) {
     errors.push(message(e));
   }
@@ -135,7 +144,10 @@ export function buildReport(req: ReportRequest): ReportModel {
         maxSteps: REPORT_LIMITS.machineSteps,
         onStep: (ev) => void steps.push({ rule: rule(ev.rule), text: `${ev.redex} ⟶ ${ev.result}` }),
       });
-      machine = { window: stepWindow.map(([m, l]) => `[${m}, ${m + l})`).join(' × '), steps, outcome: showOutcome(o), truncated: steps.length >= REPORT_LIMITS.machineSteps };
+      // The report's step limit is not a stuck state (no rule failing to apply): it says which it is.
+      const limited = o.kind === 'stuck' && o.stuck.kind === 'budget-exceeded';
+      const outcome = limited ? `step limit reached: the report shows the first ${REPORT_LIMITS.machineSteps} steps; no rule failed to apply, the program has more to do` : showOutcome(o);
+      machine = { window: stepWindow.map(([m, l]) => `[${m}, ${m + l})`).join(' × '), steps, outcome, truncated: limited };
     } catch (e) {
       errors.push(message(e));
     }
@@ -155,7 +167,7 @@ export function buildReport(req: ReportRequest): ReportModel {
   } catch (e) {
     errors.push(message(e));
   }
-  return done({ bounds, ...(output ? { output } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) });
+  return done({ bounds, ...(output ? { output } : {}), ...(space ? { space } : {}), ...(verdict ? { verdict } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) });
 }
 
 /** A derivation as report nodes, at most `budget.left` of them (breadth is kept, depth cut). */

@@ -4,21 +4,42 @@
 // bottom is reading the semantics in order. The few scripts inline here only move sliders and
 // fold trees; everything shown is in the HTML itself.
 import { type Folded, foldRepeats } from '../alg-semantics/spec-eval.js';
+import type { RuleText } from '../rules/spec-rules.js';
+import { escapeHtml } from './escape.js';
+import { initSpaces, spaceHtml } from './space-html.js';
 import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef } from './model.js';
 
 export interface RenderOptions {
-  /** prefix of rule links, e.g. a file: URL of the spec folder; rules are plain text without it */
-  readonly specBase?: string;
+  /** the spec's rules: an ID the page names opens its text in place; plain text without it */
+  readonly rules?: ReadonlyMap<string, RuleText>;
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { escapeHtml };
 
+/**
+ * A rule ID the spec defines links to its text in the page's own appendix (`#rule-ID`), which the
+ * page script opens in a panel beside the step instead; unknown IDs stay plain text.
+ */
 function ruleLink(r: RuleRef | undefined, o: RenderOptions): string {
   if (!r) return '';
   const label = `[${escapeHtml(r.id)}]`;
-  return r.href !== undefined && o.specBase !== undefined ? `<a class="rule" href="${escapeHtml(o.specBase + r.href)}">${label}</a>` : `<span class="rule">${label}</span>`;
+  return o.rules?.has(r.id) ? `<a class="rule" href="#rule-${r.id}" data-rule="${r.id}">${label}</a>` : `<span class="rule">${label}</span>`;
+}
+
+/** Escapes text and links every `[RULE-ID]` in it (queries, errors, notes, traces name rules inline). */
+function withRules(text: string, o: RenderOptions): string {
+  return escapeHtml(text).replace(/\[([A-Z][A-Z0-9-]*)\]/g, (all, id: string) => (o.rules?.has(id) ? ruleLink({ id }, o) : all));
+}
+
+/** The text of every rule the page names, each under its own anchor: the page needs no spec beside it (implements [REPORT-RULES]). */
+function rulesAppendix(body: string, o: RenderOptions): string {
+  const ids = [...new Set([...body.matchAll(/data-rule="([A-Z0-9-]+)"/g)].map((m) => m[1]!))].sort();
+  if (ids.length === 0 || !o.rules) return '';
+  const items = ids.map((id) => {
+    const r = o.rules!.get(id)!;
+    return `<div class="ruletext" id="rule-${id}"><h3>${escapeHtml(r.heading)} <small>${escapeHtml(r.chapter)}</small></h3><pre>${escapeHtml(r.text)}</pre></div>`;
+  });
+  return `<section id="rules"><h2>Rules named on this page</h2>${items.join('')}</section><aside id="rulepanel" hidden><button type="button" class="close" aria-label="close">×</button><div class="body"></div></aside>`;
 }
 
 export type DiffLine = { readonly op: ' ' | '+' | '-'; readonly line: string };
@@ -52,7 +73,7 @@ export function foldDerivation(root: DerivationNode): Folded<DerivationNode> {
 }
 
 function derivationHtml(n: Folded<DerivationNode>, o: RenderOptions, open: number): string {
-  const head = `<span class="dnum" id="d${n.id}">${n.id}</span> ${ruleLink(n.node.rule, o)} <code>${escapeHtml(n.node.text)}</code>`;
+  const head = `<span class="dnum" id="d${n.id}">${n.id}</span> ${ruleLink(n.node.rule, o)} <code>${withRules(n.node.text, o)}</code>`;
   if (n.sameAs !== undefined) return `<div class="dleaf">${head} <a class="same" href="#d${n.sameAs}">same as ${n.sameAs}</a></div>`;
   if (n.children.length === 0) return `<div class="dleaf">${head}</div>`;
   return `<details${open > 0 ? ' open' : ''}><summary>${head}</summary>${n.children.map((c) => derivationHtml(c, o, open - 1)).join('')}</details>`;
@@ -77,12 +98,13 @@ function outputHtml(t: OutputTable): string {
   const [y0, yn] = dims[1] ?? [0, 1];
   const head = `<tr><th></th>${Array.from({ length: xn }, (_, i) => `<th>${x0 + i}</th>`).join('')}</tr>`;
   const rows = Array.from({ length: yn }, (_, j) => `<tr><th>${dims.length > 1 ? y0 + j : ''}</th>${Array.from({ length: xn }, (_, i) => cell(t.values[j * xn + i]!)).join('')}</tr>`);
-  return `<table class="out">${head}${rows.join('')}</table>`;
+  // A wide window scrolls inside its own box instead of spilling out of the page's column.
+  return `<div class="outwrap"><table class="out">${head}${rows.join('')}</table></div>`;
 }
 
 /** A machine's steps as data for the slider script, with rule links pre-rendered. */
 function stepsData(steps: readonly MachineStep[], o: RenderOptions): string {
-  const rows = steps.map((s) => [ruleLink(s.rule, o), escapeHtml(s.text), s.state === undefined ? '' : escapeHtml(s.state)]);
+  const rows = steps.map((s) => [ruleLink(s.rule, o), withRules(s.text, o), s.state === undefined ? '' : escapeHtml(s.state)]);
   // `</` cannot end the script element early once escaped.
   return JSON.stringify(rows).replace(/<\//g, '<\\/');
 }
@@ -100,20 +122,35 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
 
 export const REPORT_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
 pre,code{font:13px/1.4 ui-monospace,monospace}pre{background:#f6f6f4;padding:.6em;overflow:auto}
-h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
+h1,h2,h3,p,.verdict{overflow-wrap:anywhere}h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
 .diff .add{background:#e3f6e3}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
-.notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
-details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11px}.same{font-size:12px}.steptext{margin:.4em 0}`;
+.notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}.verdict{padding:.5em 1em;margin:.5em 0;border-left:4px solid}.verdict.ok{background:#e8f5e9;border-color:#2e7d32}.verdict.differs{background:#fdecea;border-color:#c62828}.verdict.vacuous{background:#fff8e1;border-color:#f9a825}
+.outwrap{overflow:auto;max-width:100%;max-height:40em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
+details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11px}.same{font-size:12px}.steptext{margin:.4em 0}
+#rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
+#rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
+.space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
+.space .alloc{fill:none;stroke:#c62828;stroke-width:2;stroke-dasharray:5 3}.space .computed{fill:#1565c0}.space .recomputed{fill:#c62828}.space .conflict rect{fill:none;stroke:#b71c1c;stroke-width:3}.space .conflict text{fill:#b71c1c;font:bold 16px sans-serif;text-anchor:middle}.conflict-text{color:#b71c1c}`;
 
-/** The little of the DOM the slider script uses (the core is compiled without the DOM's types). */
+/** The little of the DOM the page script uses (the core is compiled without the DOM's types). */
 export interface PageNode {
   querySelector(selector: string): PageNode | null;
   querySelectorAll(selector: string): ArrayLike<PageNode>;
+  closest?(selector: string): PageNode | null;
+  getAttribute?(name: string): string | null;
+  setAttribute?(name: string, value: string): void;
   textContent: string | null;
   innerHTML: string;
   value?: string;
+  hidden?: boolean;
   style?: { display: string };
-  addEventListener?(type: string, f: () => void): void;
+  dataset?: Record<string, string | undefined>;
+  addEventListener?(type: string, f: (e: PageEvent) => void): void;
+}
+
+export interface PageEvent {
+  readonly target: PageNode | null;
+  preventDefault(): void;
 }
 
 /**
@@ -144,11 +181,42 @@ export function initSteppers(root: PageNode): void {
   }
 }
 
+/**
+ * Makes rule IDs open their text in place: a click on `[ID]` shows the rule's section of the spec
+ * (from the page's appendix) in a panel beside what the reader was looking at. Embedded in the
+ * HTML file as its own source, so it uses nothing outside its argument.
+ */
+export function initRules(root: PageNode & { rulesReady?: boolean }): void {
+  // The playground renders into the same root again and again: one listener serves every render.
+  if (root.rulesReady) return;
+  root.rulesReady = true;
+  root.addEventListener!('click', (e) => {
+    const panel = root.querySelector('#rulepanel');
+    if (!panel) return;
+    if (e.target?.closest?.('#rulepanel .close')) return void (panel.hidden = true);
+    const a = e.target?.closest?.('a.rule[data-rule]');
+    const text = a && root.querySelector(`#rule-${a.getAttribute!('data-rule')}`);
+    if (!text) return;
+    e.preventDefault();
+    panel.querySelector('.body')!.innerHTML = text.innerHTML;
+    panel.hidden = false;
+  });
+}
+
+/** Everything a page's script does; the playground calls it after each update. */
+export function initPage(root: PageNode): void {
+  initSteppers(root);
+  initSpaces(root);
+  initRules(root);
+}
+
 /** The sections of a report, without the page around them (the playground embeds them). */
 export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
   const sec: string[] = [];
-  if (m.errors.length > 0) sec.push(`<div class="errors" id="errors"><pre>${escapeHtml(m.errors.join('\n'))}</pre></div>`);
-  if (m.notes.length > 0) sec.push(`<div class="notes" id="notes">${m.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>`);
+  if (m.errors.length > 0) sec.push(`<div class="errors" id="errors"><pre>${withRules(m.errors.join('\n'), o)}</pre></div>`);
+  // Only `equal` is shown as success; a vacuous verdict compared nothing and is no pass.
+  if (m.verdict) sec.push(`<div class="verdict ${m.verdict.kind === 'equal' ? 'ok' : m.verdict.kind}" id="verdict">${withRules(m.verdict.text, o)}</div>`);
+  if (m.notes.length > 0) sec.push(`<div class="notes" id="notes">${m.notes.map((n) => `<p>${withRules(n, o)}</p>`).join('')}</div>`);
   if (m.source) sec.push(`<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${escapeHtml(m.source.text)}</pre></section>`);
   if (m.programs.length > 0) {
     const items = m.programs.map((p, i) => {
@@ -164,13 +232,14 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
   if (m.bounds) {
     const b = m.bounds;
     sec.push(
-      `<section id="bounds"><h2>Bounds</h2><h3>Holes</h3><pre>${escapeHtml(b.holes.join('\n') || '(none)')}</pre><h3>Query 𝓑(T)</h3><pre>${escapeHtml(b.query)}</pre>` +
-        `<h3>Completion by ${escapeHtml(b.engine)}</h3>${b.failure ? `<p class="notes">The engine failed: ${escapeHtml(b.failure)}</p>` : ''}<pre>${escapeHtml(b.completion.join('\n'))}</pre></section>`,
+      `<section id="bounds"><h2>Bounds</h2><h3>Holes</h3><pre>${escapeHtml(b.holes.join('\n') || '(none)')}</pre><h3>Query 𝓑(T)</h3><pre>${withRules(b.query, o)}</pre>` +
+        `<h3>Completion by ${escapeHtml(b.engine)}</h3>${b.failure ? `<p class="notes">The engine failed: ${withRules(b.failure, o)}</p>` : ''}<pre>${escapeHtml(b.completion.join('\n'))}</pre></section>`,
     );
   }
   if (m.output) sec.push(`<section id="output"><h2>Output <code>${escapeHtml(m.output.func)}</code> on ${m.output.window.map(([a, n]) => `[${a}, ${a + n})`).join(' × ')}</h2>${outputHtml(m.output)}</section>`);
+  if (m.space) sec.push(`<section id="space"><h2>Iteration space of <code>${escapeHtml(m.space.func)}</code></h2>${spaceHtml(m.space)}</section>`);
   if (m.machine) {
-    sec.push(`<section id="machine"><h2>The machine on ${escapeHtml(m.machine.window)}</h2>${stepperHtml('machine-steps', m.machine.steps, o)}${m.machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${escapeHtml(m.machine.outcome)}</code></p></section>`);
+    sec.push(`<section id="machine"><h2>The machine on ${escapeHtml(m.machine.window)}</h2>${stepperHtml('machine-steps', m.machine.steps, o)}${m.machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${withRules(m.machine.outcome, o)}</code></p></section>`);
   }
   if (m.derivation) {
     const folded = foldDerivation(m.derivation.tree);
@@ -180,10 +249,11 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
     const p = m.perceus;
     sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3>Heap machine</h3>${stepperHtml('heap-steps', p.steps, o)}${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Result: <code>${escapeHtml(p.result)}</code></p></section>`);
   }
-  return sec.join('\n');
+  const body = sec.join('\n');
+  return body + rulesAppendix(body, o);
 }
 
 /** The whole page: the sections, the style, and the slider script. */
 export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document);</script></body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document);(${initSpaces.toString()})(document);(${initRules.toString()})(document);</script></body></html>\n`;
 }

@@ -14,7 +14,6 @@ import { REPORT_LIMITS } from './build.js';
 
 export interface LambdaReportRequest {
   readonly source: { readonly file: string; readonly text: string };
-  readonly ruleHref?: (id: string) => string | undefined;
 }
 
 /** One value as the heap shows it: an integer, a static constructor, or a cell's id. */
@@ -29,10 +28,7 @@ function showHeap(live: ReadonlySet<Cell>): string {
 }
 
 export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
-  const rule = (id: string): RuleRef => {
-    const href = req.ruleHref?.(id);
-    return href === undefined ? { id } : { id, href };
-  };
+  const rule = (id: string): RuleRef => ({ id });
   const base = { title: `refsem report: ${req.source.file}`, source: req.source, programs: [] };
   try {
     const core = loadProgram(req.source.text, req.source.file);

@@ -1,12 +1,11 @@
 // What a report shows: plain data, computed by the flow of a program (algorithm → T0 … Tn →
 // bounds → outcome) and rendered by `html.ts`, in a file (`refsem html`) or in the playground.
 // Everything is already printed text or numbers, so the renderer needs no part of the semantics.
+import type { IterationSpace } from './iteration-space.js';
 
-/** A rule ID and where the spec defines it (a link target relative to the spec's folder). */
+/** A rule ID; the page shows the rule's own text from the spec beside it (html.ts). */
 export interface RuleRef {
   readonly id: string;
-  /** e.g. `schedule.md#split-split-a-loop`; absent when the spec has no such rule */
-  readonly href?: string;
 }
 
 /** One program of the schedule's sequence: T0 is the lowered program, Ti follows directive i. */
@@ -46,6 +45,8 @@ export interface ReportModel {
   /** located messages when the program or schedule is wrong: the report shows them instead of a blank page */
   readonly errors: readonly string[];
   readonly notes: readonly string[];
+  /** the target against the algorithm on the window (def. 2.2/2.3): `equal` is success, anything else is not */
+  readonly verdict?: { readonly kind: 'equal' | 'differs' | 'vacuous'; readonly text: string };
   readonly source?: { readonly file: string; readonly text: string };
   readonly programs: readonly ProgramStep[];
   readonly bounds?: {
@@ -56,6 +57,8 @@ export interface ReportModel {
     readonly failure?: string;
   };
   readonly output?: OutputTable;
+  /** which loop iteration wrote each output point, and what each tile computed of each producer */
+  readonly space?: IterationSpace;
   readonly machine?: { readonly window: string; readonly steps: readonly MachineStep[]; readonly outcome: string; readonly truncated: boolean };
   readonly derivation?: { readonly point: string; readonly tree: DerivationNode; readonly truncated: boolean };
   readonly perceus?: { readonly translated: string; readonly steps: readonly MachineStep[]; readonly result: string; readonly truncated: boolean };

@@ -4,7 +4,7 @@
 // (test/rules/rule-index.test.ts), never written by hand.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { NOT_CHAPTERS, type SpecRule, headingAnchor, ruleLinksOf, rulesOfChapter } from './spec-rules.js';
+import { NOT_CHAPTERS, type SpecRule, type RuleText, headingAnchor, ruleTextsOf, rulesOfChapter } from './spec-rules.js';
 
 export { type SpecRule, rulesOfChapter } from './spec-rules.js';
 
@@ -82,10 +82,10 @@ export function buildRuleIndex(root: string): RuleIndex {
   return { rules, unknownInCode };
 }
 
-/** Each rule's link target relative to the spec folder, e.g. `schedule.md#split-…`. */
-export function ruleLinks(specDir: string): Map<string, string> {
+/** Each rule's own text from the chapters in `specDir`, for the pages that show rules beside steps. */
+export function ruleTexts(specDir: string): Map<string, RuleText> {
   const names = readdirSync(specDir).filter((f) => f.endsWith('.md'));
-  return ruleLinksOf(names.map((name) => ({ name, text: readFileSync(join(specDir, name), 'utf8') })));
+  return ruleTextsOf(names.map((name) => ({ name, text: readFileSync(join(specDir, name), 'utf8') })));
 }
 
 /** What is wrong with an index: rules without exactly one implementation or without any test. */

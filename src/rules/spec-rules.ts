@@ -18,11 +18,8 @@ const HEADING_ID = /\[([A-Z][A-Z0-9-]*)\]/g;
 /** Chapters that index or introduce the spec rather than define rules. */
 export const NOT_CHAPTERS = new Set(['README.md', 'index.md']);
 
-/**
- * The rules of one spec chapter. A heading may define several rules (`[IF-T] and [IF-F] …`); a
- * rule's section runs to the next heading of its level or above.
- */
-export function rulesOfChapter(md: string, chapter: string): SpecRule[] {
+/** The sections of a chapter whose headings name rules: the heading, its IDs and its lines. */
+function ruleSections(md: string): { heading: string; ids: string[]; line: number; lines: string[] }[] {
   const lines = md.split('\n');
   const level = (l: string) => /^(#+) /.exec(l)?.[1]!.length;
   return lines.flatMap((l, i) => {
@@ -31,9 +28,37 @@ export function rulesOfChapter(md: string, chapter: string): SpecRule[] {
     const own = m[1]!.length;
     let end = i + 1;
     while (end < lines.length && !((level(lines[end]!) ?? Infinity) <= own)) end++;
-    const hasExample = lines.slice(i + 1, end).some((x) => /^```refsem-run\s*$/.test(x));
-    return [...m[2]!.matchAll(HEADING_ID)].map((id) => ({ id: id[1]!, heading: m[2]!.trim(), chapter: `spec/${chapter}`, line: i + 1, hasExample }));
+    return [{ heading: m[2]!.trim(), ids: [...m[2]!.matchAll(HEADING_ID)].map((id) => id[1]!), line: i + 1, lines: lines.slice(i + 1, end) }];
   });
+}
+
+/**
+ * The rules of one spec chapter. A heading may define several rules (`[IF-T] and [IF-F] …`); a
+ * rule's section runs to the next heading of its level or above.
+ */
+export function rulesOfChapter(md: string, chapter: string): SpecRule[] {
+  return ruleSections(md).flatMap((s) => {
+    const hasExample = s.lines.some((x) => /^```refsem-run\s*$/.test(x));
+    return s.ids.map((id) => ({ id, heading: s.heading, chapter: `spec/${chapter}`, line: s.line, hasExample }));
+  });
+}
+
+/** A rule's own text: its heading and its section of the spec, as written there. */
+export interface RuleText {
+  readonly id: string;
+  readonly heading: string;
+  /** `spec/<chapter>.md` */
+  readonly chapter: string;
+  readonly text: string;
+}
+
+/** Every rule's text, from the chapters' texts: what a report shows beside a rule ID. */
+export function ruleTextsOf(chapters: readonly { readonly name: string; readonly text: string }[]): Map<string, RuleText> {
+  return new Map(
+    chapters
+      .filter((c) => !NOT_CHAPTERS.has(c.name))
+      .flatMap((c) => ruleSections(c.text).flatMap((s) => s.ids.map((id) => [id, { id, heading: s.heading, chapter: `spec/${c.name}`, text: s.lines.join('\n').trim() }] as const))),
+  );
 }
 
 /** The anchor a markdown renderer gives the rule's heading: lower case, punctuation dropped, spaces as dashes. */
@@ -42,9 +67,4 @@ export function headingAnchor(r: Pick<SpecRule, 'heading'>): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N} _-]/gu, '')
     .replace(/ /g, '-');
-}
-
-/** Each rule's link target relative to the spec folder (`schedule.md#…`), from the chapters' texts. */
-export function ruleLinksOf(chapters: readonly { readonly name: string; readonly text: string }[]): Map<string, string> {
-  return new Map(chapters.filter((c) => !NOT_CHAPTERS.has(c.name)).flatMap((c) => rulesOfChapter(c.text, c.name).map((r) => [r.id, `${c.name}#${headingAnchor(r)}`] as const)));
 }

@@ -95,8 +95,9 @@ export class Translation {
    * then what the default is, said in words); refsem's rejection is reported there.
    */
   emit(h: HalideCall | string, name: string, args: Args, at?: Loc): void {
-    const loc = typeof h === 'string' ? at ?? { file: this.file, line: 1, col: 1 } : h.loc;
-    const call: DirectiveCall = { directive: this.registry.get(name)!, args, loc };
+    // A default Halide applies to a func the schedule never names has no line of its own.
+    const loc = typeof h === 'string' ? at : h.loc;
+    const call: DirectiveCall = { directive: this.registry.get(name)!, args, ...(loc ? { loc } : {}) };
     try {
       this.t = applyCall(this.t, call, this.registry, this.calls);
     } catch (e) {
@@ -104,7 +105,7 @@ export class Translation {
       // A split's tail, or a parallel loop over overlapping tails, may be Halide's Auto choice.
       const auto = (name === 'split' || name === 'traverse') && this.stage !== undefined ? this.autoTail.get(this.stage) : undefined;
       const note = auto ? `; Halide's TailStrategy::Auto made ${auto.call.text} (${showLoc(auto.call.loc)}) ${auto.tail}: give it TailStrategy.GuardWithIf to choose otherwise` : '';
-      throw new UserError(`${typeof h === 'string' ? h : h.text} → ${e.message}`, loc, `${e.hint ?? 'see spec/schedule.md for the rule'}${note}`);
+      throw new UserError(`${typeof h === 'string' ? h : h.text} → ${e.message}`, loc ?? { file: this.file, line: 1, col: 1 }, `${e.hint ?? 'see spec/schedule.md for the rule'}${note}`);
     }
     this.calls.push(call);
   }

@@ -3,6 +3,7 @@
 import type { Expr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import type { ArgRecord, ArgValue, Directive, DirectiveCall, ParamType, Schedule } from './plugin.js';
+import { showLoc } from '../diag.js';
 
 function printValue(type: ParamType, v: ArgValue): string {
   if (type === 'expr') return printExpr(v as Expr, 'tgt');
@@ -24,6 +25,14 @@ export function printArgs(d: Directive, args: object): string {
 export function printCall(c: DirectiveCall): string {
   const rest = printArgs(c.directive, c.args);
   return rest ? `${c.directive.name} ${rest}` : c.directive.name;
+}
+
+/**
+ * Where a call was written, or that no line wrote it: a translated schedule adds calls for what it
+ * leaves unsaid (Halide's defaults, spec/halide-schedules.md), and those have no line of their own.
+ */
+export function callPlace(c: DirectiveCall): string {
+  return c.loc ? showLoc(c.loc) : 'a default: no line of the schedule';
 }
 
 export function printSchedule(s: Schedule): string {

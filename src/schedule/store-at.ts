@@ -12,6 +12,10 @@ export type StoreAtArgs = FuncAtLoop;
 
 function check(t: TgtProgram, a: StoreAtArgs, ctx: DirectiveCtx): TgtProgram {
   requireFunc(t, a.func);
+  const first = ctx.history.find((c) => c.directive.name === 'store-at' && (c.args as StoreAtArgs).func === a.func);
+  if (first) {
+    ctx.reject('STORE-AT-ONCE', `'${a.func}' is already stored at ${(first.args as StoreAtArgs).loop} by an earlier store-at${first.loc ? ` (line ${first.loc.line})` : ''}`, `keep one store-at per func: delete this one or the earlier one`);
+  }
   const target = resolveLoop(t, a.loop);
   const lab = labelOf(t, a.func);
   if (lab && isInside(target.path, lab.path)) {

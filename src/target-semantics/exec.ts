@@ -33,9 +33,17 @@ export interface RunOptions {
    * so runs without it pay nothing.
    */
   readonly onStore?: StoreWatcher;
+  /** Called after every allocation with the func and its bounds; compiled apart like `onStore`. */
+  readonly onAlloc?: AllocWatcher;
 }
 
-export type StoreWatcher = (func: string, point: readonly Value[], value: Value) => void;
+/**
+ * The loops around a statement when it runs, outermost first, each with its induction variable's
+ * value: which iteration of which loop made a write (the iteration-space pictures of a report).
+ */
+export type LoopValues = readonly (readonly [string, Value])[];
+export type StoreWatcher = (func: string, point: readonly Value[], value: Value, loops: LoopValues) => void;
+export type AllocWatcher = (func: string, bounds: readonly (readonly [Int, Int])[], loops: LoopValues) => void;
 
 export interface CompiledTgt {
   readonly program: TgtProgram;
@@ -52,6 +60,7 @@ interface Ctx {
   readonly rng: Rng;
   readonly races: RaceDetector;
   readonly onStore?: StoreWatcher;
+  readonly onAlloc?: AllocWatcher;
 }
 
 /** Thrown when a loop iteration finds the step budget spent. */
@@ -177,9 +186,14 @@ const HELPERS = {
     HELPERS.write(c, slot, func, v, [i], cost, site);
   },
   /** [ASSN] in a program compiled for a store watcher: the write, then the watcher. */
-  writeWatched(c: Ctx, slot: number, func: string, v: Value, point: Value[], cost: number, site: Site): void {
+  writeWatched(c: Ctx, slot: number, func: string, v: Value, point: Value[], cost: number, site: Site, loops: LoopValues): void {
     HELPERS.write(c, slot, func, v, point, cost, site);
-    c.onStore!(func, point, v);
+    c.onStore?.(func, point, v, loops);
+  },
+  /** [ALLOC] in a program compiled for watchers: the allocation, then the watcher. */
+  allocWatched(c: Ctx, slot: number, s: Stmt & { k: 'allocate' }, bounds: Value[], cost: number, loops: LoopValues): void {
+    HELPERS.alloc(c, slot, s, bounds, cost);
+    c.onAlloc?.(s.func, c.bufs[slot]!.bounds(), loops);
   },
   /** [ALLOC] */
   alloc(c: Ctx, slot: number, s: Stmt & { k: 'allocate' }, bounds: Value[], cost: number): void {
@@ -222,6 +236,13 @@ class Gen {
   readonly sites: Site[] = [];
   readonly stmts: Stmt[] = [];
   private tmp = 0;
+  /** The induction variables of the loops around the statement being generated, outermost first. */
+  private readonly loops: string[] = [];
+
+  /** The enclosing loops' names and values, as the watchers receive them. */
+  loopValues(): string {
+    return `[${this.loops.map((x) => `[${this.name(x)}, ${this.v(x)}]`).join(', ')}]`;
+  }
 
   v(name: string): string {
     let s = this.vars.get(name);
@@ -324,7 +345,8 @@ class Gen {
       case 'allocate': {
         const es = this.exprs(s.dims.flatMap((d) => [d.min, d.len]), 0, site, par);
         const cost = s.dims.reduce((n, d) => n + exprSteps(d.min) + exprSteps(d.len), 0);
-        out.push(`H.alloc(S, ${this.buf(s.func)}, STMTS[${this.table(this.stmts, s)}], [${es}], ${cost});`);
+        const call = `S, ${this.buf(s.func)}, STMTS[${this.table(this.stmts, s)}], [${es}], ${cost}`;
+        out.push(this.watched ? `H.allocWatched(${call}, ${this.loopValues()});` : `H.alloc(${call});`);
         return;
       }
       case 'store': {
@@ -334,7 +356,7 @@ class Gen {
         const cost = s.idx.reduce((n, e) => n + exprSteps(e), vcost);
         const head = `S, ${this.buf(s.func)}, ${this.name(s.func)}, ${value}`;
         const tail = `${cost}, SITES[${site}]`;
-        if (this.watched) out.push(`H.writeWatched(${head}, [${idx}], ${tail});`);
+        if (this.watched) out.push(`H.writeWatched(${head}, [${idx}], ${tail}, ${this.loopValues()});`);
         else if (!par && s.idx.length === 1) out.push(`H.write1(${head}, ${idx}, ${tail});`);
         else if (!par && s.idx.length === 2) out.push(`H.write2(${head}, ${idx}, ${tail});`);
         else out.push(`H.write(${head}, [${idx}], ${tail});`);
@@ -378,11 +400,15 @@ class Gen {
       out.push(`if (${ln} > 0) {`, `const ${ord} = H.perm(S, ${mn}, ${ln}, SITES[${site}]);`);
       out.push(`S.races.enter(${this.name(s.var)}, ${ord});`, `for (let ${k} = 0; ${k} < ${ord}.length; ${k}++) {`);
       out.push(`S.races.iterate(${k});`, `${x} = ${ord}[${k}];`, 'S.steps++;');
+      this.loops.push(s.var);
       this.stmt(s.body, true, out);
+      this.loops.pop();
       out.push('S.steps++;', 'if (S.steps > S.max) H.budget();', '}', 'S.races.leave();', '}');
     } else {
       out.push(`for (let ${k} = 0; ${k} < ${ln}; ${k}++) {`, `${x} = H.iter(${mn}, ${k});`, 'S.steps++;');
+      this.loops.push(s.var);
       this.stmt(s.body, par, out);
+      this.loops.pop();
       out.push('S.steps++;', 'if (S.steps > S.max) H.budget();', '}');
     }
     out.push('S.steps++;');
@@ -426,7 +452,7 @@ export function compileTgt(p: TgtProgram, watched = false): CompiledTgt {
     program: p,
     source,
     run(input: Input, opts: RunOptions = {}): Outcome {
-      if (opts.onStore && !watched) throw new Error('internal: a store watcher needs the program compiled with `watched`');
+      if ((opts.onStore || opts.onAlloc) && !watched) throw new Error('internal: a watcher needs the program compiled with `watched`');
       const bound = bindInput(p, input);
       const max = opts.maxSteps ?? EXEC_MAX_STEPS;
       const ctx: Ctx = {
@@ -436,6 +462,7 @@ export function compileTgt(p: TgtProgram, watched = false): CompiledTgt {
         rng: seededRng(opts.seed ?? 0),
         races: new RaceDetector(),
         ...(opts.onStore ? { onStore: opts.onStore } : {}),
+        ...(opts.onAlloc ? { onAlloc: opts.onAlloc } : {}),
       };
       const budget: Outcome = { kind: 'stuck', stuck: { kind: 'budget-exceeded', steps: max }, steps: max };
       try {
@@ -455,5 +482,5 @@ export function compileTgt(p: TgtProgram, watched = false): CompiledTgt {
 }
 
 export function execTgt(p: TgtProgram, input: Input | InputLike, opts?: RunOptions): Outcome {
-  return compileTgt(p, opts?.onStore !== undefined).run(inputOf(input), opts);
+  return compileTgt(p, opts?.onStore !== undefined || opts?.onAlloc !== undefined).run(inputOf(input), opts);
 }

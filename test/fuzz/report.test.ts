@@ -10,6 +10,7 @@ const result = (discards: number): CampaignResult => ({
   properties: { halide: { checks: 10, failures: 0, discards } }, constructs: {}, generated: {}, verdicts: {},
   below_completion_floor: false, halide: { equal: 10 - discards, rejected_by_halide: discards, crash: 0 },
   jobs: 1, shard: '0/1', engine: 'beta0', interrupted: false,
+  shrinking: { reserve_s: 0, reproducers: 0, median_funcs: 0, median_directives: 0, stopped_by_time: 0 },
 });
 
 describe('the summary of a backend campaign', () => {

@@ -4,13 +4,19 @@
 // Tn and the output, the machine steps, a derivation opens, a shared link reproduces the view,
 // and bad input is shown, not thrown. Structure is asserted, never pixels; screenshots are kept
 // in test-artifacts/ for people.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { build, createLogger } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_ENGINES } from '../../src/bounds/engine.js';
+import { algorithm, complete, lowerStep, schedule } from '../../src/pipeline.js';
+import { builtinRegistry } from '../../src/schedule/builtins.js';
+import { readSchedule } from '../../src/schedule/halide-style.js';
+import { bindInput } from '../../src/target-semantics/check.js';
+import { Machine } from '../../src/target-semantics/machine.js';
 import { ARTIFACTS, hasChromium, launchChromium, serveStatic } from '../support/browser.js';
 
 const root = join(__dirname, '..', '..');
@@ -21,6 +27,23 @@ let browser: Browser;
 let page: Page;
 const timings: Record<string, number> = {};
 const warnings: string[] = [];
+
+/** The points of harris (16×8 window, Halide-style schedule) the small-step machine writes while Σ has yo = 0, xo = 1. */
+function harrisTile10(): string[] {
+  const alg = algorithm({ file: 'harris.alg', text: readFileSync(join(root, 'examples', 'harris.alg'), 'utf8') });
+  const t0 = lowerStep(alg);
+  const text = readFileSync(join(root, 'examples', 'harris.halide'), 'utf8');
+  const t = complete(schedule(t0, readSchedule(text, 'harris.halide', () => t0, builtinRegistry()), alg), BUILTIN_ENGINES.beta1!);
+  const input = { window: [[0, 16], [0, 8]] as [number, number][], params: new Map<string, number>() };
+  const m = new Machine(0);
+  const out = new Set<string>();
+  m.run(t, bindInput(t, input), {
+    onStep: (ev) => {
+      if (ev.rule === 'ASSN' && ev.redex.startsWith('harris[') && m.env.get('harris.s0.yo') === 0 && m.env.get('harris.s0.xo') === 1) out.add(ev.redex.slice(7, ev.redex.indexOf(']')).replace(/ /g, ''));
+    },
+  });
+  return [...out].sort();
+}
 
 async function timing(p: Page): Promise<number> {
   return Number(await p.locator('#timing').getAttribute('data-ms'));
@@ -69,7 +92,7 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
       expect.stringMatching(/^T3 after store-at g at f\.xo/),
     ]);
     expect(await page.locator('#report #output td').allTextContents()).toEqual(['1', '5', '13', '25', '41', '61']);
-    expect(await page.locator('#report #notes').textContent()).toContain('[VERDICT-EQUAL]');
+    expect(await page.locator('#report #verdict.ok').textContent()).toContain('[VERDICT-EQUAL]');
     await page.screenshot({ path: join(ARTIFACTS, 'playground-sec22.png') });
   });
 
@@ -93,7 +116,7 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(after.length).toBe(3);
     expect(after).not.toEqual(before);
     expect(after[1]).toMatch(/^T1 after split blur_y\.x by 8/);
-    expect(await page.locator('#report #notes').textContent()).toContain('[VERDICT-EQUAL]');
+    expect(await page.locator('#report #verdict.ok').textContent()).toContain('[VERDICT-EQUAL]');
     expect(await page.locator('#report #output td').count()).toBe(64 * 64);
     timings['blur 64x64 after an edit (ms)'] = await timing(page);
   });
@@ -155,10 +178,97 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(await page.locator('#report #errors').textContent()).toMatch(/sec22\.alg:1:\d+: error: /);
     await page.screenshot({ path: join(ARTIFACTS, 'playground-error.png') });
   });
+  it('Harris Halide-style on 16×8: the cells of tile (1, 0) in the picture are exactly the points the machine writes in that tile', async () => {
+    await page.selectOption('#example', 'harris-halide');
+    await page.waitForSelector('#report #space svg');
+    expect(await page.locator('#report #errors').count()).toBe(0);
+    expect(await page.locator('#report #programs h3', { hasText: 'inline' }).first().textContent()).toContain('a default: no line of the schedule');
+    const cells = await page.locator('#space .cells rect[data-tile]').evaluateAll((rs) => rs.map((r) => ({ p: r.getAttribute('data-p')!, tile: r.getAttribute('data-tile')!, fill: r.getAttribute('fill')! })));
+    const mine = cells.filter((c) => c.tile === 'yo=0,xo=1');
+    expect(mine.map((c) => c.p).sort()).toEqual(harrisTile10());
+    // one colour for the tile, and no other tile has it
+    const fills = new Set(mine.map((c) => c.fill));
+    expect(fills.size).toBe(1);
+    expect(cells.filter((c) => c.tile !== 'yo=0,xo=1' && fills.has(c.fill))).toEqual([]);
+    // coloured by the inner loop's iteration instead, the tile splits into columns
+    await page.selectOption('#space select.colour', { label: 'iteration of harris.s0.xo' });
+    const byXo = await page.locator('#space .cells rect[data-tile]').evaluateAll((rs) => new Set(rs.map((r) => r.getAttribute('fill'))).size);
+    expect(byXo).toBe(2);
+    // a click on a cell of tile (1, 0) draws what that tile allocated and computed of a producer
+    await page.selectOption('#space select.producer', 'sxx');
+    await page.locator('#space .cells rect[data-p="9,0"]').click();
+    expect(await page.locator('#space .overlay rect.alloc').count()).toBe(1);
+    expect(await page.locator('#space .overlay circle.computed').count()).toBeGreaterThanOrEqual(64);
+    expect(await page.locator('#space .caption').textContent()).toMatch(/^Tile yo=0,xo=1: sxx allocated \[/);
+    await page.locator('#space').screenshot({ path: join(ARTIFACTS, 'playground-space-harris.png') });
+  });
+
+  it('a rule ID opens its own text from the spec in place, without leaving the view', async () => {
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #programs');
+    const before = page.url();
+    await page.locator('#programs a.rule[data-rule="SPLIT"]').first().click();
+    expect(await page.locator('#rulepanel').isVisible()).toBe(true);
+    expect(await page.locator('#rulepanel h3').textContent()).toMatch(/^\[SPLIT\].*spec\/schedule\.md$/);
+    expect(await page.locator('#rulepanel pre').textContent()).toContain('split');
+    expect(page.url()).toBe(before);
+    // rules named inside the query are links too
+    await page.locator('#bounds a.rule[data-rule="B-FOR"]').first().click();
+    expect(await page.locator('#rulepanel h3').textContent()).toMatch(/^\[B-FOR\]/);
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-rule-panel.png') });
+    await page.locator('#rulepanel .close').click();
+    expect(await page.locator('#rulepanel').isVisible()).toBe(false);
+  });
+
+  it('the refused example shows the refusal, marks its line in the editor and still draws the last program reached', async () => {
+    await page.selectOption('#example', 'refused');
+    await page.waitForSelector('#report #errors');
+    expect(await page.locator('#report #errors').textContent()).toMatch(/refused\.sched:\d+:1: error: compute-at g at f\.xo: \[COMPUTE-AT-PARALLEL\]/);
+    expect(await page.locator('#sched').getAttribute('data-error-line')).toBe('4');
+    expect(await page.locator('#errmark').textContent()).toMatch(/^line 4: /);
+    // the race itself is on the picture of the last program reached: g[3], written by tiles 0 and 1
+    expect(await page.locator('#report #space .conflict rect').count()).toBe(1);
+    expect(await page.locator('#report #space .conflict-text').textContent()).toMatch(/data race on g\[3\]: iterations f\.s0\.xo = [01] \(write\) and f\.s0\.xo = [01] \(write\)/);
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-refused.png') });
+    await afterEdit(page, () => page.fill('#sched', 'split f.x by 3\n'));
+    expect(await page.locator('#sched').getAttribute('data-error-line')).toBeNull();
+  });
+
+  it('re-renders after an edit are timed for Harris on 8×8 and blur on 16×16 (recorded, not asserted)', async () => {
+    await page.selectOption('#example', 'harris');
+    await page.waitForSelector('#report #space');
+    await afterEdit(page, () => page.fill('#window', '0+8,0+8'));
+    await afterEdit(page, () => page.fill('#point', 'harris(1, 1)'));
+    timings['harris 8x8 after an edit (ms)'] = await timing(page);
+    await page.selectOption('#example', 'blur');
+    await page.waitForSelector('#report #space');
+    await afterEdit(page, () => page.fill('#window', '0+16,0+16'));
+    await afterEdit(page, () => page.fill('#point', 'blur_y(1, 1)'));
+    timings['blur 16x16 after an edit (ms)'] = await timing(page);
+    expect(await page.locator('#report #space .cells rect[data-tile]').count()).toBe(256);
+  });
+
+  it('at phone width the page is one readable column', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    await phone.goto(url);
+    await phone.waitForSelector('#report #space');
+    const box = async (sel: string) => (await phone.locator(sel).boundingBox())!;
+    const [ed, rep] = [await box('#editors'), await box('#report')];
+    expect(rep.y).toBeGreaterThan(ed.y + ed.height - 1);
+    expect(rep.x + rep.width).toBeLessThanOrEqual(391);
+    const scrollWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(390);
+    const size = await phone.locator('#report pre').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    expect(size).toBeGreaterThanOrEqual(12);
+    await phone.screenshot({ path: join(ARTIFACTS, 'playground-phone.png'), fullPage: true });
+    await phone.locator('#space').screenshot({ path: join(ARTIFACTS, 'playground-phone-space.png') });
+    await phone.close();
+  });
 });
 
+
 describe.runIf(hasChromium)('refsem html in Chromium', () => {
-  it('the report of §2.2 opens from a file and shows T0 … T3 and a working stepper', async () => {
+  it('the report of §2.2 opens from a file and shows T0 … T3, a working stepper, rule texts and the picture; Harris with its .halide fits', async () => {
     const { runCli } = await import('../support/cli.js');
     const dir = mkdtempSync(join(tmpdir(), 'refsem-html-'));
     const file = join(dir, 'r.html');
@@ -174,6 +284,26 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
       expect(await p.locator('#machine .stepno').textContent()).toMatch(/^step 6 of/);
       expect(errors).toEqual([]);
       await p.screenshot({ path: join(ARTIFACTS, 'html-report-sec22.png'), fullPage: true });
+      // rule text in place, the picture drawn; and the Harris report with its .halide schedule
+      await p.locator('#programs a.rule[data-rule="SPLIT"]').first().click();
+      expect(await p.locator('#rulepanel h3').textContent()).toMatch(/^\[SPLIT\]/);
+      expect(await p.locator('#space .cells rect[data-tile]').count()).toBe(8);
+      const harris = join(dir, 'harris.html');
+      const t0 = performance.now();
+      expect((await runCli(['html', join(root, 'examples', 'harris.alg'), '--schedule', join(root, 'examples', 'harris.halide'), '-o', harris])).code).toBe(0);
+      const ms = performance.now() - t0;
+      const bytes = statSync(harris).size;
+      writeFileSync(join(ARTIFACTS, 'html-harris.json'), JSON.stringify({ 'refsem html harris.alg --schedule harris.halide (ms, in-process)': Math.round(ms), bytes }, null, 2));
+      expect(bytes).toBeLessThanOrEqual(1.5e6);
+      await p.goto(`file://${harris}`);
+      expect(await p.locator('#space .cells rect[data-tile]').count()).toBe(64);
+      await p.setViewportSize({ width: 1280, height: 800 });
+      await p.screenshot({ path: join(ARTIFACTS, 'html-report-harris.png') });
+      const phone = await b.newPage({ viewport: { width: 390, height: 844 } });
+      await phone.goto(`file://${harris}`);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await phone.screenshot({ path: join(ARTIFACTS, 'html-report-harris-phone.png') });
+      expect(errors).toEqual([]);
     } finally {
       await b.close();
       rmSync(dir, { recursive: true, force: true });

@@ -11,19 +11,19 @@ const sec22 = { file: 'sec22.alg', text: example('sec22.alg') };
 const sched = { file: 'sec22.sched', text: example('sec22.sched') };
 
 describe('buildReport', () => {
-  const m = buildReport({ source: sec22, schedule: sched, window: [[0, 6]], ruleHref: (id) => (id === 'SPLIT' ? 'schedule.md#split' : undefined) });
+  const m = buildReport({ source: sec22, schedule: sched, window: [[0, 6]] });
 
   it('lists T0 … T3 with the directive and rule of each step', () => {
     expect(m.errors).toEqual([]);
     expect(m.programs.map((p) => p.label)).toEqual(['T0', 'T1', 'T2', 'T3']);
     expect(m.programs[1]!.directive).toMatch(/^split f\.x by 3 /);
-    expect(m.programs[1]!.rule).toEqual({ id: 'SPLIT', href: 'schedule.md#split' });
+    expect(m.programs[1]!.rule).toEqual({ id: 'SPLIT' });
     expect(m.programs[2]!.rule).toEqual({ id: 'COMPUTE-AT' });
   });
 
   it('shows the output window of §2.2 and that the target agrees with it', () => {
     expect(m.output).toEqual({ func: 'f', window: [[0, 6]], values: ['1', '5', '13', '25', '41', '61'] });
-    expect(m.notes).toContain('[VERDICT-EQUAL] equal: the target agrees with the algorithm on the whole window');
+    expect(m.verdict).toEqual({ kind: 'equal', text: '[VERDICT-EQUAL] equal: the target agrees with the algorithm on the whole window' });
   });
 
   it('has the holes, the query and the completion by β1', () => {
@@ -55,16 +55,48 @@ describe('buildReport', () => {
   });
 });
 
+describe('regressions of the report', () => {
+  it('a Halide default (an implicit inline) is attributed to no line of the schedule, not to its line 1', () => {
+    const m = buildReport({ source: { file: 'harris.alg', text: example('harris.alg') }, schedule: { file: 'harris.halide', text: example('harris.halide') }, window: [[0, 2], [0, 2]] });
+    const inlines = m.programs.filter((p) => p.directive?.startsWith('inline '));
+    expect(inlines.length).toBeGreaterThan(0);
+    for (const p of inlines) expect(p.directive).toMatch(/\(a default: no line of the schedule\)$/);
+    expect(m.programs.some((p) => p.directive?.includes('harris.halide:1:1'))).toBe(false);
+  });
+
+  it('the machine stopped by the report’s step limit says so, and does not call itself stuck', () => {
+    const m = buildReport({ source: { file: 'blur.alg', text: example('blur.alg') }, schedule: { file: 'blur.sched', text: example('blur.sched') }, stepWindow: [[0, 8], [0, 8]] });
+    expect(m.machine!.truncated).toBe(true);
+    expect(m.machine!.outcome).toMatch(/^step limit reached: /);
+    expect(m.machine!.outcome).not.toMatch(/stuck/);
+  });
+
+  it('the verdict `equal` is a success of its own, apart from the notes', () => {
+    const m = buildReport({ source: sec22, schedule: sched, window: [[0, 6]] });
+    expect(m.notes.some((n) => n.includes('VERDICT'))).toBe(false);
+    expect(m.verdict!.kind).toBe('equal');
+  });
+
+  it('`html --help` states the window reports use by default (0+8)', async () => {
+    const r = await runCli(['html', '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('default 0+8 per dimension');
+  });
+});
+
 describe('refsem html', () => {
   const { dir, file } = scratch('refsem-html-');
 
-  it('writes one page showing T0 … T3 of §2.2, with rules linked to the spec', async () => {
+  it('writes one page showing T0 … T3 of §2.2, each rule with its own text from the spec in the page', async () => {
     const out = join(dir, 'r.html');
     const r = await runCli(['html', `${examplesDir}/sec22.alg`, '--schedule', `${examplesDir}/sec22.sched`, '-o', out]);
     expect(r.code).toBe(0);
     const page = readFileSync(out, 'utf8');
     for (const t of ['T0', 'T1', 'T2', 'T3']) expect(page).toContain(`<h3 id="${t}">`);
-    expect(page).toMatch(/<a class="rule" href="file:\/\/[^"]*\/spec\/schedule\.md#split-[^"]*">\[SPLIT\]<\/a>/);
+    expect(page).toContain('<a class="rule" href="#rule-SPLIT" data-rule="SPLIT">[SPLIT]</a>');
+    expect(page).toMatch(/<div class="ruletext" id="rule-SPLIT"><h3>\[SPLIT\][^<]*<small>spec\/schedule\.md<\/small><\/h3><pre>/);
+    // rules named inside the query's text are links too, and nothing points at this machine's files
+    expect(page).toContain('<a class="rule" href="#rule-B-FOR" data-rule="B-FOR">[B-FOR]</a>');
+    expect(page).not.toMatch(/file:\/\//);
   });
 
   it('shows a program error in the page and still writes it', async () => {

@@ -64,20 +64,25 @@ describe('renderReport', () => {
     source: { file: 'sec22.alg', text: 'pipeline f() { func f(x) = x; }' },
     programs: [
       { label: 'T0', text: 'for f.s0.x in (a, b) do f[x] <- x' },
-      { label: 'T1', directive: 'split f.s0.x into xo, xi by 3', rule: { id: 'SPLIT', href: 'schedule.md#split' }, text: 'for f.s0.xo in (0, 2) do f[x] <- x' },
+      { label: 'T1', directive: 'split f.s0.x into xo, xi by 3', rule: { id: 'SPLIT' }, text: 'for f.s0.xo in (0, 2) do f[x] <- x' },
     ],
     output: { func: 'f', window: [[0, 3]], values: ['1', '5', 'ε_rdom'] },
     machine: { window: '[0, 3)', steps: [{ rule: { id: 'FOR-ITER' }, text: 'for </script> x' }], outcome: 'done', truncated: false },
   };
-  const page = renderReport(model, { specBase: 'file:///spec/' });
+  const rules = new Map([['SPLIT', { id: 'SPLIT', heading: '[SPLIT] Splitting a loop', chapter: 'spec/schedule.md', text: 'A loop of extent n … ⟨é⟩' }]]);
+  const page = renderReport(model, { rules });
 
   it('is one page with no external resource', () => {
     expect(page.startsWith('<!doctype html>')).toBe(true);
     expect(page).not.toMatch(/<(link|img|iframe)\b|src=|https?:\/\//);
   });
 
-  it('shows the programs with the directive, its rule linked to the spec, and the diff', () => {
-    expect(page).toContain('<a class="rule" href="file:///spec/schedule.md#split">[SPLIT]</a>');
+  it('[REPORT-RULES] shows the programs with the directive, its rule with its own text in the page, and the diff', () => {
+    expect(page).toContain('<a class="rule" href="#rule-SPLIT" data-rule="SPLIT">[SPLIT]</a>');
+    expect(page).toContain('<div class="ruletext" id="rule-SPLIT"><h3>[SPLIT] Splitting a loop <small>spec/schedule.md</small></h3><pre>A loop of extent n … ⟨é⟩</pre></div>');
+    // a rule the spec does not define stays plain text, with no appendix entry
+    expect(page).toContain(String.raw`<span class=\"rule\">[FOR-ITER]<\/span>`);
+    expect(page).not.toContain('id="rule-FOR-ITER"');
     expect(page).toContain('<span class="del">- for f.s0.x in (a, b) do f[x] &lt;- x</span>');
     expect(page).toContain('<span class="add">+ for f.s0.xo in (0, 2) do f[x] &lt;- x</span>');
   });

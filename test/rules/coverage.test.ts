@@ -1,4 +1,6 @@
 // Rule coverage: the tally of printed rule IDs, and `refsem coverage` on a small tour.
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { showCoverage, tallyRules } from '../../src/rules/coverage.js';
 import { runCli } from '../support/cli.js';
@@ -31,6 +33,19 @@ describe('refsem coverage', () => {
     expect(rep.rules['VALID-NAMES']).toBe(0);
     expect(rep.rules['STD-EVAL']).toBe(0);
     expect(rep.fired).toBeLessThan(rep.total);
+  });
+
+  it('the default tour runs the tour schedules after their algorithm, and they fire refusals as well as directives', async () => {
+    // It once paired each algorithm with one schedule only: 6 schedule rules fired, no refusal.
+    const { bundledExamples } = await import('../../src/cli/commands/coverage.js');
+    const files = bundledExamples().map((f) => relative(examplesDir, f));
+    const tour = readdirSync(join(examplesDir, 'tour')).filter((f) => f.startsWith('sec22.')).map((f) => `tour/${f}`);
+    expect(tour.length).toBeGreaterThan(10);
+    expect(files.slice(files.indexOf('sec22.alg'), files.indexOf('sec22.alg') + 2 + tour.length)).toEqual(['sec22.alg', 'sec22.sched', ...tour.sort()]);
+    const r = await runCli(['coverage', `${examplesDir}/sec22.alg`, ...tour.map((f) => join(examplesDir, f)), '--json']);
+    const rep = JSON.parse(r.stdout) as { rules: Record<string, number> };
+    const refusals = ['SCHED-PHASE', 'SCHED-FUNC', 'SCHED-LOOP', 'SCHED-FRESH', 'TRAVERSE-DISJOINT', 'VECTORIZE-EXTENT', 'COMPUTE-AT-OWN', 'COMPUTE-AT-OUTPUT', 'COMPUTE-AT-PARALLEL', 'INLINE-OUTPUT', 'INLINE-NEST', 'STORE-AT-DOMINANCE', 'STORE-AT-OWN', 'STORE-AT-ONCE'];
+    for (const id of [...refusals, 'SPLIT', 'UNROLL', 'INLINE', 'VECTORIZE', 'BOUND', 'COMPUTE-AT', 'STORE-AT']) expect(rep.rules[id], id).toBeGreaterThan(0);
   });
 
   it('refuses a schedule that follows no algorithm, and files of other kinds', async () => {

@@ -379,6 +379,9 @@ describe('store-at', () => {
   it('[STORE-AT-OWN] not inside its own computation', () => {
     expectRejection(() => scheduled(SEC22, 'store-at g at g.x'), 'STORE-AT-OWN', ['g.s0.x']);
   });
+  it('[STORE-AT-ONCE] a second store-at of the same func is refused, naming the first', () => {
+    expectRejection(() => scheduled(SEC22, 'split f.x by 3\ncompute-at g at f.xo\nstore-at g at f.xo\nstore-at g at f.xo'), 'STORE-AT-ONCE', ["'g'", 'f.xo', 'line 3'], 4);
+  });
 });
 
 describe('bounds phase', () => {

@@ -28,12 +28,21 @@ function itemsOf(files: readonly string[]): Item[] {
   return out;
 }
 
-/** The bundled examples, each algorithm followed by the schedule of the same name when there is one. */
-function bundledExamples(): string[] {
+/**
+ * The bundled examples, each algorithm followed by the schedule of the same name when there is one
+ * and by the schedules of the tour (examples/tour/ALG.WHAT.sched): small schedules, accepted and
+ * refused, that make the directives and their refusals print their rules.
+ */
+export function bundledExamples(): string[] {
   const dir = EXAMPLES_DIR;
   const names = readdirSync(dir).sort();
+  const tour = readdirSync(join(dir, 'tour')).sort();
+  const schedulesOf = (alg: string) => [
+    ...(existsSync(join(dir, `${alg}.sched`)) ? [join(dir, `${alg}.sched`)] : []),
+    ...tour.filter((n) => n.startsWith(`${alg}.`) && n.endsWith('.sched')).map((n) => join(dir, 'tour', n)),
+  ];
   return [
-    ...names.filter((n) => n.endsWith('.alg')).flatMap((n) => [join(dir, n), ...(existsSync(join(dir, n.replace(/\.alg$/, '.sched'))) ? [join(dir, n.replace(/\.alg$/, '.sched'))] : [])]),
+    ...names.filter((n) => n.endsWith('.alg')).flatMap((n) => [join(dir, n), ...schedulesOf(n.replace(/\.alg$/, ''))]),
     ...names.filter((n) => n.endsWith('.tgt')).map((n) => join(dir, n)),
     ...readdirSync(join(dir, 'perceus')).sort().filter((n) => n.endsWith('.lam')).map((n) => join(dir, 'perceus', n)),
   ];

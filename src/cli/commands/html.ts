@@ -8,9 +8,9 @@ import { CLI_LOC, UserError } from '../../diag.js';
 import { collect, parseParams } from '../options.js';
 import { windowOf } from '../common-options.js';
 import { resolveEngine, registryWith } from '../../node/plugins.js';
-import { buildReport, REPORT_LIMITS } from '../../report/build.js';
+import { buildReport, DEFAULT_WINDOW, REPORT_LIMITS } from '../../report/build.js';
 import { buildLambdaReport } from '../../report/lambda.js';
-import { specRuleHref, writeReportPage } from '../case-report.js';
+import { writeReportPage } from '../case-report.js';
 
 interface Opts {
   schedule?: string;
@@ -29,7 +29,7 @@ export const register: Register = (program, io) => {
     .argument('<prog>', 'algorithm (.alg) or λ1 program (.lam)')
     .option('--schedule <file>', 'schedule to apply after lowering')
     .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
-    .option('--window <MIN+LEN,...>', `output window, stepped through on the machine too (at most ${REPORT_LIMITS.stepPoints} points; default 0+4 per dimension)`)
+    .option('--window <MIN+LEN,...>', `output window, stepped through on the machine too (at most ${REPORT_LIMITS.stepPoints} points; default ${DEFAULT_WINDOW.min}+${DEFAULT_WINDOW.len} per dimension, the machine on its first points)`)
     .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
     .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta1')
     .option('--point <f(c,...)>', 'the point whose derivation is shown (default: the first point of the window)')
@@ -37,9 +37,8 @@ export const register: Register = (program, io) => {
     .action(async (prog: string, o: Opts) => {
       const source = readSource(prog);
       if (/\.(tgt|sched)$/.test(source.file)) throw new UserError(`'${source.file}' is not an algorithm or a λ1 program`, CLI_LOC, 'refsem html takes an algorithm (.alg), with --schedule for its schedule, or a λ1 program (.lam)');
-      const ruleHref = specRuleHref();
       if (source.file.endsWith('.lam')) {
-        const model = buildLambdaReport({ source, ruleHref });
+        const model = buildLambdaReport({ source });
         writeReportPage(o.out, model);
         io.out(`wrote ${o.out}: the Perceus translation and ${model.perceus?.steps.length ?? 0} heap-machine steps${model.errors.length ? ', with the error shown in the page' : ''}\n`);
         return;
@@ -57,7 +56,6 @@ export const register: Register = (program, io) => {
         engine: await resolveEngine(o.engine),
         ...(o.point !== undefined ? { point: o.point } : {}),
         registry: await registryWith(o.directive),
-        ruleHref,
       });
       writeReportPage(o.out, model);
       io.out(`wrote ${o.out}: ${model.programs.length} programs${model.errors.length ? `, ${model.errors.length} error${model.errors.length === 1 ? '' : 's'} shown in the page` : ''}\n`);

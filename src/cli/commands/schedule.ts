@@ -2,11 +2,10 @@
 // PROG (or reads a .tgt program), applies the schedule (§2.8) and prints the final Tgt? program; with
 // --trace, every intermediate T0 … Tn, each headed by the directive that produced it; with --print,
 // the schedule itself as refsem directives (a Halide-style .halide schedule, translated).
-import { showLoc } from '../../diag.js';
 import { printTgt } from '../../target-semantics/print.js';
 import { type FlowObserver, initialProgram, lemmaCheck, observers, schedule } from '../../pipeline.js';
 import { readProgramInput } from '../../node/program.js';
-import { printCall, printSchedule, usage } from '../../schedule/print.js';
+import { callPlace, printCall, printSchedule, usage } from '../../schedule/print.js';
 import { loadSchedule, registryWith } from '../../node/plugins.js';
 import { collect } from '../options.js';
 import type { Register } from './index.js';
@@ -80,7 +79,7 @@ export const register: Register = (program, io) => {
       let i = 0;
       const trace: FlowObserver = {
         onStep(e) {
-          if (e.step === 'directive') io.out(`\n// T${++i} = ${e.call.directive.rule ? `[${e.call.directive.rule}] ` : ''}${printCall(e.call)}   (${showLoc(e.call.loc)})\n${printTgt(e.t)}`);
+          if (e.step === 'directive') io.out(`\n// T${++i} = ${e.call.directive.rule ? `[${e.call.directive.rule}] ` : ''}${printCall(e.call)}   (${callPlace(e.call)})\n${printTgt(e.t)}`);
         },
       };
       const final = schedule(t0, s, input.algorithm, observers(o.check ? lemmaCheck : undefined, o.trace ? trace : undefined));
