@@ -7,16 +7,12 @@
 // plug-ins run in this thread, as before.
 import { readFileSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { CLI_LOC, UserError, argLoc } from '../diag.js';
+import { UserError, argLoc } from '../diag.js';
 import { EXIT, type IO, guardExit } from '../node/io.js';
+import { DEFAULT_PLUGIN_HEAP_MB, PLUGIN_HEAP_ENV, heapLimitMb } from '../node/heap-limit.js';
 import { isModulePath } from '../node/plugins.js';
 import { routePluginConsole } from '../node/watchdog.js';
 import { main } from './main.js';
-
-/** The environment variable that sets the limit, in megabytes (docs/development.md, "Hostile input"). */
-export const PLUGIN_HEAP_ENV = 'REFSEM_PLUGIN_HEAP_MB';
-/** The default: the heap of one campaign worker. */
-export const DEFAULT_PLUGIN_HEAP_MB = 4096;
 
 interface PluginArg {
   readonly option: string;
@@ -49,15 +45,6 @@ export function pluginModules(argv: readonly string[]): PluginArg[] {
     if (m[1] === '--directive' || isModulePath(module)) found.push({ option: m[1]!, module });
   });
   return found;
-}
-
-function heapLimitMb(env: NodeJS.ProcessEnv): number {
-  const text = env[PLUGIN_HEAP_ENV];
-  if (text === undefined || text === '') return DEFAULT_PLUGIN_HEAP_MB;
-  if (!/^\d+$/.test(text) || Number(text) < 16) {
-    throw new UserError(`${PLUGIN_HEAP_ENV}=${text} is not a heap limit`, CLI_LOC, `set ${PLUGIN_HEAP_ENV} to a number of megabytes, at least 16 (default ${DEFAULT_PLUGIN_HEAP_MB}), or unset it`);
-  }
-  return Number(text);
 }
 
 type HostMessage = { readonly out: string } | { readonly err: string } | { readonly code: number };

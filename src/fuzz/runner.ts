@@ -14,11 +14,10 @@ import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
 import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
 import { HALIDE_VERDICTS } from '../halide/run.js';
+import { heapLimitMb } from '../node/heap-limit.js';
 import { type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
 
 
-/** The heap of one campaign worker (the machine's memory is shared by the jobs). */
-const WORKER_HEAP_MB = 4096;
 
 /** How a check that ended its worker is reported. */
 interface StuckCheck {
@@ -121,6 +120,7 @@ function localPosition(shard: Shard, jobs: number, job: number, index: number): 
 const END_GRACE_MS = 1000;
 
 export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void = () => {}): CampaignControl {
+  const heapMb = heapLimitMb(process.env);
   const props = selectProperties(o.properties);
   const t0 = Date.now();
   const end = o.timeMs !== undefined ? t0 + o.timeMs : undefined;
@@ -196,7 +196,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         const spec: SliceSpec = { ...base, job, startK, startPos };
         // A heap limit per worker: a plug-in or engine that allocates without bound ends its own
         // worker (an out-of-memory verdict for the check it was running), not the campaign.
-        const w = new Worker(entry, { workerData: { spec, config: o.config, properties: props.map((p) => p.name), watch }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+        const w = new Worker(entry, { workerData: { spec, config: o.config, properties: props.map((p) => p.name), watch }, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
         live.add(w);
         let finished = false;
         const finish = () => {
@@ -245,7 +245,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         w.on('error', (e) => {
           const index = watch[0]!;
           if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' && index >= 0 && !finished) {
-            return replace(index, { verdict: 'out-of-memory', expected: `the check stays within the worker's ${WORKER_HEAP_MB} MB heap`, actual: 'the worker ran out of memory and was replaced' });
+            return replace(index, { verdict: 'out-of-memory', expected: `the check stays within the worker's ${heapMb} MB heap`, actual: 'the worker ran out of memory and was replaced' });
           }
           record(internalFailure(job, e));
           finish();

@@ -148,7 +148,7 @@ describe('worker threads (compiled build)', () => {
     writeFileSync(hog, `let calls = 0; export default { name: 'hog', complete() {
       if (++calls % 3 === 0) { const keep = []; for (;;) keep.push(new Array(1 << 20).fill(0.5 + calls)); }
       return { ok: false, explanation: 'gives up' }; } };\n`);
-    const r = spawnSync('node', [bin, 'fuzz', '--engine', hog, '--runs', '8', '--budget', '120s', '--jobs', '1', '--seed', '2', '--property', 'confluence', '--out', join(dir, 'out'), '--json'], { encoding: 'utf8', timeout: 170_000 });
+    const r = spawnSync('node', [bin, 'fuzz', '--engine', hog, '--runs', '8', '--budget', '120s', '--jobs', '1', '--seed', '2', '--property', 'confluence', '--out', join(dir, 'out'), '--json'], { encoding: 'utf8', timeout: 170_000, env: { ...process.env, REFSEM_PLUGIN_HEAP_MB: '256' } });
     const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
     expect(s.runs).toBe(8);
     expect(s.failures.map((f: { verdict: string; key: string }) => [f.verdict, f.key])).toEqual([['out-of-memory', 'confluence/out-of-memory']]);
