@@ -15,7 +15,7 @@ import { type SliceSpec, propertyFor, runSlice } from './slice.js';
 import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
 import { HALIDE_VERDICTS } from '../halide/run.js';
 import { heapLimitMb } from '../node/heap-limit.js';
-import { type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
+import { type CaseSize, type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
 
 
 
@@ -47,7 +47,8 @@ export interface CampaignOptions {
   readonly stopWhen?: (f: Found) => boolean | Promise<boolean>;
 }
 
-export interface FailureEntry {
+/** A failure of the summary, with the size of its shrunk case and whether the clock ended its shrink. */
+export interface FailureEntry extends CaseSize {
   readonly property: string;
   readonly verdict: string;
   readonly key: string;
@@ -55,10 +56,6 @@ export interface FailureEntry {
   readonly culprit?: string;
   readonly reproducer: string;
   readonly detected_s: number;
-  /** the size of the shrunk case, and whether the clock ended its shrink (shrink-summary.ts) */
-  readonly funcs?: number;
-  readonly directives?: number;
-  readonly shrink_stopped_by_time?: boolean;
 }
 
 export interface Snapshot {

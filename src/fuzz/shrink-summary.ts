@@ -2,7 +2,6 @@
 // small the reproducers came out (median funcs and directives), so that a budget that cuts
 // shrinks short shows in the summary rather than only in the size of the files.
 import type { Found } from './check.js';
-import type { FailureEntry } from './runner.js';
 
 /**
  * Decision: a tenth of a `--time` campaign, at most 30 s, is kept for shrinking: no check starts in
@@ -38,8 +37,15 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The size fields of a campaign's failure entry (see FailureEntry in runner.ts). */
+export interface CaseSize {
+  readonly funcs?: number;
+  readonly directives?: number;
+  readonly shrink_stopped_by_time?: boolean;
+}
+
 /** The summary over a campaign's failure entries (summaries of older versions lack the sizes). */
-export function shrinkSummary(entries: readonly FailureEntry[], reserveMs: number): ShrinkSummary {
+export function shrinkSummary(entries: readonly CaseSize[], reserveMs: number): ShrinkSummary {
   const sized = entries.filter((e) => e.funcs !== undefined);
   return {
     reserve_s: reserveMs / 1000,

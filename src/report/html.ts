@@ -4,10 +4,9 @@
 // bottom is reading the semantics in order. The few scripts inline here only move sliders and
 // fold trees; everything shown is in the HTML itself.
 import { type Folded, foldRepeats } from '../alg-semantics/spec-eval.js';
-import type { RuleText } from '../rules/spec-rules.js';
 import { escapeHtml } from './escape.js';
 import { initSpaces, spaceHtml } from './space-html.js';
-import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef } from './model.js';
+import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef, RuleText } from './model.js';
 
 export interface RenderOptions {
   /** the spec's rules: an ID the page names opens its text in place; plain text without it */

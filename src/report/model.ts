@@ -63,3 +63,12 @@ export interface ReportModel {
   readonly derivation?: { readonly point: string; readonly tree: DerivationNode; readonly truncated: boolean };
   readonly perceus?: { readonly translated: string; readonly steps: readonly MachineStep[]; readonly result: string; readonly truncated: boolean };
 }
+
+/** A rule's own text, shown beside its ID: its heading and its section of the spec, as written there. */
+export interface RuleText {
+  readonly id: string;
+  readonly heading: string;
+  /** `spec/<chapter>.md` */
+  readonly chapter: string;
+  readonly text: string;
+}

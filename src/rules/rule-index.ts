@@ -4,7 +4,8 @@
 // (test/rules/rule-index.test.ts), never written by hand.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { NOT_CHAPTERS, type SpecRule, type RuleText, headingAnchor, ruleTextsOf, rulesOfChapter } from './spec-rules.js';
+import type { RuleText } from '../report/model.js';
+import { NOT_CHAPTERS, type SpecRule, headingAnchor, ruleTextsOf, rulesOfChapter } from './spec-rules.js';
 
 export { type SpecRule, rulesOfChapter } from './spec-rules.js';
 

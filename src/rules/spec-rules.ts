@@ -1,6 +1,7 @@
 // The rules of the spec as data: every ID in the headings of a chapter, where its section is and
 // whether it holds a runnable example. Pure text processing, so the playground can compute rule
 // links in the browser from the same chapters the command line reads from disk.
+import type { RuleText } from '../report/model.js';
 
 export interface SpecRule {
   readonly id: string;
@@ -41,15 +42,6 @@ export function rulesOfChapter(md: string, chapter: string): SpecRule[] {
     const hasExample = s.lines.some((x) => /^```refsem-run\s*$/.test(x));
     return s.ids.map((id) => ({ id, heading: s.heading, chapter: `spec/${chapter}`, line: s.line, hasExample }));
   });
-}
-
-/** A rule's own text: its heading and its section of the spec, as written there. */
-export interface RuleText {
-  readonly id: string;
-  readonly heading: string;
-  /** `spec/<chapter>.md` */
-  readonly chapter: string;
-  readonly text: string;
 }
 
 /** Every rule's text, from the chapters' texts: what a report shows beside a rule ID. */
