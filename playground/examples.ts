@@ -9,8 +9,9 @@ import map from '../examples/perceus/map.lam?raw';
 import rbtree from '../examples/perceus/rbtree.lam?raw';
 import prefixSum from '../examples/prefix_sum.alg?raw';
 import sec22 from '../examples/sec22.alg?raw';
+import swap from '../examples/swap.alg?raw';
 import sec22Sched from '../examples/sec22.sched?raw';
-import sec22Race from '../examples/tour/sec22.race.sched?raw';
+import swapRace from '../examples/tour/swap.race.sched?raw';
 
 export interface Example {
   readonly id: string;
@@ -31,7 +32,7 @@ export const EXAMPLES: readonly Example[] = [
   { id: 'prefix_sum', title: 'Prefix sum (a scan)', kind: 'algorithm', source: prefixSum, window: '0+8', params: 'n=8' },
   { id: 'harris', title: 'Harris-like corner detector', kind: 'algorithm', source: harris, schedule: harrisSched, window: '0+8,0+8' },
   { id: 'harris-halide', title: 'Harris, scheduled Halide-style (.halide)', kind: 'algorithm', source: harris, schedule: harrisHalide, syntax: 'halide', window: '0+16,0+8' },
-  { id: 'refused', title: 'A refused schedule: g computed in a parallel loop, stored outside it', kind: 'algorithm', source: sec22, schedule: sec22Race, window: '0+6' },
+  { id: 'refused', title: 'A refused schedule: acc computed in a parallel loop, stored outside it', kind: 'algorithm', source: swap, schedule: swapRace, window: '0+5' },
   { id: 'map', title: 'Perceus: map over a list', kind: 'lambda', source: map },
   { id: 'rbtree', title: 'Perceus: red-black tree insertion', kind: 'lambda', source: rbtree },
 ];

@@ -141,7 +141,8 @@ export function showDirectiveVerdict(v: DirectiveVerdict): string {
       return head + v.stopped.map((s) => `  ${s.property}: a check ended by the watchdog (${s.verdict === 'timeout' ? 'still running at --budget' : 'out of memory'}) → ${s.reproducer}\n`).join('')
         + `  hint: the directive's apply, validate or generate probably ${v.stopped.some((s) => s.verdict === 'timeout') ? 'does not return' : 'allocates without bound'}; replay the reproducer (refsem replay FILE) to see the call\n`;
     }
-    if (v.unfinished > 0 && v.checks === 0) {
+    // A check left running is the likelier cause than generate even when a few finished before it.
+    if (v.unfinished > 0) {
       return head + `  ${v.unfinished} check(s) were still running when the search ended and were stopped: the directive's apply, validate or generate probably does not return\n`
         + `  hint: give a --budget shorter than --time, so that the watchdog stops such a check and writes its reproducer\n`;
     }

@@ -23,7 +23,7 @@ describe('refsem exec', () => {
   });
   it('adds "outcome" when the run got stuck, and explains a failed engine', async () => {
     const r = await runCli(['exec', lookup, '--window', '0+3', '--json']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1); // a stuck run exits 1 (spec/target.md)
     expect(JSON.parse(r.stdout)).toMatchObject({ func: 'o', outcome: { kind: 'assert-failed' } });
     expect(r.stderr).toMatch(/bounds engine beta0 failed.*\?mem l\.x is unbounded/);
   });

@@ -223,14 +223,15 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
   it('the refused example shows the refusal, marks its line in the editor and still draws the last program reached', async () => {
     await page.selectOption('#example', 'refused');
     await page.waitForSelector('#report #errors');
-    expect(await page.locator('#report #errors').textContent()).toMatch(/refused\.sched:\d+:1: error: compute-at g at f\.xo: \[COMPUTE-AT-PARALLEL\]/);
-    expect(await page.locator('#sched').getAttribute('data-error-line')).toBe('4');
-    expect(await page.locator('#errmark').textContent()).toMatch(/^line 4: /);
-    // the race itself is on the picture of the last program reached: g[3], written by tiles 0 and 1
+    expect(await page.locator('#report #errors').textContent()).toMatch(/refused\.sched:\d+:1: error: compute-at acc at h\.xo: \[COMPUTE-AT-PARALLEL\]/);
+    expect(await page.locator('#sched').getAttribute('data-error-line')).toBe('5');
+    expect(await page.locator('#errmark').textContent()).toMatch(/^line 5: /);
+    // the race itself is on the picture of the last program reached: acc[2], which the shifted last
+    // tile computes again while tile 0 has already updated it
     expect(await page.locator('#report #space .conflict rect').count()).toBe(1);
-    expect(await page.locator('#report #space .conflict-text').textContent()).toMatch(/data race on g\[3\]: iterations f\.s0\.xo = [01] \(write\) and f\.s0\.xo = [01] \(write\)/);
+    expect(await page.locator('#report #space .conflict-text').textContent()).toMatch(/data race on acc\[2\]: iterations h\.s0\.xo = [01] \(write\) and h\.s0\.xo = [01] \(write\)/);
     await page.screenshot({ path: join(ARTIFACTS, 'playground-refused.png') });
-    await afterEdit(page, () => page.fill('#sched', 'split f.x by 3\n'));
+    await afterEdit(page, () => page.fill('#sched', 'split h.x by 3\n'));
     expect(await page.locator('#sched').getAttribute('data-error-line')).toBeNull();
   });
 

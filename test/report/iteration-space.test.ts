@@ -70,13 +70,15 @@ describe('iterationSpace', () => {
 
 describe('iterationSpace of a racing program', () => {
   it('[REPORT-SPACE] a data race is drawn with what ran before it: the point and the two iterations', () => {
-    const p = algorithm({ file: 'sec22.alg', text: example('sec22.alg') });
+    // A pure producer recomputed by two tiles writes one value twice, an overlap ([PAR-OVERLAP]);
+    // acc's update writes the shared point a second value, so the tiles race on it.
+    const p = algorithm({ file: 'swap.alg', text: example('swap.alg') });
     const t0 = lowerStep(p);
     // compute-at inside a parallel loop without store-at is refused at the end of the schedule; run what it reached
     const reached: TgtProgram[] = [];
-    expect(() => schedule(t0, readSchedule(example('tour/sec22.race.sched'), 'race.sched', () => t0, builtinRegistry()), p, { onStep: (e) => void (e.step === 'directive' && reached.push(e.t)) })).toThrow(/COMPUTE-AT-PARALLEL/);
-    const s = iterationSpace(complete(reached.at(-1)!, BUILTIN_ENGINES.beta1!), { window: [[0, 6]], params: new Map() })!;
-    expect(s.conflict).toMatchObject({ func: 'g', point: [3], loop: 'f.s0.xo' });
+    expect(() => schedule(t0, readSchedule(example('tour/swap.race.sched'), 'race.sched', () => t0, builtinRegistry()), p, { onStep: (e) => void (e.step === 'directive' && reached.push(e.t)) })).toThrow(/COMPUTE-AT-PARALLEL/);
+    const s = iterationSpace(complete(reached.at(-1)!, BUILTIN_ENGINES.beta1!), { window: [[0, 5]], params: new Map() })!;
+    expect(s.conflict).toMatchObject({ func: 'acc', point: [2], loop: 'h.s0.xo' });
     expect([...s.conflict!.iterations].sort()).toEqual([0, 1]);
   });
 });
