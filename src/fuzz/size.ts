@@ -23,12 +23,13 @@ export const levelAt = (pos: number): number => Math.min(SIZE_LEVELS, 1 + Math.f
 /** The first ramp position of a level. */
 export const posOf = (level: number): number => (Math.max(1, level) - 1) * RAMP_STEP;
 
-const share = (max: number, level: number): number => Math.max(1, Math.ceil((max * level) / SIZE_LEVELS));
+/** A maximum's share at a level: at least one while the maximum allows any (a maximum of 0 stays 0). */
+const share = (max: number, level: number): number => Math.min(max, Math.max(1, Math.ceil((max * level) / SIZE_LEVELS)));
 
 /** The configuration at a size level: maxima cut to their share (level SIZE_LEVELS leaves them as they are). */
 export function sizedConfig(config: EnvConfig, level: number): EnvConfig {
   if (level >= SIZE_LEVELS) return config;
-  return { ...config, maxFuncs: share(config.maxFuncs, level), maxDirectives: Math.max(0, share(config.maxDirectives, level)) };
+  return { ...config, maxFuncs: share(config.maxFuncs, level), maxDirectives: share(config.maxDirectives, level) };
 }
 
 /** Is this engine one of the built-in ones (not the component under test)? */

@@ -16,6 +16,8 @@ describe('size ramp', () => {
     expect(levelAt(10_000)).toBe(SIZE_LEVELS);
     expect(sizedConfig(DEFAULT_CONFIG, 1)).toMatchObject({ maxFuncs: 2, maxDirectives: 4 });
     expect(sizedConfig(DEFAULT_CONFIG, SIZE_LEVELS)).toBe(DEFAULT_CONFIG);
+    // Regression: a maximum of 0 directives became 1 at the small levels.
+    expect(sizedConfig({ ...DEFAULT_CONFIG, maxDirectives: 0 }, 1).maxDirectives).toBe(0);
   });
 
   it('keeps what a zoo fault planted, and changes only the size of generation', async () => {
