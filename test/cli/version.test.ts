@@ -18,7 +18,7 @@ describe('the version of refsem', () => {
   it('summaries and reproducers record it; a reproducer without it still replays', async () => {
     const out = scratchDir('refsem-version-');
     const unsound = join(examplesDir, 'directives', 'unsound-parallel.mjs');
-    const f = await runCli(['fuzz', '--runs', '60', '--seed', '5', '--jobs', '1', '--property', 'race-free', '--directive', unsound, '--out', out, '--json']);
+    const f = await runCli(['fuzz', '--runs', '10', '--seed', '3', '--jobs', '1', '--property', 'race-free', '--directive', unsound, '--out', out, '--json']);
     expect(JSON.parse(f.stdout).refsem_version).toBe(version);
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).refsem_version).toBe(version);
     const file = join(out, readdirSync(out).find((n) => n.startsWith('race-free-'))!);

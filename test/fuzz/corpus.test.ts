@@ -11,7 +11,7 @@ describe('fuzz --corpus', () => {
   it('replays every reproducer first, reports those still failing and skips files that are not reproducers', async () => {
     const dir = scratchDir('refsem-corpus-');
     const corpus = join(dir, 'corpus');
-    const first = await runCli(['fuzz', '--runs', '60', '--seed', '9', '--jobs', '1', '--property', 'race-free', '--directive', UNSOUND, '--out', corpus, '--json']);
+    const first = await runCli(['fuzz', '--runs', '10', '--seed', '3', '--jobs', '1', '--property', 'race-free', '--directive', UNSOUND, '--out', corpus, '--json']);
     expect(first.code).toBe(1);
     writeFileSync(join(corpus, 'broken.json'), '{"format": "refsem-reproducer/1"');
     writeFileSync(join(corpus, 'foreign.json'), '{"hello": 1}');

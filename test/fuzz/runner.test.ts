@@ -16,7 +16,7 @@ const scratch = () => scratchDir('refsem-fuzz-test-');
 
 function options(o: Partial<CampaignOptions>): CampaignOptions {
   return {
-    properties: ['race-free'], seed: 7, runs: 40, jobs: 1, shard: NO_SHARD, out: scratch(), budgetMs: 60_000, inProcess: true,
+    properties: ['race-free'], seed: 7, runs: 20, jobs: 1, shard: NO_SHARD, out: scratch(), budgetMs: 60_000, inProcess: true,
     config: { ...DEFAULT_CONFIG, fault: 'parallel-reduction' },
     ...o,
   };
@@ -28,8 +28,8 @@ describe('campaign runner', () => {
   it('finds the same failures with any number of jobs', async () => {
     const one = await startCampaign(options({ jobs: 1 })).done;
     const three = await startCampaign(options({ jobs: 3 })).done;
-    expect(one.runs).toBe(40);
-    expect(three.runs).toBe(40);
+    expect(one.runs).toBe(20);
+    expect(three.runs).toBe(20);
     expect(one.failures.length).toBeGreaterThan(0);
     expect(keyed(three)).toEqual(keyed(one));
     expect(three.properties).toEqual(one.properties);
@@ -37,7 +37,7 @@ describe('campaign runner', () => {
   });
 
   it('writes one self-contained reproducer per distinct failure, and it replays to the same verdict', async () => {
-    const r = await startCampaign(options({})).done;
+    const r = await startCampaign(options({ runs: 8 })).done;
     const f = r.failures[0]!;
     const files = readdirSync(join(f.reproducer, '..')).filter((n) => n.endsWith('.json') && n !== 'summary.json');
     expect(files).toHaveLength(r.failures.length);
@@ -55,17 +55,17 @@ describe('campaign runner', () => {
   });
 
   it('pins failures on the planted directive and de-duplicates them by it', async () => {
-    const r = await startCampaign(options({ runs: 80 })).done;
+    const r = await startCampaign(options({ runs: 30 })).done;
     const blamed = r.failures.filter((f) => f.culprit === 'parallel-any-loop');
     expect(blamed).toHaveLength(1);
     expect(blamed[0]!.key).toBe('race-free/directive:parallel-any-loop');
   });
 
   it('shards partition the campaign: merged shard outputs equal the whole run', async () => {
-    const whole = await startCampaign(options({ runs: 60 })).done;
+    const whole = await startCampaign(options({ runs: 30 })).done;
     const dirs = await Promise.all([0, 1, 2].map(async (i) => {
       const out = scratch();
-      const r = await startCampaign(options({ runs: 60, shard: { index: i, count: 3 }, out })).done;
+      const r = await startCampaign(options({ runs: 30, shard: { index: i, count: 3 }, out })).done;
       writeFileSync(join(out, 'summary.json'), jsonSummary(r, true));
       return out;
     }));

@@ -210,7 +210,7 @@ describe('reproducers that travel', () => {
     const module = join(dir, 'unsound-parallel.mjs');
     copyFileSync(join(DIRECTIVES, 'unsound-parallel.mjs'), module);
     const out = join(dir, 'out');
-    const r = await runCli(['fuzz', '--runs', '60', '--seed', '9', '--jobs', '1', '--property', 'race-free', '--directive', module, '--out', out, '--json']);
+    const r = await runCli(['fuzz', '--runs', '10', '--seed', '3', '--jobs', '1', '--property', 'race-free', '--directive', module, '--out', out, '--json']);
     expect(r.code).toBe(1);
     const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
     const file = s.failures[0].reproducer as string;

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/fuzz/replay.js';
 import { FAULTS, type Fault } from '../../src/fuzz/zoo/faults.js';
 import { runFault } from '../../src/fuzz/zoo/run.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { scratchDir } from '../support/files.js';
 
 /** Checks allowed per fault; a code generation fault's checks each compile a binary (so fewer, and slower). */
@@ -17,9 +19,11 @@ const budgetOf = (f: Fault) => (f.backend ? 600 : f.name === 'predicate-separati
 
 /**
  * Faults whose detection takes a campaign of minutes on one core; each has a regression test of
- * its own (test/fuzz/engine-blame.test.ts) and is measured by `npm run zoo`.
+ * its own (test/fuzz/engine-blame.test.ts, the written case below) and is measured by `npm run zoo`.
+ * c-unproven-storage needs 239 checks of --runs 600 at seed 1 (a compile each, two minutes); a
+ * --time campaign at seed 1 finds it at check 12.
  */
-const MEASURED_BY_ZOO = new Set(['fuse-drops-tail-guard', 'select-then-only', 'min-as-intersection']);
+const MEASURED_BY_ZOO = new Set(['fuse-drops-tail-guard', 'select-then-only', 'min-as-intersection', 'c-unproven-storage']);
 
 describe('bug zoo', () => {
   it('has at least ten faults, and the five code generation faults of the backends', () => {
@@ -39,4 +43,33 @@ describe('bug zoo', () => {
     expect(again.reproducer.fault).toBe(f.name);
     expect(again.result.status === 'fail' && again.result.verdict).toBe(e.verdict);
   }, 600_000);
+});
+
+describe('a written case of a fault measured by the zoo', () => {
+  // The reproducer a `npm run zoo` campaign wrote for c-unproven-storage at seed 1: a constant that
+  // needs 33 bits, kept in a 32-bit buffer without proof that it fits.
+  const reproducer = (fault: string | undefined) => ({
+    format: 'refsem-reproducer/1', refsem_version: '0.1.0', property: 'backend', verdict: 'backend-differs', seed: 1, check: 12, check_seed: -701429190,
+    engine: 'beta0', directives: [], modules: [], ...(fault ? { fault } : {}), backend: 'c', key: 'backend/backend-differs/written',
+    case: {
+      program: 'pipeline f1() {\n  func f0(x) = 2147483648;\n  func f1(x, y) = f0(0);\n}\n',
+      input: { window: [['0', '19'], ['1', '1']], params: {} },
+      schedule: 'split f0.s0.x by 4 tail guard\nvectorize f0.s0.xi\nunroll f0.s0.xi\nswap f1.s0.y\nunroll f0.s0.xi\ntraverse f1.s0.y parallel\nalign-bounds f1.x modulus 4 remainder 0\n',
+      extra: { isa: 'avx2' },
+    },
+    expected: 'the reference values on the window', actual: 'differs at (0, 1): reference 2147483648, binary -2147483648', shrinks: 3,
+  });
+
+  it('c-unproven-storage: the binary differs with the fault planted, and agrees without it', async () => {
+    const dir = scratchDir('refsem-zoo-written-');
+    const file = (name: string, fault: string | undefined) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(reproducer(fault)));
+      return path;
+    };
+    const planted = await replay(file('planted.json', 'c-unproven-storage'));
+    expect(planted.result.status === 'fail' && planted.result.verdict).toBe('backend-differs');
+    const sound = await replay(file('sound.json', undefined));
+    expect(sound.result.status).toBe('pass');
+  }, 120_000);
 });
