@@ -95,6 +95,14 @@ export function div(a: Int, b: Int): Int {
   return normBig((aa - r) / bb);
 }
 
+/** The comparisons every exact-integer evaluator shares (FPIR, Halide's rule predicates): 1 or 0. */
+export type Comparison = '<' | '<=' | '>' | '>=' | '==' | '!=';
+export const isComparison = (op: string): op is Comparison => op === '<' || op === '<=' || op === '>' || op === '>=' || op === '==' || op === '!=';
+export function compareBig(op: Comparison, a: bigint, b: bigint): bigint {
+  const holds = op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : op === '>=' ? a >= b : op === '==' ? a === b : a !== b;
+  return holds ? 1n : 0n;
+}
+
 const truth = (a: Int): boolean => a !== 0;
 const bool = (b: boolean): Int => (b ? 1 : 0);
 

@@ -2,6 +2,7 @@
 // starts from and what the instruction definitions are composed of. Each computes the exact
 // integer result first and then gets back into the result type by wrapping, so that the only
 // place a rounding or overflow decision is made is named in the spec.
+import { compareBig } from '../expr/ops.js';
 import type { PrimOp } from './ast.js';
 import { BOOL, type ScalarType, wrap } from './types.js';
 
@@ -59,17 +60,12 @@ function exact(op: PrimOp, a: bigint, b: bigint): bigint {
     case '^':
       return a ^ b;
     case '<':
-      return a < b ? 1n : 0n;
     case '<=':
-      return a <= b ? 1n : 0n;
     case '>':
-      return a > b ? 1n : 0n;
     case '>=':
-      return a >= b ? 1n : 0n;
     case '==':
-      return a === b ? 1n : 0n;
     case '!=':
-      return a !== b ? 1n : 0n;
+      return compareBig(op, a, b);
   }
 }
 

@@ -5,6 +5,7 @@
 // candidate predicates from a small grammar are kept when they agree with it there, simplest
 // first, and the first one Z3 proves sufficient for every constant is the answer. When none is
 // proved, the candidate that fits the grid best is reported as a guess.
+import { compareBig, isComparison } from '../../expr/ops.js';
 import { type HExpr, isConstWild, showH, walkH } from './ast.js';
 import type { Modelled } from './model.js';
 import { type HVerdict, verifyHalideRule } from './verify.js';
@@ -66,20 +67,8 @@ function holds(p: HExpr, at: ReadonlyMap<string, bigint>): boolean {
         return b === 0n ? 0n : ((a % b) + (b < 0n ? -b : b)) % (b < 0n ? -b : b);
       case '&&':
         return a !== 0n && b !== 0n ? 1n : 0n;
-      case '<':
-        return a < b ? 1n : 0n;
-      case '<=':
-        return a <= b ? 1n : 0n;
-      case '>':
-        return a > b ? 1n : 0n;
-      case '>=':
-        return a >= b ? 1n : 0n;
-      case '==':
-        return a === b ? 1n : 0n;
-      case '!=':
-        return a !== b ? 1n : 0n;
       default:
-        return 0n;
+        return isComparison(e.op) ? compareBig(e.op, a, b) : 0n;
     }
   };
   return v(p) !== 0n;
