@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { compileAndRun, detectToolchain } from '../../src/codegen/toolchain.js';
 import { input, pointwise } from './support.js';
@@ -74,6 +74,14 @@ describe('refsem validate', () => {
   });
 
   it('uses $CFLAGS verbatim and reports compiler errors per run', async () => {
+    // A temporary folder of this test's own: other test files compile at the same time, and their
+    // folders come and go in the shared one (the count once differed by theirs).
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = scratchDir('refsem-cflags-');
+    onTestFinished(() => {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    });
     process.env.CFLAGS = '-O0 -DREFSEM_CHECKED';
     const before = tempDirs();
     const [r] = await compileAndRun([{ t: pointwise('x.min + n', ['n']), inputs: [input([[0, 2]], { n: 3 })] }]);
