@@ -35,4 +35,15 @@ describe('operators property', () => {
     expect(again).toEqual(c);
     expect(operators.check(again, env)).toEqual({ status: 'pass' });
   });
+
+  it('checks the interval rules on a box of the arguments; the boxes replay from text', async () => {
+    const env = await makeEnv(DEFAULT_CONFIG);
+    // a condition spanning 0, so both branches may be taken: [I-SELECT] must give their hull
+    const c = { op: 'select' as const, args: [int(0), int(5), int(100)], boxes: [[-1, 1], [3, 5], [100, 103]] as [number, number][] };
+    const again = operators.decode(operators.encode(c), env);
+    expect(again).toEqual(c);
+    expect(operators.check(again, env)).toEqual({ status: 'pass' });
+    // a divisor spanning 0 and a dividend of both signs
+    expect(operators.check({ op: 'div', args: [int(-9), int(0)], boxes: [[-12, 11], [-2, 2]] }, env)).toEqual({ status: 'pass' });
+  });
 });

@@ -4,16 +4,25 @@
 // 0/1 for truth values). The evaluators, the executors and the code generator all share the
 // table, so a fault in it is a fault everywhere at once: the property compares it with a second
 // reading of the semantics rather than with the components that use it.
+//
+// The same case also checks the interval rules of fig. 2.10b ([I-ADD] … [I-SELECT]) directly:
+// each integer argument is widened into an interval around it (a point, or reaching below and
+// above it, so negative, spanning and non-point divisors come up), and the operator's value must
+// lie in the interval the rules give for the box. Whole pipelines almost never reach those cases.
 import fc from 'fast-check';
-import { type OpName, OP_ARITY } from '../../expr/ast.js';
-import { applyOp } from '../../expr/ops.js';
-import { E_MEM, E_RDOM, type Value, intFromString, isError, showValue } from '../../expr/value.js';
+import { type Expr, type OpName, OP_ARITY, op, vr } from '../../expr/ast.js';
+import { evalExpr } from '../../expr/eval.js';
+import { type Interval, TOP, constInterval, evalInterval } from '../../expr/interval.js';
+import { add, applyOp, sub } from '../../expr/ops.js';
+import { E_MEM, E_RDOM, type Int, type Value, intFromString, isError, showValue, toBig } from '../../expr/value.js';
 import { ALL_OPS, arbValue } from '../arbitraries/expr.js';
 import { PASS, type Property } from '../property.js';
 
 export interface OperatorCase {
   readonly op: OpName;
   readonly args: readonly Value[];
+  /** an interval per argument whose image under the interval rules is checked (absent in older reproducers) */
+  readonly boxes?: readonly (readonly [Int, Int])[];
 }
 
 /** Euclidean division and remainder on bigints: 0 ≤ r < |b|, a = b·q + r; both 0 when b = 0. */
@@ -41,22 +50,84 @@ export function referenceOp(o: OpName, args: readonly Value[]): Value {
 
 const show = (c: OperatorCase) => `${c.op}(${c.args.map(showValue).join(', ')})`;
 
+const ARG_NAMES = ['a', 'b', 'c'];
+
+/** The box of a case as intervals. */
+const boxOf = (c: OperatorCase): Interval[] | undefined => c.boxes?.map(([lo, hi]) => constInterval(lo, hi));
+
+/** An end of an interval over constants, as an integer (null: unbounded). */
+const endValue = (e: Expr | null): bigint | null => {
+  if (e === null) return null;
+  const v = evalExpr(e, new Map());
+  return isError(v) ? null : toBig(v);
+};
+
+/**
+ * Points of the box where the value is checked: per argument both ends, 0 when the interval spans
+ * it (where div, mod, select and the logic operators change behaviour), and the case's own
+ * argument when it lies inside.
+ */
+function checkPoints(c: OperatorCase, box: readonly Interval[]): Int[][] {
+  const per = box.map((b, i) => {
+    const [lo, hi] = [endValue(b.lo)!, endValue(b.hi)!];
+    const own = c.args[i]!;
+    const inside = (v: bigint) => lo <= v && v <= hi;
+    const pts = [lo, hi, 0n, ...(isError(own) ? [] : [toBig(own)])].filter(inside);
+    return [...new Set(pts)].map((v) => intFromString(v.toString()) as Int);
+  });
+  return per.reduce<Int[][]>((acc, vs) => acc.flatMap((p) => vs.map((v) => [...p, v])), [[]]);
+}
+
+/** Does 𝓘(op(a, b, c)) over the box contain the operator's value at every checked point of it? */
+function intervalBreach(c: OperatorCase): string | undefined {
+  const box = boxOf(c);
+  if (box === undefined) return undefined;
+  const e = op(c.op, ...c.args.map((_a, i) => vr(ARG_NAMES[i]!)));
+  const iv = evalInterval(e, { variable: (n) => box[ARG_NAMES.indexOf(n)] ?? TOP, hole: () => TOP, access: () => TOP });
+  const [lo, hi] = [endValue(iv.lo), endValue(iv.hi)];
+  for (const at of checkPoints(c, box)) {
+    const value = applyOp(c.op, at);
+    if (isError(value)) continue;
+    const v = toBig(value);
+    if ((lo === null || lo <= v) && (hi === null || v <= hi)) continue;
+    const shown = box.map((b, i) => `${ARG_NAMES[i]} ∈ [${endValue(b.lo)}, ${endValue(b.hi)}]`).join(', ');
+    return `the interval rules give [${lo ?? '−∞'}, ${hi ?? '∞'}] for ${c.op} over ${shown}, which misses ${showValue(value)} = ${show({ op: c.op, args: at })}`;
+  }
+  return undefined;
+}
+
+/** How far an interval reaches on one side of a point: often nothing, mostly a few, sometimes far. */
+const arbReach = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 1000 }));
+
+/**
+ * An argument's box: around the argument itself (huge values included), or small near 0 — where
+ * signs change, so negative, spanning and non-point divisors and conditions spanning 0 are common.
+ */
+const arbBox = (arg: Value): fc.Arbitrary<readonly [Int, Int]> => fc.oneof(
+  ...(isError(arg) ? [] : [fc.tuple(arbReach, arbReach).map(([below, above]) => [sub(arg, below), add(arg, above)] as const)]),
+  fc.tuple(fc.integer({ min: -12, max: 12 }), fc.integer({ min: 0, max: 12 })).map(([lo, len]) => [lo, lo + len] as const),
+);
+
 export const operators: Property<OperatorCase, OperatorCase> = {
   name: 'operators',
   summary: 'fig. 2.5b, def. 2.6, §2.9: the shared operator table agrees with an independent bigint reference on every operator, error values and huge integers included',
-  arbitrary: () => fc.constantFrom(...ALL_OPS).chain((op) => fc.array(arbValue, { minLength: OP_ARITY[op], maxLength: OP_ARITY[op] }).map((args) => ({ op, args }))),
+  arbitrary: () => fc.constantFrom(...ALL_OPS).chain((o) => fc.array(arbValue, { minLength: OP_ARITY[o], maxLength: OP_ARITY[o] })
+    .chain((args) => fc.tuple(...args.map(arbBox)).map((boxes) => ({ op: o, args, boxes })))),
   concretize: (g) => g,
   check(c) {
     const got = applyOp(c.op, c.args);
     const want = referenceOp(c.op, c.args);
     // Values are canonical (value.ts): one representation per integer, so === is equality.
-    return got === want ? PASS : { status: 'fail', verdict: 'operator', expected: `${show(c)} = ${showValue(want)}`, actual: `the operator table gives ${showValue(got)}${typeof got !== typeof want && !isError(got) ? ` (as a ${typeof got}, not canonical)` : ''}` };
+    if (got !== want) return { status: 'fail', verdict: 'operator', expected: `${show(c)} = ${showValue(want)}`, actual: `the operator table gives ${showValue(got)}${typeof got !== typeof want && !isError(got) ? ` (as a ${typeof got}, not canonical)` : ''}` };
+    const breach = intervalBreach(c);
+    return breach === undefined ? PASS : { status: 'fail', verdict: 'interval', expected: 'the value of an operator lies in the interval its rule gives for a box around its arguments (fig. 2.10b)', actual: breach };
   },
-  encode: (c) => ({ extra: { op: c.op, args: c.args.map(showValue).join(' ') } }),
+  encode: (c) => ({ extra: { op: c.op, args: c.args.map(showValue).join(' '), ...(c.boxes ? { boxes: c.boxes.map(([lo, hi]) => `${lo}:${hi}`).join(' ') } : {}) } }),
   decode(t) {
-    const op = t.extra?.op as OpName;
+    const o = t.extra?.op as OpName;
     const args = (t.extra?.args ?? '').split(' ').filter(Boolean).map((s): Value => (s === 'ε_rdom' ? E_RDOM : s === 'ε_mem' ? E_MEM : intFromString(s)));
-    return { op, args };
+    const boxes = t.extra?.boxes?.split(' ').filter(Boolean).map((b) => b.split(':').map((e) => intFromString(e) as Int) as [Int, Int]);
+    return { op: o, args, ...(boxes ? { boxes } : {}) };
   },
   shape: (c) => `${c.op}/${c.args.map((a) => (isError(a) ? showValue(a) : typeof a)).join(',')}`,
 };
