@@ -90,8 +90,13 @@ class Deriver {
     private readonly cut?: DerivationCut,
   ) {}
 
-  private node(rule: string, text: string, value: Value, children: Derivation[]): Derivation {
+  /** One step of the budget; every node and every unrolled reduction stage costs one. */
+  private charge(): void {
     if (++this.steps > this.budget) throw new BudgetExceeded();
+  }
+
+  private node(rule: string, text: string, value: Value, children: Derivation[]): Derivation {
+    this.charge();
     return { rule, text: `${text} ⇓ ${showValue(value)}`, value, children };
   }
 
@@ -155,6 +160,8 @@ class Deriver {
     const inner: DStage = { ...u, rdom: u.rdom.slice(0, k) };
     const unrolled: DStage[] = [];
     for (let i = 0n; i < BigInt(lens[k]!.value as Int); i++) {
+      // Unrolling is work the budget must bound: an extent of 10^18 would otherwise never reach a node.
+      this.charge();
       const v = applyOp('+', [mins[k]!.value, i <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(i) : i]);
       unrolled.push(substStage(inner, consts([rk.name], [v]), `${u.tag}, ${rk.name} = ${showValue(v)}`));
     }

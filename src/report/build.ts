@@ -40,6 +40,8 @@ export interface ReportRequest {
   readonly stepWindow?: readonly (readonly [number, number])[];
   /** directives besides the built-ins (plug-ins loaded by the caller) */
   readonly registry?: DirectiveRegistry;
+  /** steps each evaluation of the window (reference, target, derivation) may take; default `REPORT_LIMITS.evalSteps` */
+  readonly budget?: number;
 }
 
 /** The output window of a report when none is given, per dimension. */
@@ -51,7 +53,7 @@ export function stepWindowOf(window: readonly (readonly [number, number])[]): (r
 }
 
 /** Limits that keep a report small enough to read and to compute in a moment. */
-export const REPORT_LIMITS = { machineSteps: 5_000, derivationSteps: 30_000, derivationNodes: 3_000, stepPoints: 64 } as const;
+export const REPORT_LIMITS = { machineSteps: 5_000, derivationSteps: 30_000, derivationNodes: 3_000, stepPoints: 64, evalSteps: 10_000_000 } as const;
 
 const message = (e: unknown): string => (e instanceof UserError ? e.render() : `internal error: ${(e as Error)?.message ?? String(e)}`);
 
@@ -118,13 +120,18 @@ export function buildReport(req: ReportRequest): ReportModel {
   const params = new Map<string, Int>(Object.entries(req.params ?? {}).map(([k, v]) => [k, v]));
   for (const p of alg.params) if (!params.has(p)) (params.set(p, 4), notes.push(`parameter ${p} is not given; the report uses ${p} = 4`));
   const input = { window, params };
+  const evalSteps = req.budget ?? REPORT_LIMITS.evalSteps;
+  const derivationSteps = Math.min(evalSteps, REPORT_LIMITS.derivationSteps);
   let output: ReportModel['output'];
   let space: ReportModel['space'];
   let verdict: ReportModel['verdict'];
   try {
-    const ref = realize(alg, input);
+    // A page is a summary: its evaluations are bounded, so a huge reduction domain ends in a
+    // message on the page rather than in a run that never ends (compare realizes the same input
+    // again, within the same number of steps once this one has ended).
+    const ref = realize(alg, input, { maxSteps: evalSteps });
     output = { func: alg.output, window, values: ref.values.map(showValue) };
-    const v = compare(alg, completed, input);
+    const v = compare(alg, completed, input, { maxSteps: evalSteps });
     verdict = { kind: v.kind === 'equal' || v.kind === 'differs' ? v.kind : 'vacuous', text: showVerdict(v) };
     space = iterationSpace(completed, input);
   } catch (e) {
@@ -159,11 +166,11 @@ export function buildReport(req: ReportRequest): ReportModel {
     const parsed = parsePoint(text);
     if (!parsed) throw new UserError(`the point '${text}' is not a func applied to integers`, { file: '<point>', line: 1, col: 1 }, 'write e.g. f(3, -4)');
     const { func, point } = parsed;
-    const r = derivePoint(alg, params, func, point, REPORT_LIMITS.derivationSteps);
+    const r = derivePoint(alg, params, func, point, derivationSteps);
     if (r.kind === 'value') {
       const budget = { left: REPORT_LIMITS.derivationNodes };
       derivation = { point: `${func}(${point.join(', ')})`, tree: toNode(r.tree, rule, budget), truncated: budget.left <= 0 };
-    } else notes.push(`the derivation of ${func}(${point.join(', ')}) takes more than ${REPORT_LIMITS.derivationSteps} steps; choose a point of a producer with --point to see one`);
+    } else notes.push(`the derivation of ${func}(${point.join(', ')}) takes more than ${derivationSteps} steps; choose a point of a producer with --point to see one`);
   } catch (e) {
     errors.push(message(e));
   }

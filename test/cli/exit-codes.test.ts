@@ -2,12 +2,15 @@
 // regressions for a stuck run that exited 0 like a finished one, a step limit reached by `exec`
 // that exited 0, an output path that is a directory (exit 3 with a stack trace), an expression
 // that begins with '-' whose hint did not mention `--`, and reproducer names that let two
-// plug-ins' failures of one kind overwrite each other.
+// plug-ins' failures of one kind overwrite each other; `explain` and `html` that ran on for minutes
+// on that rdom whatever --budget said (unrolling cost no derivation step; the page's evaluations
+// had no limit).
 import { describe, expect, it } from 'vitest';
 import { reproducerName } from '../../src/fuzz/reproducer.js';
 import { runCli } from '../support/cli.js';
 import { examplesDir, scratch } from '../support/files.js';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
 const { file, dir } = scratch('refsem-exit-codes-');
 const racy = file('racy.tgt', `pipeline sum(n; x in (x.min, x.len)):
@@ -71,5 +74,24 @@ describe('an exception in a reproducer', () => {
     const inside = new Error('boom');
     inside.stack = 'Error: boom\n    at f (file:///opt/refsem/dist/fuzz/check.js:54:5)';
     expect(describeThrown(inside)).toBe('Error: boom');
+  });
+});
+
+describe('budgets of explain and html on an rdom of extent 10^18', () => {
+  it('explain stops at --budget: exit 2 with a hint to raise it', async () => {
+    const r = await runCli(['explain', huge, '--point', 'f(0)', '--budget', '1000']);
+    expect(r.stderr).toContain('budget exceeded: the derivation of f(0) needs more than 1000 steps');
+    expect(r.stderr).toContain('raise --budget');
+    expect(r.code).toBe(2);
+  });
+
+  it('html stops at --budget and says so on the page', async () => {
+    const out = file('huge.html', '');
+    const r = await runCli(['html', huge, '--budget', '1000', '-o', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('error shown in the page');
+    const page = readFileSync(out, 'utf8');
+    expect(page).toContain('iterations, more than the step limit 1000');
+    expect(page).toContain('takes more than 1000 steps');
   });
 });

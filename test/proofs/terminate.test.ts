@@ -77,7 +77,8 @@ function derivationBound(p: Pipeline, params: ReadonlyMap<string, Int>): number 
         if (lens.some((l) => l < 0)) n = 1 + bounds;
         else {
           const copies = Array.from({ length: Number(lens[u.k - 1]!) }, () => ({ ...u, k: u.k - 1 }));
-          n = 1 + bounds + lookup([...rest, { ...last, versions: [...vs.slice(0, -1), ...copies] }], f);
+          // each unrolled copy costs one step too, so an empty body cannot make unrolling free
+          n = 1 + bounds + copies.length + lookup([...rest, { ...last, versions: [...vs.slice(0, -1), ...copies] }], f);
         }
       }
     }

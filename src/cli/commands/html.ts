@@ -5,7 +5,7 @@
 import type { Register } from './index.js';
 import { readSource } from '../../node/source.js';
 import { CLI_LOC, UserError } from '../../diag.js';
-import { collect, parseParams } from '../options.js';
+import { collect, parseIntOption, parseParams } from '../options.js';
 import { windowOf } from '../common-options.js';
 import { resolveEngine, registryWith } from '../../node/plugins.js';
 import { buildReport, DEFAULT_WINDOW, REPORT_LIMITS } from '../../report/build.js';
@@ -19,6 +19,7 @@ interface Opts {
   param: string[];
   engine: string;
   point?: string;
+  budget?: string;
   out: string;
 }
 
@@ -33,6 +34,7 @@ export const register: Register = (program, io) => {
     .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
     .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta1')
     .option('--point <f(c,...)>', 'the point whose derivation is shown (default: the first point of the window)')
+    .option('--budget <N>', `steps each evaluation on the page may take (default ${REPORT_LIMITS.evalSteps}); a larger one is reported on the page`)
     .requiredOption('-o, --out <file>', 'the HTML file to write')
     .action(async (prog: string, o: Opts) => {
       const source = readSource(prog);
@@ -56,6 +58,7 @@ export const register: Register = (program, io) => {
         engine: await resolveEngine(o.engine),
         ...(o.point !== undefined ? { point: o.point } : {}),
         registry: await registryWith(o.directive),
+        ...(o.budget !== undefined ? { budget: Number(parseIntOption('--budget', o.budget, 1n)) } : {}),
       });
       writeReportPage(o.out, model);
       io.out(`wrote ${o.out}: ${model.programs.length} programs${model.errors.length ? `, ${model.errors.length} error${model.errors.length === 1 ? '' : 's'} shown in the page` : ''}\n`);
