@@ -94,6 +94,45 @@ function innermostSite(t: TgtProgram, f: string): string | undefined {
   return sites[0]?.loop;
 }
 
+/**
+ * The funcs in the order their placements are translated: every func after the funcs whose loops
+ * it is computed or stored in, ties consumers first (the reverse of the program's order, which
+ * lists producers first). The written order of the calls plays no part, as in Halide, which
+ * resolves placements from the output inwards. A placement cycle has no such order: it is an
+ * error naming the cycle.
+ */
+function placementOrder(funcs: readonly string[], compute: ReadonlyMap<string, Placement>, store: ReadonlyMap<string, Placement>): string[] {
+  // implements [HALIDE-STYLE-CYCLE]
+  const edges = (f: string) => [compute.get(f), store.get(f)].filter((p): p is Required<Placement> => p?.level.k === 'at' && p.call !== undefined);
+  const order: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: Required<Placement>[] = [];
+  const visit = (f: string): void => {
+    if (state.get(f) === 'done') return;
+    state.set(f, 'open');
+    for (const p of edges(f)) {
+      const g = (p.level as Extract<Level, { k: 'at' }>).func;
+      path.push(p);
+      if (state.get(g) === 'open') {
+        const cycle = path.slice(path.findIndex((q) => ownerOf(q) === g));
+        const c = cycle[0]!.call;
+        const steps = cycle.map((q) => `${ownerOf(q)}.${q.call.text} (line ${q.call.loc.line})`).join(', ');
+        throw new UserError(`${c.text}: [HALIDE-STYLE-CYCLE] placement cycle ${[...cycle.map(ownerOf), g].join(' → ')}: ${steps}; a func cannot be computed or stored inside a func that is itself inside it`, c.loc,
+          `place one of ${[...new Set(cycle.map(ownerOf))].join(', ')} at the root (compute_root()) or in a loop of a func outside the cycle`);
+      }
+      if (funcs.includes(g)) visit(g);
+      path.pop();
+    }
+    state.set(f, 'done');
+    order.push(f);
+  };
+  const owner = new Map<HalideCall, string>();
+  for (const f of funcs) for (const p of edges(f)) owner.set(p.call, f);
+  const ownerOf = (p: Required<Placement>) => owner.get(p.call)!;
+  for (const f of [...funcs].reverse()) visit(f);
+  return order;
+}
+
 /** Translates the chains into a refsem schedule for program t0. */
 export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtProgram, file: string, registry: DirectiveRegistry = builtinRegistry()): Schedule {
   // implements [HALIDE-STYLE-PHASES]
@@ -140,7 +179,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
     level: f === t0.output ? { k: 'root' } : stageCount(t0, f) > 1 ? { k: 'innermost' } : { k: 'inline' },
   };
   const firstLoopCall = (f: string) => loopCalls.find((x) => x.f === f)?.c;
-  const consumersFirst = [...funcs].reverse();
+  const consumersFirst = placementOrder(funcs, compute, store);
   for (const f of consumersFirst) {
     const p = levelOf(f);
     if (p.level.k !== 'inline') continue;
