@@ -11,7 +11,7 @@ import { stageLabel } from '../target-semantics/loop-name.js';
 import { type LoopInfo, isInside, loopsOf, someStmt } from '../target-semantics/walk.js';
 import { ownExprs } from '../target-semantics/holes.js';
 import { builtinRegistry } from './builtins.js';
-import { LOOP_CALLS, SUPPORTED, Translation, arity, argError, exprArg, loopCall, nameArg, unsupported } from './halide-calls.js';
+import { LOOP_CALLS, SUPPORTED, Translation, arity, argError, exprArg, ignoredNote, loopCall, nameArg, unsupported } from './halide-calls.js';
 import { type HalideArg, type HalideCall, type HalideChain, parseHalideSchedule } from './halide-syntax.js';
 import { parseSchedule } from './parse.js';
 import { computeSites, funcsOf, labelOf, stageCount } from './loops.js';
@@ -141,11 +141,17 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   const store = new Map<string, Required<Placement>>();
   const loopCalls: { f: string; c: HalideCall }[] = [];
   const boundCalls: { f: string; c: HalideCall }[] = [];
+  const notes: string[] = [];
   for (const ch of chains) {
     if (!funcs.includes(ch.func)) {
       throw new UserError(`there is no func '${ch.func}' in the program`, ch.loc, `the funcs are: ${funcs.join(', ')}`);
     }
     for (const c of ch.calls) {
+      const note = ignoredNote(c);
+      if (note !== undefined) {
+        notes.push(note);
+        continue;
+      }
       if (!SUPPORTED.includes(c.name)) unsupported(c);
       const updates = stageCount(t0, ch.func) - 1;
       if (c.stage > updates) {
@@ -168,6 +174,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
     }
   }
   const tr = new Translation(t0, file, registry);
+  tr.notes.push(...notes);
   // Loops phase, in the order written: calls on one stage build on each other, and calls on
   // distinct stages touch distinct loops.
   for (const { f, c } of loopCalls) loopCall(tr, f, c);

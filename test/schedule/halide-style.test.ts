@@ -202,7 +202,8 @@ describe('[HALIDE-STYLE-DEFAULT] what Halide fills in', () => {
 
 describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
   it.each([
-    ['blur_y.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);', 'tile(…) and parallel(…)'],
+    ['blur_y.compute_with(blur_x, y);', 'refsem does not fuse the loops of two funcs'],
+    ['blur_y.fold_storage(y, 4);', 'store_at(…) at the loop that bounds the live part'],
     ['blur_y.rfactor(r, u);', 'rfactor rewrites the algorithm'],
     ['blur_y.compute_rot();', 'did you mean compute_root(…)?'],
     ['blur_y.frobnicate();', 'the supported calls are split, tile'],
@@ -211,6 +212,31 @@ describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
     expect(e).toContain('test.halide:1:8: error: ');
     expect(e).toContain('[HALIDE-STYLE-UNSUPPORTED]');
     expect(e).toContain(hint);
+  });
+});
+
+describe('[HALIDE-STYLE-IGNORED] calls that change no value', () => {
+  const plain = 'blur_x.compute_root();\nblur_y.parallel(y);';
+  it.each([
+    ['memoize()', 'memoize'], ['reorder_storage(y, x)', 'reorder_storage'], ['prefetch(input, y, y, 2)', 'prefetch'], ['async()', 'async'],
+    ['hoist_storage(blur_y, y)', 'hoist_storage'], ['gpu_tile(x, y, xo, yo, xi, yi, 8, 8)', 'gpu_tile'], ['trace_stores()', 'trace_stores'],
+    ['set_estimate(x, 0, 8)', 'set_estimate'], ['store_in(MemoryType.Stack)', 'store_in'],
+  ])('blur_x.%s is skipped with a note naming it and the reason, and the rest translated', (call) => {
+    const t0 = lower(loadPipeline(BLUR, 'blur.alg'));
+    const s = halideSchedule(`blur_x.compute_root().${call};\nblur_y.parallel(y);`, 'test.halide', t0);
+    expect(printSchedule(s)).toBe(printSchedule(halideSchedule(plain, 'test.halide', t0)));
+    expect(s.notes).toHaveLength(1);
+    expect(s.notes![0]).toMatch(new RegExp(`^test\\.halide:1:23: note: ${call.replace(/[()]/g, '\\$&')}: \\[HALIDE-STYLE-IGNORED\\] ignored, it changes no value: \\S`));
+  });
+  it('the note is printed by the commands that read the schedule, and the values are checked', async () => {
+    const { file } = scratch('refsem-ignored-');
+    const alg = file('blur.alg', BLUR);
+    const sched = file('m.halide', 'blur_x.compute_root().memoize();\nblur_y.parallel(y);\n');
+    const r = await runCli(['exec', alg, '--schedule', sched, '--window', '0+4,0+3', '--compare']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[VERDICT-EQUAL]');
+    const p = await runCli(['schedule', alg, '--schedule', sched, '--print']);
+    expect(p.stderr).toContain('m.halide:1:23: note: memoize(): [HALIDE-STYLE-IGNORED]');
   });
 });
 
