@@ -8,6 +8,7 @@ import { builtinRegistry } from '../schedule/builtins.js';
 import { readSchedule } from '../schedule/halide-style.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { type Directive, type DirectiveApi, type DirectiveRegistry, type Schedule, defineDirective } from '../schedule/plugin.js';
+import { processIO } from './io.js';
 import { readSource } from './source.js';
 import { importUserModule, locInModule } from './user-module.js';
 import { watched } from './watchdog.js';
@@ -59,9 +60,12 @@ export async function registryWith(modules: readonly string[]): Promise<Directiv
  * Reads and parses a schedule file (`-` is standard input) with the directives of `modules`. A
  * Halide-style schedule (`.halide`) is translated for the program T0 that `program` gives.
  */
-export async function loadSchedule(path: string, modules: readonly string[] = [], program?: () => TgtProgram): Promise<Schedule> {
+export async function loadSchedule(path: string, modules: readonly string[] = [], program?: () => TgtProgram, note: (text: string) => void = processIO.err): Promise<Schedule> {
   const { text, file } = readSource(path);
-  return readSchedule(text, file, program, await registryWith(modules));
+  const s = readSchedule(text, file, program, await registryWith(modules));
+  // a call skipped because it changes no value is said, never silent ([HALIDE-STYLE-IGNORED])
+  for (const n of s.notes ?? []) note(n);
+  return s;
 }
 
 /** Loads a plug-in: an ES module whose default export (or export `engine`) is an engine. */

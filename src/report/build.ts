@@ -82,6 +82,8 @@ export function buildReport(req: ReportRequest): ReportModel {
     try {
       const t0 = t;
       const s = readSchedule(req.schedule.text, req.schedule.file, () => t0, req.registry ?? builtinRegistry());
+      // calls of a Halide-style schedule skipped because they change no value ([HALIDE-STYLE-IGNORED])
+      notes.push(...(s.notes ?? []).map((n) => n.trim()));
       t = schedule(t, s, alg, {
         onStep: (e) => {
           if (e.step !== 'directive') return;

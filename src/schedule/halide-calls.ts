@@ -20,29 +20,52 @@ const STORE_CALLS = ['store_root', 'store_at'];
 const BOUNDS_CALLS = ['bound', 'bound_extent', 'align_bounds'];
 export const SUPPORTED = [...LOOP_CALLS, ...COMPUTE_CALLS, ...STORE_CALLS, ...BOUNDS_CALLS, 'update'];
 
+/**
+ * Halide calls that change no value, with the reason (spec/halide.md, "Halide 14's scheduling
+ * API"): the translation skips them and says so in a note, never silently.
+ */
+const DEVICE = 'it chooses a device; refsem runs every loop on one CPU with one memory, and the values are the same';
+const GPU_LOOPS = 'it maps loops to GPU blocks or threads, which run their iterations as a parallel loop does; refsem checks the loop nest without it (state the CPU form with tile(…) / parallel(…) to have it checked)';
+const TRACE = 'tracing reports what Halide computes and changes none of it; refsem step shows refsem\'s own trace';
+export const IGNORED: Readonly<Record<string, string>> = {
+  reorder_storage: 'it changes the order of a buffer\'s dimensions in memory; values do not depend on the layout',
+  align_storage: 'it pads a buffer\'s rows in memory; values do not depend on the layout',
+  store_in: 'it chooses a kind of memory; refsem has one',
+  hoist_storage: 'it moves an allocation outwards; refsem allocates the whole region, and what is stored and read is the same',
+  memoize: 'it caches a func across realizations of the pipeline; refsem realizes once, and a cached value is the value computed',
+  async: 'it runs a producer concurrently with its consumers, synchronized so that each read waits for its value; refsem runs them in sequence, with the same values',
+  async_: 'it runs a producer concurrently with its consumers, synchronized so that each read waits for its value; refsem runs them in sequence, with the same values',
+  prefetch: 'it is a hint to the memory system and computes nothing',
+  set_estimate: 'estimates guide the autoscheduler and constrain nothing (bound(…) fixes a region and is checked)',
+  set_estimates: 'estimates guide the autoscheduler and constrain nothing (bound(…) fixes a region and is checked)',
+  estimate: 'estimates guide the autoscheduler and constrain nothing (bound(…) fixes a region and is checked)',
+  trace_loads: TRACE,
+  trace_stores: TRACE,
+  trace_realizations: TRACE,
+  add_trace_tag: TRACE,
+  gpu: GPU_LOOPS,
+  gpu_tile: GPU_LOOPS,
+  gpu_blocks: GPU_LOOPS,
+  gpu_threads: GPU_LOOPS,
+  gpu_lanes: GPU_LOOPS,
+  gpu_single_thread: DEVICE,
+  hexagon: DEVICE,
+};
+
+/** A call that changes no value, as the note that says it is ignored and why. */
+export function ignoredNote(c: HalideCall): string | undefined {
+  // implements [HALIDE-STYLE-IGNORED]
+  const why = IGNORED[c.name];
+  return why === undefined ? undefined : `${showLoc(c.loc)}: note: ${c.text}: [HALIDE-STYLE-IGNORED] ignored, it changes no value: ${why}\n`;
+}
+
 /** Halide calls with no refsem counterpart, and the nearest thing refsem offers. */
 const NEAREST: Readonly<Record<string, string>> = {
-  gpu_tile: 'tile(…) and parallel(…) state the same loop structure on the CPU',
-  gpu_blocks: 'parallel(…)',
-  gpu_threads: 'parallel(…) or vectorize(…)',
-  gpu_single_thread: 'drop it: refsem runs on the CPU',
   compute_with: 'compute_at(…) of one func inside the other\'s loops; refsem does not fuse the loops of two funcs',
   rfactor: 'none: rfactor rewrites the algorithm; write the factored reduction in the .alg file',
-  reorder_storage: 'none: refsem stores a func in its dimension order; drop it (values do not depend on it)',
-  store_in: 'drop it: refsem has one kind of memory',
-  memoize: 'compute_root() (refsem computes each func once there)',
-  async: 'drop it: refsem runs producers and consumers in sequence',
-  prefetch: 'drop it: it changes no value',
   fold_storage: 'store_at(…) at the loop that bounds the live part',
-  align_storage: 'drop it: refsem has no storage alignment',
   specialize: 'a refsem .sched file with `specialize FUNC when COND`',
-  set_estimate: 'bound(…), which fixes the bounds instead of estimating them',
-  estimate: 'bound(…), which fixes the bounds instead of estimating them',
-  trace_stores: 'refsem exec --trace',
-  trace_loads: 'refsem exec --trace',
-  trace_realizations: 'refsem exec --trace',
   atomic: 'none: refsem runs a reduction in parallel only where its iterations are disjoint',
-  hexagon: 'drop it: refsem runs on the CPU',
 };
 
 const TAILS: Readonly<Record<string, 'guard' | 'shift' | 'round'>> = { GuardWithIf: 'guard', ShiftInwards: 'shift', RoundUp: 'round' };
@@ -86,8 +109,11 @@ export class Translation {
     this.t = t0;
   }
 
+  /** The notes of calls skipped because they change no value ([HALIDE-STYLE-IGNORED]). */
+  readonly notes: string[] = [];
+
   schedule(): Schedule {
-    return { file: this.file, calls: [...this.calls], registry: this.registry };
+    return { file: this.file, calls: [...this.calls], registry: this.registry, ...(this.notes.length > 0 ? { notes: [...this.notes] } : {}) };
   }
 
   /**

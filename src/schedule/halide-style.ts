@@ -11,7 +11,7 @@ import { stageLabel } from '../target-semantics/loop-name.js';
 import { type LoopInfo, isInside, loopsOf, someStmt } from '../target-semantics/walk.js';
 import { ownExprs } from '../target-semantics/holes.js';
 import { builtinRegistry } from './builtins.js';
-import { LOOP_CALLS, SUPPORTED, Translation, arity, argError, exprArg, loopCall, nameArg, unsupported } from './halide-calls.js';
+import { LOOP_CALLS, SUPPORTED, Translation, arity, argError, exprArg, ignoredNote, loopCall, nameArg, unsupported } from './halide-calls.js';
 import { type HalideArg, type HalideCall, type HalideChain, parseHalideSchedule } from './halide-syntax.js';
 import { parseSchedule } from './parse.js';
 import { computeSites, funcsOf, labelOf, stageCount } from './loops.js';
@@ -94,6 +94,45 @@ function innermostSite(t: TgtProgram, f: string): string | undefined {
   return sites[0]?.loop;
 }
 
+/**
+ * The funcs in the order their placements are translated: every func after the funcs whose loops
+ * it is computed or stored in, ties consumers first (the reverse of the program's order, which
+ * lists producers first). The written order of the calls plays no part, as in Halide, which
+ * resolves placements from the output inwards. A placement cycle has no such order: it is an
+ * error naming the cycle.
+ */
+function placementOrder(funcs: readonly string[], compute: ReadonlyMap<string, Placement>, store: ReadonlyMap<string, Placement>): string[] {
+  // implements [HALIDE-STYLE-CYCLE]
+  const edges = (f: string) => [compute.get(f), store.get(f)].filter((p): p is Required<Placement> => p?.level.k === 'at' && p.call !== undefined);
+  const order: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: Required<Placement>[] = [];
+  const visit = (f: string): void => {
+    if (state.get(f) === 'done') return;
+    state.set(f, 'open');
+    for (const p of edges(f)) {
+      const g = (p.level as Extract<Level, { k: 'at' }>).func;
+      path.push(p);
+      if (state.get(g) === 'open') {
+        const cycle = path.slice(path.findIndex((q) => ownerOf(q) === g));
+        const c = cycle[0]!.call;
+        const steps = cycle.map((q) => `${ownerOf(q)}.${q.call.text} (line ${q.call.loc.line})`).join(', ');
+        throw new UserError(`${c.text}: [HALIDE-STYLE-CYCLE] placement cycle ${[...cycle.map(ownerOf), g].join(' → ')}: ${steps}; a func cannot be computed or stored inside a func that is itself inside it`, c.loc,
+          `place one of ${[...new Set(cycle.map(ownerOf))].join(', ')} at the root (compute_root()) or in a loop of a func outside the cycle`);
+      }
+      if (funcs.includes(g)) visit(g);
+      path.pop();
+    }
+    state.set(f, 'done');
+    order.push(f);
+  };
+  const owner = new Map<HalideCall, string>();
+  for (const f of funcs) for (const p of edges(f)) owner.set(p.call, f);
+  const ownerOf = (p: Required<Placement>) => owner.get(p.call)!;
+  for (const f of [...funcs].reverse()) visit(f);
+  return order;
+}
+
 /** Translates the chains into a refsem schedule for program t0. */
 export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtProgram, file: string, registry: DirectiveRegistry = builtinRegistry()): Schedule {
   // implements [HALIDE-STYLE-PHASES]
@@ -102,11 +141,17 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   const store = new Map<string, Required<Placement>>();
   const loopCalls: { f: string; c: HalideCall }[] = [];
   const boundCalls: { f: string; c: HalideCall }[] = [];
+  const notes: string[] = [];
   for (const ch of chains) {
     if (!funcs.includes(ch.func)) {
       throw new UserError(`there is no func '${ch.func}' in the program`, ch.loc, `the funcs are: ${funcs.join(', ')}`);
     }
     for (const c of ch.calls) {
+      const note = ignoredNote(c);
+      if (note !== undefined) {
+        notes.push(note);
+        continue;
+      }
       if (!SUPPORTED.includes(c.name)) unsupported(c);
       const updates = stageCount(t0, ch.func) - 1;
       if (c.stage > updates) {
@@ -129,6 +174,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
     }
   }
   const tr = new Translation(t0, file, registry);
+  tr.notes.push(...notes);
   // Loops phase, in the order written: calls on one stage build on each other, and calls on
   // distinct stages touch distinct loops.
   for (const { f, c } of loopCalls) loopCall(tr, f, c);
@@ -140,7 +186,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
     level: f === t0.output ? { k: 'root' } : stageCount(t0, f) > 1 ? { k: 'innermost' } : { k: 'inline' },
   };
   const firstLoopCall = (f: string) => loopCalls.find((x) => x.f === f)?.c;
-  const consumersFirst = [...funcs].reverse();
+  const consumersFirst = placementOrder(funcs, compute, store);
   for (const f of consumersFirst) {
     const p = levelOf(f);
     if (p.level.k !== 'inline') continue;

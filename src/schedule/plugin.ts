@@ -104,6 +104,8 @@ export interface Schedule {
   readonly calls: readonly DirectiveCall[];
   /** The directives the schedule may use (built-ins plus loaded user directives). */
   readonly registry: DirectiveRegistry;
+  /** Notes to print when the schedule is read: calls of a Halide-style file skipped, and why. */
+  readonly notes?: readonly string[];
 }
 
 /** A schedule rule broken by a directive; the driver adds the directive's location and text. */

@@ -56,6 +56,10 @@ describe('buildReport', () => {
 });
 
 describe('regressions of the report', () => {
+  it('a Halide call skipped because it changes no value is a note of the report, never silent', () => {
+    const m = buildReport({ source: { file: 'blur.alg', text: example('blur.alg') }, schedule: { file: 'm.halide', text: 'blur_x.compute_root().memoize();\n' }, window: [[0, 2], [0, 2]] });
+    expect(m.notes.some((n) => n.startsWith('m.halide:1:23: note: memoize(): [HALIDE-STYLE-IGNORED]'))).toBe(true);
+  });
   it('a Halide default (an implicit inline) is attributed to no line of the schedule, not to its line 1', () => {
     const m = buildReport({ source: { file: 'harris.alg', text: example('harris.alg') }, schedule: { file: 'harris.halide', text: example('harris.halide') }, window: [[0, 2], [0, 2]] });
     const inlines = m.programs.filter((p) => p.directive?.startsWith('inline '));

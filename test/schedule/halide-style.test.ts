@@ -202,7 +202,8 @@ describe('[HALIDE-STYLE-DEFAULT] what Halide fills in', () => {
 
 describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
   it.each([
-    ['blur_y.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);', 'tile(…) and parallel(…)'],
+    ['blur_y.compute_with(blur_x, y);', 'refsem does not fuse the loops of two funcs'],
+    ['blur_y.fold_storage(y, 4);', 'store_at(…) at the loop that bounds the live part'],
     ['blur_y.rfactor(r, u);', 'rfactor rewrites the algorithm'],
     ['blur_y.compute_rot();', 'did you mean compute_root(…)?'],
     ['blur_y.frobnicate();', 'the supported calls are split, tile'],
@@ -211,6 +212,31 @@ describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
     expect(e).toContain('test.halide:1:8: error: ');
     expect(e).toContain('[HALIDE-STYLE-UNSUPPORTED]');
     expect(e).toContain(hint);
+  });
+});
+
+describe('[HALIDE-STYLE-IGNORED] calls that change no value', () => {
+  const plain = 'blur_x.compute_root();\nblur_y.parallel(y);';
+  it.each([
+    ['memoize()', 'memoize'], ['reorder_storage(y, x)', 'reorder_storage'], ['prefetch(input, y, y, 2)', 'prefetch'], ['async()', 'async'],
+    ['hoist_storage(blur_y, y)', 'hoist_storage'], ['gpu_tile(x, y, xo, yo, xi, yi, 8, 8)', 'gpu_tile'], ['trace_stores()', 'trace_stores'],
+    ['set_estimate(x, 0, 8)', 'set_estimate'], ['store_in(MemoryType.Stack)', 'store_in'],
+  ])('blur_x.%s is skipped with a note naming it and the reason, and the rest translated', (call) => {
+    const t0 = lower(loadPipeline(BLUR, 'blur.alg'));
+    const s = halideSchedule(`blur_x.compute_root().${call};\nblur_y.parallel(y);`, 'test.halide', t0);
+    expect(printSchedule(s)).toBe(printSchedule(halideSchedule(plain, 'test.halide', t0)));
+    expect(s.notes).toHaveLength(1);
+    expect(s.notes![0]).toMatch(new RegExp(`^test\\.halide:1:23: note: ${call.replace(/[()]/g, '\\$&')}: \\[HALIDE-STYLE-IGNORED\\] ignored, it changes no value: \\S`));
+  });
+  it('the note is printed by the commands that read the schedule, and the values are checked', async () => {
+    const { file } = scratch('refsem-ignored-');
+    const alg = file('blur.alg', BLUR);
+    const sched = file('m.halide', 'blur_x.compute_root().memoize();\nblur_y.parallel(y);\n');
+    const r = await runCli(['exec', alg, '--schedule', sched, '--window', '0+4,0+3', '--compare']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[VERDICT-EQUAL]');
+    const p = await runCli(['schedule', alg, '--schedule', sched, '--print']);
+    expect(p.stderr).toContain('m.halide:1:23: note: memoize(): [HALIDE-STYLE-IGNORED]');
   });
 });
 
@@ -265,6 +291,55 @@ describe('Halide-style schedules of generated pipelines (lemmas 2.13–2.17)', (
     expect(translated, 'schedules refsem accepted').toBeGreaterThanOrEqual(30);
     expect(stats.equal, 'verdicts comparing real values').toBeGreaterThanOrEqual(30);
   }, 120_000);
+  it('[HALIDE-STYLE-PHASES] every order of the placement lines gives the same program, or the same error', () => {
+    let same = 0;
+    fc.assert(
+      fc.property(
+        arbPipeline({ minFuncs: 2, maxFuncs: 4, maxDims: 2, maxUpdates: 1, maxRVars: 1, dataDependent: false }).chain((p) =>
+          arbHalideText(p).chain((text) => {
+            const lines = text.split('\n');
+            return fc.tuple(fc.constant(p), fc.constant(text), fc.shuffledSubarray(lines, { minLength: lines.length, maxLength: lines.length }));
+          })),
+        ([p, text, permuted]) => {
+          const t0 = lower(p);
+          const outcome = (s: string) => {
+            try {
+              return printTgt(applySchedule(t0, halideSchedule(s, 'gen.halide', t0), { check: true, pipeline: p }));
+            } catch (e) {
+              // the same refusal, at the line the moved call now has
+              return userError(() => { throw e; }).render().replace(/^gen\.halide:\d+:\d+: /, '');
+            }
+          };
+          expect(outcome(permuted.join('\n')), `written order:\n${text}\npermuted:\n${permuted.join('\n')}`).toBe(outcome(text));
+          same++;
+        },
+      ),
+      { numRuns: 40, seed: 20261128, endOnFailure: true },
+    );
+    expect(same).toBe(40);
+  }, 120_000);
+});
+
+describe('[HALIDE-STYLE-CYCLE] placement cycles', () => {
+  const CHAIN = `pipeline out() {\n  func f(x, y) = x + y;\n  func g(x, y) = f(x, y) * 2;\n  func h(x, y) = g(x, y) + 1;\n  func out(x, y) = h(x, y) + h(x + 1, y);\n}`;
+  it('chains through several funcs and store_at are translated in any written order', () => {
+    const lines = ['h.compute_at(out, y);', 'f.store_at(h, y).compute_at(g, x);', 'g.compute_at(h, y);'];
+    const want = ['compute-at h at out.s0.y', 'compute-at g at h.s0.y', 'compute-at f at g.s0.x', 'store-at h at out.s0.y', 'store-at g at h.s0.y', 'store-at f at h.s0.y'];
+    for (const order of [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]) {
+      expect(translated(CHAIN, order.map((i) => lines[i]).join('\n'))).toEqual(want);
+    }
+  });
+  it.each([
+    ['f.compute_at(g, x);\ng.compute_at(f, y);', 'test.halide:2:3', 'placement cycle g → f → g'],
+    ['f.compute_at(g, x);\ng.compute_at(h, y);\nh.compute_at(f, y);', 'test.halide:3:3', 'placement cycle h → f → g → h'],
+    ['f.compute_at(f, x);', 'test.halide:1:3', 'placement cycle f → f'],
+    ['f.store_at(h, y).compute_at(g, x);\nh.compute_at(f, y);\ng.compute_root();', 'test.halide:2:3', 'placement cycle h → f → h: h.compute_at(f, y) (line 2), f.store_at(h, y) (line 1)'],
+  ])('%s is an error naming the cycle', (text, at, cycle) => {
+    const e = failure(CHAIN, text);
+    expect(e).toContain(`${at}: error: `);
+    expect(e).toContain('[HALIDE-STYLE-CYCLE]');
+    expect(e).toContain(cycle);
+  });
 });
 
 describe('bad .halide input is always a located error', () => {

@@ -73,7 +73,7 @@ export const register: Register = (program, io) => {
       }
       const input = readProgramInput({ prog: prog! });
       const t0 = initialProgram(input);
-      const s = await loadSchedule(o.schedule!, o.directive, () => t0);
+      const s = await loadSchedule(o.schedule!, o.directive, () => t0, (n) => io.err(n));
       if (o.prove) return proveCommand(t0, s, input.algorithm, o, io);
       if (o.trace) io.out(`// T0 = lowering of ${prog === '-' ? '<stdin>' : prog}\n${printTgt(t0)}`);
       let i = 0;
