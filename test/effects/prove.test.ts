@@ -32,6 +32,12 @@ const reorderCases: [string, string, string][] = [
     'for f.s0.y in (0, n) do let f.s0.z = f.s0.y * 2 in if f.s0.z < m then for f.s0.x in (0, m) do f[0, 0] <- f.s0.z + f.s0.x'],
   ['two reductions with different operators', 'for f.s0.y in (0, n) do for f.s0.x in (0, m) do { g[0] <- g[0] + 1; g[1] <- g[1] * 2 }',
     'for f.s0.y in (0, n) do for f.s0.x in (0, m) do { g[0] <- g[0] + f.s0.x; g[0] <- g[0] * 2 }'],
+  ['a transpose copy', 'for f.s0.y in (0, n) do for f.s0.x in (0, m) do f[f.s0.y, f.s0.x] <- g[f.s0.x] * 3',
+    'for f.s0.y in (0, n) do for f.s0.x in (0, m) do g[0] <- g[1] + f.s0.x - f.s0.y'],
+  ['a write in one loop and a read of another array', 'for f.s0.y in (0, n) do for f.s0.x in (0, m) do g[f.s0.x] <- f[f.s0.x, 0] + f.s0.y * 0',
+    'for f.s0.y in (0, n) do for f.s0.x in (0, m) do f[f.s0.x, f.s0.y + 1] <- f[f.s0.x + 1, f.s0.y]'],
+  ['a min reduction into a column (refused: one cell, order-sensitive update)', 'for f.s0.y in (0, n) do for f.s0.x in (0, m) do g[f.s0.y] <- min(g[f.s0.y], f.s0.x)',
+    'for f.s0.y in (0, n) do for f.s0.x in (0, m) do g[0] <- min(g[0], f.s0.x) * 2 + f.s0.y'],
 ];
 
 describe('[SAFE-REORDER] loop reordering (§3.5.8), [SAFE-COMMUTES] with [EFF-REDUCE] per operator', () => {
