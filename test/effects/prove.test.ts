@@ -92,6 +92,25 @@ describe('[SAFE-FISSION] fission (§3.5.8); [EFF-TERNARY] [EFF-DECIDE] unknown o
   });
 });
 
+describe('[SAFE-FISSION] [SAFE-REMOVE] further accepted/refused pairs', () => {
+  it('fission: a shifted read of an input that no part writes is accepted', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do { f[f.s0.x, 0] <- g[f.s0.x + 1]; f[f.s0.x, 1] <- g[f.s0.x] }`);
+    expect(await verdict({ k: 'fission', t, loop: loop(t, 'f.s0.x'), at: 1 })).toBe('proved');
+  });
+  it('fission: a read one ahead of what the first part writes is refused', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do { g[f.s0.x] <- 1; f[f.s0.x, 0] <- g[f.s0.x + 1] }`);
+    expect(await verdict({ k: 'fission', t, loop: loop(t, 'f.s0.x'), at: 1 })).toBe('refuted');
+  });
+  it('remove loop: a copy between two cells is idempotent and accepted', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, 4) do g[1] <- g[0] + 1`);
+    expect(await verdict({ k: 'remove-loop', t, loop: loop(t, 'f.s0.x') })).toBe('proved');
+  });
+  it('remove loop: a doubling in place is refused', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, 4) do g[0] <- g[0] * 2`);
+    expect(await verdict({ k: 'remove-loop', t, loop: loop(t, 'f.s0.x') })).toBe('refuted');
+  });
+});
+
 describe('[SAFE-FUSE] fusion, with [EFF-EXTENT]', () => {
   it('fusing two nested loops visits every pair once, in order', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.y in (0, x.len) do for f.s0.x in (0, ?cpu.len(f.x)) do f[f.s0.x, f.s0.y] <- 1`);
