@@ -152,6 +152,14 @@ describe('[SAFE-PARALLEL] parallel loops, [SAFE-PRIVATE] private buffers, [EFF-A
     const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do g[0] <- g[0] + f.s0.x`);
     expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.x') })).toBe('refuted');
   });
+  it('an in-place update of its own cell may run in parallel', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do g[f.s0.x] <- g[f.s0.x] * 2 + 1`);
+    expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.x') })).toBe('proved');
+  });
+  it('reading the cell the previous iteration wrote may not', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (1, n) do g[f.s0.x] <- g[f.s0.x - 1] + 1`);
+    expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.x') })).toBe('refuted');
+  });
   it('a buffer allocated inside the iteration is private to it', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do { allocate h(x in (0, 1)); h[0] <- f.s0.x; f[f.s0.x, 0] <- h[0] }`);
     expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.x') })).toBe('proved');
