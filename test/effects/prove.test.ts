@@ -32,6 +32,12 @@ const reorderCases: [string, string, string][] = [
     'for f.s0.y in (0, n) do let f.s0.z = f.s0.y * 2 in if f.s0.z < m then for f.s0.x in (0, m) do f[0, 0] <- f.s0.z + f.s0.x'],
   ['two reductions with different operators', 'for f.s0.y in (0, n) do for f.s0.x in (0, m) do { g[0] <- g[0] + 1; g[1] <- g[1] * 2 }',
     'for f.s0.y in (0, n) do for f.s0.x in (0, m) do { g[0] <- g[0] + f.s0.x; g[0] <- g[0] * 2 }'],
+  ['a transpose copy', 'for f.s0.y in (0, n) do for f.s0.x in (0, m) do f[f.s0.y, f.s0.x] <- g[f.s0.x] * 3',
+    'for f.s0.y in (0, n) do for f.s0.x in (0, m) do g[0] <- g[1] + f.s0.x - f.s0.y'],
+  ['a write in one loop and a read of another array', 'for f.s0.y in (0, n) do for f.s0.x in (0, m) do g[f.s0.x] <- f[f.s0.x, 0] + f.s0.y * 0',
+    'for f.s0.y in (0, n) do for f.s0.x in (0, m) do f[f.s0.x, f.s0.y + 1] <- f[f.s0.x + 1, f.s0.y]'],
+  ['a min reduction into a column (refused: one cell, order-sensitive update)', 'for f.s0.y in (0, n) do for f.s0.x in (0, m) do g[f.s0.y] <- min(g[f.s0.y], f.s0.x)',
+    'for f.s0.y in (0, n) do for f.s0.x in (0, m) do g[0] <- min(g[0], f.s0.x) * 2 + f.s0.y'],
 ];
 
 describe('[SAFE-REORDER] loop reordering (§3.5.8), [SAFE-COMMUTES] with [EFF-REDUCE] per operator', () => {
@@ -86,6 +92,25 @@ describe('[SAFE-FISSION] fission (§3.5.8); [EFF-TERNARY] [EFF-DECIDE] unknown o
   });
 });
 
+describe('[SAFE-FISSION] [SAFE-REMOVE] further accepted/refused pairs', () => {
+  it('fission: a shifted read of an input that no part writes is accepted', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do { f[f.s0.x, 0] <- g[f.s0.x + 1]; f[f.s0.x, 1] <- g[f.s0.x] }`);
+    expect(await verdict({ k: 'fission', t, loop: loop(t, 'f.s0.x'), at: 1 })).toBe('proved');
+  });
+  it('fission: a read one ahead of what the first part writes is refused', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do { g[f.s0.x] <- 1; f[f.s0.x, 0] <- g[f.s0.x + 1] }`);
+    expect(await verdict({ k: 'fission', t, loop: loop(t, 'f.s0.x'), at: 1 })).toBe('refuted');
+  });
+  it('remove loop: a copy between two cells is idempotent and accepted', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, 4) do g[1] <- g[0] + 1`);
+    expect(await verdict({ k: 'remove-loop', t, loop: loop(t, 'f.s0.x') })).toBe('proved');
+  });
+  it('remove loop: a doubling in place is refused', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, 4) do g[0] <- g[0] * 2`);
+    expect(await verdict({ k: 'remove-loop', t, loop: loop(t, 'f.s0.x') })).toBe('refuted');
+  });
+});
+
 describe('[SAFE-FUSE] fusion, with [EFF-EXTENT]', () => {
   it('fusing two nested loops visits every pair once, in order', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.y in (0, x.len) do for f.s0.x in (0, ?cpu.len(f.x)) do f[f.s0.x, f.s0.y] <- 1`);
@@ -125,6 +150,14 @@ describe('[SAFE-PARALLEL] parallel loops, [SAFE-PRIVATE] private buffers, [EFF-A
   });
   it('a reduction loop may not (the executors report a race)', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do g[0] <- g[0] + f.s0.x`);
+    expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.x') })).toBe('refuted');
+  });
+  it('an in-place update of its own cell may run in parallel', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do g[f.s0.x] <- g[f.s0.x] * 2 + 1`);
+    expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.x') })).toBe('proved');
+  });
+  it('reading the cell the previous iteration wrote may not', async () => {
+    const t = prog(`${ALLOC}\nfor f.s0.x in (1, n) do g[f.s0.x] <- g[f.s0.x - 1] + 1`);
     expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.x') })).toBe('refuted');
   });
   it('a buffer allocated inside the iteration is private to it', async () => {
