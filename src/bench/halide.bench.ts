@@ -6,7 +6,7 @@
 // thread each. Without the bindings the module reports that and measures nothing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Input, Pipeline } from '../alg-semantics/ast.js';
 import { int } from '../expr/value.js';
@@ -129,7 +129,7 @@ async function halideMs(p: Pipeline, steps: readonly ScheduleStep[], z: Input): 
 }
 
 /** One pipeline under one schedule: Halide's JIT, the fast executor, emitted C scalar and SIMD. */
-async function compareOn(alg: string, sched: string, window: readonly [number, number][]): Promise<object> {
+async function compareOn(alg: string, sched: string, window: readonly (readonly [number, number])[]): Promise<object> {
   const { alg: p, steps } = await readBridged({ prog: exampleFile(alg), schedule: exampleFile(sched), directives: [] });
   const z: Input = { window: window.map(([m, l]) => [int(m), int(l)] as const), params: new Map() };
   const t = complete(steps.length > 0 ? steps[steps.length - 1]!.after : lower(p), BUILTIN_ENGINES.beta1!);
@@ -156,6 +156,33 @@ async function compareOn(alg: string, sched: string, window: readonly [number, n
   };
 }
 
+/** The apps suite (examples/apps/) and the window each is timed on. */
+const APPS: readonly [string, readonly [number, number][]][] = [
+  ['bilateral', [[0, 256], [0, 256]]], ['camera', [[0, 256], [0, 256], [0, 3]]], ['conv', [[0, 64], [0, 64], [0, 4]]],
+  ['histeq', [[0, 256], [0, 256]]], ['iir', [[0, 256], [0, 256]]], ['maxfilter', [[0, 256], [0, 256]]],
+  ['pyramid', [[0, 256], [0, 256]]], ['resize', [[0, 256], [0, 256]]], ['stencil_chain', [[0, 256], [0, 256]]],
+  ['unsharp', [[0, 256], [0, 256]]],
+];
+
+const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+
+/**
+ * Every pipeline of the apps suite under its app's schedule, side by side with Halide's JIT, and
+ * the geometric means of the ratios (below 1: refsem's C is faster).
+ */
+export async function appsSuite(): Promise<object> {
+  const per: Record<string, { c_scalar_over_halide: number; c_simd_over_halide: number }> = {};
+  for (const [app, window] of APPS) per[app] = (await compareOn(`apps/${app}.alg`, `apps/${app}.halide`, window)) as (typeof per)[string];
+  const ratios = Object.values(per);
+  return {
+    pipelines: per,
+    c_scalar_over_halide_geomean: round(geomean(ratios.map((r) => r.c_scalar_over_halide))),
+    c_simd_over_halide_geomean: round(geomean(ratios.map((r) => r.c_simd_over_halide))),
+    c_simd_worst: round(Math.max(...ratios.map((r) => r.c_simd_over_halide))),
+    load_average: loadavg().map(round),
+  };
+}
+
 export async function run(): Promise<object> {
   if (!halideAvailable()) return { skipped: 'python3-halide is not installed for /usr/bin/python3' };
   // One thread everywhere: the comparison is about the code, not the machine's cores.
@@ -166,5 +193,6 @@ export async function run(): Promise<object> {
     bridge_server: await serverCosts(),
     blur_512: await compareOn('blur.alg', 'blur.halide', [[0, 512], [0, 512]]),
     harris_256: await compareOn('harris.alg', 'harris.halide', [[0, 256], [0, 256]]),
+    apps: await appsSuite(),
   };
 }
