@@ -170,16 +170,16 @@ const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((a, x) => 
  * Every pipeline of the apps suite under its app's schedule, side by side with Halide's JIT, and
  * the geometric means of the ratios (below 1: refsem's C is faster).
  */
-export async function appsSuite(): Promise<object> {
+export async function appsSuite(only?: readonly string[]): Promise<object> {
   const per: Record<string, { c_scalar_over_halide: number; c_simd_over_halide: number }> = {};
-  for (const [app, window] of APPS) per[app] = (await compareOn(`apps/${app}.alg`, `apps/${app}.halide`, window)) as (typeof per)[string];
+  for (const [app, window] of APPS.filter(([a]) => only === undefined || only.includes(a))) per[app] = (await compareOn(`apps/${app}.alg`, `apps/${app}.halide`, window)) as (typeof per)[string];
   const ratios = Object.values(per);
   return {
     pipelines: per,
     c_scalar_over_halide_geomean: round(geomean(ratios.map((r) => r.c_scalar_over_halide))),
     c_simd_over_halide_geomean: round(geomean(ratios.map((r) => r.c_simd_over_halide))),
     c_simd_worst: round(Math.max(...ratios.map((r) => r.c_simd_over_halide))),
-    load_average: loadavg().map(round),
+    load_average: loadavg().map((l) => round(l)),
   };
 }
 
