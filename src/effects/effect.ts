@@ -10,6 +10,12 @@ import { parseLoopName } from '../target-semantics/loop-name.js';
 import type { StmtPath } from '../target-semantics/walk.js';
 
 /**
+ * [EFF-COVER]: the labels after which `func` counts as computed: its computation, and each of its
+ * stages (`f.s1`, `f.s1.k2`), whose successors' reads of f the completion covers as well.
+ */
+const coversAfter = (label: string, func: string): boolean => label === func || (label.startsWith(`${func}.s`) && /^\d+(\.k\d+)?$/.test(label.slice(func.length + 2)));
+
+/**
  * Effect expressions (def. 3.3): integers (truth values are 0 and 1, as in fig. 2.5b), variables,
  * the unknown ⊥ with why it is unknown, operators, and `fn`, a bounds hole seen as an unknown
  * function of the loops it may depend on ([EFF-HOLE]).
@@ -125,7 +131,7 @@ export function stmtEffect(s: Stmt, scope: Scope): Effect {
     case 'seq':
       return seq(s.body.map((b) => stmtEffect(b, scope)));
     case 'label':
-      return s.name === scope.cover ? seq([stmtEffect(s.body, scope), { k: 'cover', buf: s.name }]) : stmtEffect(s.body, scope);
+      return scope.cover !== undefined && coversAfter(s.name, scope.cover) ? seq([stmtEffect(s.body, scope), { k: 'cover', buf: scope.cover }]) : stmtEffect(s.body, scope);
     case 'let':
       return seq([...exprEffect(s.value, scope), stmtEffect(s.body, { ...scope, lets: new Map(scope.lets).set(s.var, lift(s.value, scope)) })]);
     case 'allocate': {

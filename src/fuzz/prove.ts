@@ -10,16 +10,16 @@ import { type Answer, describeObligation, showAnswer } from '../effects/obligati
 import { SAFETY_RULE, prove } from '../effects/prove-z3.js';
 import { applyCall } from '../schedule/apply.js';
 import { obligationsOf } from '../schedule/call-obligations.js';
-import type { Schedule } from '../schedule/plugin.js';
+import type { DirectiveCall, Schedule } from '../schedule/plugin.js';
 import { printCall, printSchedule } from '../schedule/print.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { REFSEM_VERSION } from '../node/package.js';
 import { evaluateAsync } from './check.js';
-import { DEFAULT_CONFIG, type EnvConfig } from './env.js';
+import { DEFAULT_CONFIG, type EnvConfig, type FuzzEnv } from './env.js';
 import { makeEnv } from './make-env.js';
 import { propertyNamed } from './properties/index.js';
-import type { CaseText } from './property.js';
-import { REPRO_FORMAT, type Reproducer, writeReproducer } from './reproducer.js';
+import type { CaseText, Failure } from './property.js';
+import { REPRO_FORMAT, type Reproducer, embedModules, writeReproducer } from './reproducer.js';
 
 export type CallVerdict = 'proved' | 'refuted' | 'unknown';
 
@@ -44,14 +44,22 @@ export function callVerdict(results: readonly ObligationResult[]): CallVerdict {
   return results.every((r) => r.answer.k === 'proved' || r.answer.k === 'delegated') ? 'proved' : 'unknown';
 }
 
-/** Proves every call of `s` on the program it rewrites, T0 being `t0`. */
-export async function proveSchedule(t0: TgtProgram, s: Schedule, opts: { timeoutMs?: number } = {}): Promise<CallProof[]> {
+/**
+ * Proves every call of `s` on the program it rewrites, T0 being `t0`; with `only`, just the calls
+ * it selects (the others are applied, not proved).
+ */
+export async function proveSchedule(t0: TgtProgram, s: Schedule, opts: { timeoutMs?: number; only?: (call: DirectiveCall) => boolean } = {}): Promise<CallProof[]> {
   const out: CallProof[] = [];
   let cur = t0;
-  const history: Schedule['calls'][number][] = [];
+  const history: DirectiveCall[] = [];
   for (const [index, call] of s.calls.entries()) {
     // Applied first, so that a call that does not apply is reported as a rejection (exit 2).
     const next = applyCall(cur, call, s.registry, history);
+    if (opts.only && !opts.only(call)) {
+      cur = next;
+      history.push(call);
+      continue;
+    }
     const { obligations, route } = obligationsOf(cur, call, s.registry, history);
     const results: ObligationResult[] = [];
     for (const o of obligations) {
@@ -101,27 +109,60 @@ export interface Replay {
   readonly reproducer?: string;
 }
 
+/** The schedule cut after call `index`: a refuted call is replayed before later calls can undo or hide its rewrite. */
+export const upTo = (s: Schedule, index: number): Schedule => ({ ...s, calls: s.calls.slice(0, index + 1) });
+
+/** What running a case through the soundness properties showed: the first failure, or why some compared nothing. */
+export interface RunResult {
+  readonly failure?: { readonly property: string; readonly failure: Failure };
+  /** properties that compared nothing (a step budget ran out, a vacuous verdict), with why */
+  readonly discarded: readonly string[];
+}
+
+/** The first soundness property (REPLAY_PROPERTIES) that fails on the case, with its failure. */
+export async function firstFailure(text: CaseText, env: FuzzEnv): Promise<RunResult> {
+  const discarded: string[] = [];
+  for (const name of REPLAY_PROPERTIES) {
+    const prop = propertyNamed(name);
+    const r = await evaluateAsync(prop, prop.decode(text, env), env);
+    if (r.status === 'fail') return { failure: { property: name, failure: r }, discarded };
+    if (r.status === 'discard') discarded.push(`${name}: ${r.why}`);
+    if (r.status === 'pass' && r.vacuous) discarded.push(`${name}: ${r.vacuous}`);
+  }
+  return { discarded };
+}
+
+/**
+ * A replay runs what a generated case would run, with the step budget of `refsem exec`: a witness
+ * that fails only past a campaign's budget is still a counterexample.
+ */
+export const REPLAY_CONFIG = (config: EnvConfig): EnvConfig => ({ ...config, maxSteps: Math.max(config.maxSteps, REPLAY_MAX_STEPS) });
+
+/** A hundred times a campaign check's budget: a few seconds of the fast executor at most. */
+const REPLAY_MAX_STEPS = 20_000_000;
+
 /**
  * implements [OBL-REPLAY]: runs the schedule on the witness's input through the soundness properties; the first
  * failure is written as a reproducer into `out` (so `refsem replay` runs it again).
  */
-export async function replayRefutation(p: Pipeline, s: Schedule, t0: TgtProgram, witness: Readonly<Record<string, string>>, out: string, config: EnvConfig = DEFAULT_CONFIG): Promise<Replay> {
+export async function replayRefutation(p: Pipeline, s: Schedule, t0: TgtProgram, witness: Readonly<Record<string, string>>, out: string, config: EnvConfig = DEFAULT_CONFIG, env?: FuzzEnv): Promise<Replay> {
   const input = witnessInput(t0, witness);
   if (!input) return { replays: false, detail: 'the witness names values too large to run' };
   const text: CaseText = { program: printPipeline(p), schedule: printSchedule(s), input };
-  const env = await makeEnv(config);
-  for (const name of REPLAY_PROPERTIES) {
-    const prop = propertyNamed(name);
-    const r = await evaluateAsync(prop, prop.decode(text, env), env);
-    if (r.status !== 'fail') continue;
-    const rep: Reproducer = {
-      format: REPRO_FORMAT, refsem_version: REFSEM_VERSION, property: name, verdict: r.verdict, seed: 0, check: 0, check_seed: 0,
-      engine: config.engine, directives: config.directives.map((d) => resolve(d)), key: `prove:${name}:${r.verdict}:${text.schedule}:${JSON.stringify(input)}`,
-      case: text, expected: r.expected, actual: r.actual, shrinks: 0,
-    };
-    return { replays: true, detail: `${name}: ${r.verdict}`, reproducer: writeReproducer(out, rep) };
+  const cfg = REPLAY_CONFIG(config);
+  const ran = await firstFailure(text, env ?? (await makeEnv(cfg)));
+  if (!ran.failure) {
+    const skipped = ran.discarded.length > 0 ? ` (compared nothing: ${ran.discarded.join('; ')})` : '';
+    return { replays: false, detail: `${REPLAY_PROPERTIES.join(', ')} hold on ${JSON.stringify(input)}${skipped}` };
   }
-  return { replays: false, detail: `${REPLAY_PROPERTIES.join(', ')} hold on ${JSON.stringify(input)}` };
+  const { property, failure: r } = ran.failure;
+  const rep: Reproducer = {
+    format: REPRO_FORMAT, refsem_version: REFSEM_VERSION, property, verdict: r.verdict, seed: 0, check: 0, check_seed: 0,
+    engine: cfg.engine, directives: cfg.directives.map((d) => resolve(d)), key: `prove:${property}:${r.verdict}:${text.schedule}:${JSON.stringify(input)}`,
+    modules: embedModules(cfg), max_steps: cfg.maxSteps,
+    case: text, expected: r.expected, actual: r.actual, shrinks: 0, ...(cfg.fault !== undefined ? { fault: cfg.fault } : {}),
+  };
+  return { replays: true, detail: `${property}: ${r.verdict}`, reproducer: writeReproducer(out, rep) };
 }
 
 /** The report of a proved schedule, one block per call. */

@@ -52,6 +52,7 @@ function replayEnv(r: Reproducer, warnings: string[]): Promise<FuzzEnv> {
     engine: isModulePath(r.engine) ? restoreModule(r, r.engine, warnings) : r.engine,
     directives: r.directives.map((d) => restoreModule(r, d, warnings)),
     ...(r.backend !== undefined ? { backend: r.backend } : {}),
+    ...(r.max_steps !== undefined ? { maxSteps: r.max_steps } : {}),
     ...(r.focus !== undefined ? { focus: r.focus } : {}),
     ...(r.fault !== undefined ? { fault: r.fault } : {}),
   });

@@ -27,6 +27,8 @@ export interface Reproducer {
   readonly focus?: string;
   readonly fault?: string;
   readonly backend?: 'c' | 'simd';
+  /** the step budget of each run, when not the campaigns' default (a replayed refutation's, [OBL-REPLAY]) */
+  readonly max_steps?: number;
   readonly culprit?: string;
   readonly key: string;
   readonly case: CaseText;
@@ -51,7 +53,7 @@ export interface EmbeddedModule {
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The plug-in modules of a configuration, absolute, with their sources (unreadable ones are left out). */
-function embedModules(cfg: EnvConfig): EmbeddedModule[] {
+export function embedModules(cfg: EnvConfig): EmbeddedModule[] {
   const paths = [...cfg.directives, ...(isModulePath(cfg.engine) ? [cfg.engine] : [])].map((p) => resolve(p));
   return paths.flatMap((path) => {
     if (!existsSync(path)) return [];
@@ -128,6 +130,7 @@ export function readReproducer(path: string): Reproducer {
   for (const k of ['property', 'verdict', 'engine'] as const) if (typeof r![k] !== 'string') lacks(`"${k}" must be a string`);
   for (const k of ['focus', 'fault', 'refsem_version'] as const) if (r![k] !== undefined && typeof r![k] !== 'string') lacks(`"${k}" must be a string`);
   if (r!.backend !== undefined && r!.backend !== 'c' && r!.backend !== 'simd') lacks('"backend" must be "c" or "simd"');
+  if (r!.max_steps !== undefined && !(Number.isSafeInteger(r!.max_steps) && (r!.max_steps as number) > 0)) lacks('"max_steps" must be a positive integer');
   const dirs = r!.directives ?? [];
   if (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string')) lacks('"directives" must be a list of module paths');
   const mods = r!.modules ?? [];

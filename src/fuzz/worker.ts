@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { EnvConfig } from './env.js';
 import { makeEnv } from './make-env.js';
 import { guardExit } from '../node/io.js';
+import { shutdownZ3 } from '../expr/smt.js';
 import { routePluginConsole } from '../node/watchdog.js';
 import { selectProperties } from './properties/index.js';
 import type { WorkerMessage } from './runner.js';
@@ -41,6 +42,8 @@ if (parentPort) {
       d.watch[3] = running ? 1 : 0;
     },
   });
+  // Z3's own threads (the prove-vs-run property) would keep this one alive.
+  await shutdownZ3();
   post({ type: 'done' });
   port.close();
 }

@@ -5,6 +5,10 @@ import { checkDirective, showDirectiveVerdict, tooFewApplied } from '../../fuzz/
 import { defaultJobs, freshSeed, parseCount, parseDuration, parseJobs, parseSeed, parseShard } from '../../fuzz/options.js';
 import { CLI_LOC, UserError } from '../../diag.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
+import { proofExit, proveDirective, showDirectiveProof } from '../../fuzz/prove-directive.js';
+
+/** Generated cases `--prove` draws by default: enough applications to be worth reading, within seconds. */
+const PROVE_RUNS = 20;
 
 export const register: Register = (program, io, setExit) => {
   program
@@ -19,8 +23,22 @@ export const register: Register = (program, io, setExit) => {
     .option('--shard <i/N>', 'run only the check indices ≡ i (mod N)')
     .option('--budget <duration>', 'per-check time budget', '10s')
     .option('--json', 'print the answer as JSON')
-    .action(async (module: string, o: { time?: string; runs?: string; seed?: string; jobs?: string; out: string; shard?: string; budget: string; json?: boolean }) => {
+    .option('--prove', `prove the directive on each application in generated cases (spec/effects.md, [OBL-DIRECTIVE]) instead of searching; --runs cases (default ${PROVE_RUNS})`)
+    .action(async (module: string, o: { time?: string; runs?: string; seed?: string; jobs?: string; out: string; shard?: string; budget: string; json?: boolean; prove?: boolean }) => {
       if (o.time !== undefined && o.runs !== undefined) throw new UserError('give either --time or --runs, not both', CLI_LOC, '--time ends the search after a duration, --runs after a number of checks: drop one of them');
+      if (o.prove) {
+        const ps = await proveDirective({
+          module,
+          seed: o.seed !== undefined ? parseSeed(o.seed) : freshSeed(),
+          runs: o.runs !== undefined ? parseCount('--runs', o.runs) : o.time !== undefined ? Infinity : PROVE_RUNS,
+          ...(o.time !== undefined ? { timeMs: parseDuration('--time', o.time) } : {}),
+          out: o.out,
+        });
+        io.out(o.json ? `${JSON.stringify(ps.length === 1 ? ps[0] : ps)}\n` : ps.map(showDirectiveProof).join(''));
+        const verdict = proofExit(ps);
+        setExit(verdict === 'failure' ? EXIT.checkFailed : verdict === 'inconclusive' ? EXIT.inconclusive : EXIT.ok);
+        return;
+      }
       const vs = await checkDirective({
         module,
         seed: o.seed !== undefined ? parseSeed(o.seed) : freshSeed(),

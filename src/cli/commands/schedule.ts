@@ -12,7 +12,7 @@ import type { Register } from './index.js';
 import type { Pipeline } from '../../alg-semantics/ast.js';
 import { shutdownZ3 } from '../../expr/smt.js';
 import { DEFAULT_CONFIG } from '../../fuzz/env.js';
-import { type CallProof, type Replay, proveSchedule, replayRefutation, showProof } from '../../fuzz/prove.js';
+import { type CallProof, type Replay, proveSchedule, replayRefutation, showProof, upTo } from '../../fuzz/prove.js';
 import type { IO } from '../../node/io.js';
 import type { Schedule } from '../../schedule/plugin.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
@@ -42,7 +42,7 @@ async function proveCommand(t0: TgtProgram, s: Schedule, alg: Pipeline | undefin
     const refuted = p.results.find((r) => r.answer.k === 'refuted');
     if (!refuted || refuted.answer.k !== 'refuted') continue;
     replays.set(p.index, alg
-      ? await replayRefutation(alg, s, t0, refuted.answer.witness, o.out, { ...DEFAULT_CONFIG, directives: o.directive })
+      ? await replayRefutation(alg, upTo(s, p.index), t0, refuted.answer.witness, o.out, { ...DEFAULT_CONFIG, directives: o.directive })
       : { replays: false, detail: 'a target program has no algorithm to run it against' });
   }
   io.out(showProof(proofs, replays));

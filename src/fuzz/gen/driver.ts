@@ -21,6 +21,8 @@ export interface AppliedCall {
  */
 export interface ScheduleDriver {
   readonly directives: readonly Directive[];
+  /** the registry the directives come from (proving a generated schedule parses it again) */
+  readonly registry: DirectiveRegistry;
   generate(t: TgtProgram, d: Directive, seed: number, history: readonly AppliedCall[]): Args | undefined;
   /** validates and applies; throws ScheduleRejection when the call is invalid */
   step(t: TgtProgram, call: AppliedCall, history: readonly AppliedCall[]): TgtProgram;
@@ -43,6 +45,7 @@ export function scheduleDriver(registry: DirectiveRegistry): ScheduleDriver {
   const calls = (cs: readonly AppliedCall[]) => cs.map(callOf);
   return {
     directives: registry.directives,
+    registry,
     generate(t, d, seed, history) {
       return generateCall(d, t, seededRng(seed), registry, calls(history))?.args;
     },

@@ -13,12 +13,13 @@ import { writeOrder } from './write-order.js';
 import { roundtrip } from './roundtrip.js';
 import { simplify } from './simplify.js';
 import { swizzlePrune } from './swizzle.js';
+import { proveVsRun } from './prove-vs-run.js';
 import { boundsQuality, confluence, lemmas, memorySafety, raceFree } from './soundness.js';
 
 export const PROPERTIES: readonly AnyProperty[] = [confluence, memorySafety, boundsQuality, raceFree, lemmas, evaluatorsAlg, evaluatorsTgt, roundtrip, perceus, operators, wrongPrograms, writeOrder, simplify];
 
 /** Properties that run only when asked for (they need an option such as --backend). */
-export const EXTRA_PROPERTIES: readonly AnyProperty[] = [backend, halide, fpir, swizzlePrune];
+export const EXTRA_PROPERTIES: readonly AnyProperty[] = [backend, halide, fpir, swizzlePrune, proveVsRun];
 
 export function propertyNamed(name: string): AnyProperty {
   const p = [...PROPERTIES, ...EXTRA_PROPERTIES].find((q) => q.name === name);
