@@ -77,8 +77,8 @@ export async function proveDirective(o: ProveDirectiveOptions): Promise<Directiv
   return out;
 }
 
-/** The applications of directive `name` in the cases campaigns of `config` generate, proved. */
-export async function proveOne(name: string, config: EnvConfig, o: Omit<ProveDirectiveOptions, 'module'>): Promise<DirectiveProof> {
+/** The applications of directive `name` (of every directive when undefined) in the cases campaigns of `config` generate, proved. */
+export async function proveOne(name: string | undefined, config: EnvConfig, o: Omit<ProveDirectiveOptions, 'module'>): Promise<DirectiveProof> {
   const env = await makeEnv(config);
   const replayEnv = await makeEnv(REPLAY_CONFIG(config));
   const arb = arbSchedGen(env);
@@ -95,9 +95,9 @@ export async function proveOne(name: string, config: EnvConfig, o: Omit<ProveDir
     } catch {
       continue; // a case that cannot be made concrete applies nothing (the campaign reports it)
     }
-    if (c.trouble || !c.names.includes(name)) continue;
+    if (c.trouble || (name !== undefined && !c.names.includes(name))) continue;
     const s = parseSchedule(c.scheduleText, '<generated>', env.schedule!.registry);
-    const proofs = await proveSchedule(c.steps[0]!, s, { only: (call) => call.directive.name === name });
+    const proofs = await proveSchedule(c.steps[0]!, s, name === undefined ? {} : { only: (call) => call.directive.name === name });
     for (const p of proofs) {
       const refuted = p.results.find((r) => r.answer.k === 'refuted');
       const why = unknownReasons(p);
@@ -115,7 +115,7 @@ export async function proveOne(name: string, config: EnvConfig, o: Omit<ProveDir
   const counterexample = apps.find((a) => a.replay?.replays);
   const imprecise = apps.find((a) => a.verdict === 'refuted' && !a.replay?.replays);
   return {
-    directive: name, seed: o.seed, checks, elapsed_s: Math.round((performance.now() - start) / 100) / 10,
+    directive: name ?? 'every directive', seed: o.seed, checks, elapsed_s: Math.round((performance.now() - start) / 100) / 10,
     applications: apps.length,
     proved: count((a) => a.verdict === 'proved'),
     refuted_replayed: count((a) => a.replay?.replays === true),

@@ -8,7 +8,7 @@ import { NO_SHARD } from '../../fuzz/seed.js';
 import { proofExit, proveDirective, showDirectiveProof } from '../../fuzz/prove-directive.js';
 
 /** Generated cases `--prove` draws by default: enough applications to be worth reading, within seconds. */
-const PROVE_RUNS = 20;
+const PROVE_RUNS = 10;
 
 export const register: Register = (program, io, setExit) => {
   program
