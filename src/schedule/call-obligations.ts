@@ -35,9 +35,18 @@ export function obligationsOf(t: TgtProgram, call: DirectiveCall, registry: Dire
   const own = call.directive.obligations;
   if (own) return { obligations: [...own(t, call.args, ctx, after), ...fromSteps], route: 'declared' };
   if (steps.length > 0) {
-    const last = steps[steps.length - 1]!.out;
-    const rest = printStmt(last.body) === printStmt(after.body) ? [] : genericObligations(last, after);
-    return { obligations: [...fromSteps, ...rest], route: 'steps' };
+    // What the directive does itself, before, between and after its steps, is read off the programs.
+    const edits: Obligation[] = [];
+    const edited = (from: TgtProgram, to: TgtProgram) => {
+      if (printStmt(from.body) !== printStmt(to.body)) edits.push(...genericObligations(from, to));
+    };
+    let cur = t;
+    for (const s of steps) {
+      edited(cur, s.t);
+      cur = s.out;
+    }
+    edited(cur, after);
+    return { obligations: [...fromSteps, ...edits], route: 'steps' };
   }
   return { obligations: genericObligations(t, after), route: 'generic' };
 }

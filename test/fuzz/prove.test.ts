@@ -49,3 +49,26 @@ describe('[SAFE-SERIAL] [SAFE-COPIES] [SAFE-UNCHANGED] [SAFE-INDEPENDENT] [SAFE-
     expect(r.stdout).toMatch(/relies on: the completion/);
   }, 60_000);
 });
+
+describe('[OBL-ROUTE] a plug-in that edits the program before running a step', () => {
+  it('has its own edit read off the programs: a reduction loop made parallel before a split is refuted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refsem-prove-e-'));
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'p.alg'), 'pipeline f() {\n  func f(x) {\n    x;\n    rdom(r = (0, 4)) in (x) <- f(x) + r;\n  }\n}\n');
+    writeFileSync(join(dir, 'par-split.mjs'), `export default (api) => api.defineDirective({
+  name: 'par-split', phase: 'loops', params: [{ name: 'loop', type: 'loop' }],
+  validate(t, a) { api.resolveLoop(t, a.loop); },
+  apply(t, a, ctx) {
+    const l = api.resolveLoop(t, a.loop);
+    return ctx.run(api.replaceAt(t, l.path, (s) => ({ ...s, trav: 'parallel' })), 'split', { loop: a.loop, factor: 2, outer: 'ro', inner: 'ri' });
+  },
+  generate() { return undefined; },
+});
+`);
+    writeFileSync(join(dir, 'p.sched'), 'par-split f.s1.r\n');
+    const r = await runCli(['schedule', join(dir, 'p.alg'), '--schedule', join(dir, 'p.sched'), '--directive', join(dir, 'par-split.mjs'), '--prove', '--out', out]);
+    expect(r.stdout).toMatch(/par-split f\.s1\.r: refuted \(obligations by the steps route\)/);
+    expect(r.stdout).toMatch(/\[SAFE-PARALLEL\] parallel f\.s1\.r: refuted/);
+    expect(r.code).toBe(1);
+  }, 60_000);
+});
