@@ -17,7 +17,7 @@ import { REFSEM_VERSION } from '../node/package.js';
 import { evaluateAsync } from './check.js';
 import { DEFAULT_CONFIG, type EnvConfig, type FuzzEnv } from './env.js';
 import { makeEnv } from './make-env.js';
-import { propertyNamed } from './properties/index.js';
+import { confluence, memorySafety, raceFree } from './properties/soundness.js';
 import type { CaseText, Failure } from './property.js';
 import { REPRO_FORMAT, type Reproducer, embedModules, writeReproducer } from './reproducer.js';
 
@@ -75,7 +75,8 @@ export async function proveSchedule(t0: TgtProgram, s: Schedule, opts: { timeout
 }
 
 /** The properties a refutation is replayed on: the soundness properties a directive can break. */
-export const REPLAY_PROPERTIES = ['confluence', 'race-free', 'memory-safety'] as const;
+const REPLAY_BY = [confluence, raceFree, memorySafety];
+export const REPLAY_PROPERTIES = REPLAY_BY.map((p) => p.name);
 
 /** Window lengths and parameters beyond this are not run (the witness is shown but not replayed). */
 const MAX_REPLAY_VALUE = 64n;
@@ -122,8 +123,8 @@ export interface RunResult {
 /** The first soundness property (REPLAY_PROPERTIES) that fails on the case, with its failure. */
 export async function firstFailure(text: CaseText, env: FuzzEnv): Promise<RunResult> {
   const discarded: string[] = [];
-  for (const name of REPLAY_PROPERTIES) {
-    const prop = propertyNamed(name);
+  for (const prop of REPLAY_BY) {
+    const name = prop.name;
     const r = await evaluateAsync(prop, prop.decode(text, env), env);
     if (r.status === 'fail') return { failure: { property: name, failure: r }, discarded };
     if (r.status === 'discard') discarded.push(`${name}: ${r.why}`);
