@@ -12,6 +12,7 @@ import { type LoopInfo, isInside, loopsOf, someStmt } from '../target-semantics/
 import { ownExprs } from '../target-semantics/holes.js';
 import { builtinRegistry } from './builtins.js';
 import { LOOP_CALLS, SUPPORTED, Translation, arity, argError, exprArg, ignoredNote, loopCall, nameArg, unsupported } from './halide-calls.js';
+import { intermediateCall, rfactorCall } from './halide-rfactor.js';
 import { type HalideArg, type HalideCall, type HalideChain, parseHalideSchedule } from './halide-syntax.js';
 import { parseSchedule } from './parse.js';
 import { computeSites, funcsOf, labelOf, stageCount } from './loops.js';
@@ -141,12 +142,17 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   const store = new Map<string, Required<Placement>>();
   const loopCalls: { f: string; c: HalideCall }[] = [];
   const boundCalls: { f: string; c: HalideCall }[] = [];
+  const intermediate: { c: HalideCall; of: HalideCall }[] = [];
   const notes: string[] = [];
   for (const ch of chains) {
     if (!funcs.includes(ch.func)) {
       throw new UserError(`there is no func '${ch.func}' in the program`, ch.loc, `the funcs are: ${funcs.join(', ')}`);
     }
     for (const c of ch.calls) {
+      if (c.of) {
+        intermediate.push({ c, of: c.of });
+        continue;
+      }
       const note = ignoredNote(c);
       if (note !== undefined) {
         notes.push(note);
@@ -157,7 +163,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
       if (c.stage > updates) {
         throw new UserError(`${c.text}: '${ch.func}' has no update ${c.stage - 1}; it has ${updates} update definition${updates === 1 ? '' : 's'}`, c.loc, updates > 0 ? `the updates are numbered 0 to ${updates - 1}` : `only ${ch.func}'s pure definition has loops`);
       }
-      if (LOOP_CALLS.includes(c.name)) {
+      if (LOOP_CALLS.includes(c.name) || c.name === 'rfactor') {
         loopCalls.push({ f: ch.func, c });
         continue;
       }
@@ -177,8 +183,9 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   tr.notes.push(...notes);
   // Loops phase, in the order written: calls on one stage build on each other, and calls on
   // distinct stages touch distinct loops.
-  for (const { f, c } of loopCalls) loopCall(tr, f, c);
+  for (const { f, c } of loopCalls) (c.name === 'rfactor' ? rfactorCall : loopCall)(tr, f, c);
   tr.stage = undefined;
+  for (const { c, of } of intermediate) intermediateCall(tr, c, of);
 
   // Compute phase. Halide's defaults: the output at the root; a func with update stages inside
   // the innermost loop around its reads; any other func inlined: implements [HALIDE-STYLE-DEFAULT].

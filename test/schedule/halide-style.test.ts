@@ -204,7 +204,7 @@ describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
   it.each([
     ['blur_y.compute_with(blur_x, y);', 'refsem does not fuse the loops of two funcs'],
     ['blur_y.fold_storage(y, 4);', 'store_at(…) at the loop that bounds the live part'],
-    ['blur_y.rfactor(r, u);', 'rfactor rewrites the algorithm'],
+    ['blur_y.atomic();', 'refsem runs a reduction in parallel only where its iterations are disjoint'],
     ['blur_y.compute_rot();', 'did you mean compute_root(…)?'],
     ['blur_y.frobnicate();', 'the supported calls are split, tile'],
   ])('%s', (text, hint) => {
@@ -237,6 +237,64 @@ describe('[HALIDE-STYLE-IGNORED] calls that change no value', () => {
     expect(r.stdout).toContain('[VERDICT-EQUAL]');
     const p = await runCli(['schedule', alg, '--schedule', sched, '--print']);
     expect(p.stderr).toContain('m.halide:1:23: note: memoize(): [HALIDE-STYLE-IGNORED]');
+  });
+});
+
+describe('[HALIDE-STYLE-RFACTOR] rfactor of an associative, commutative reduction', () => {
+  /** A reduction over a 3 × 4 rdom combining f(x) with an operand by `update`. */
+  const red = (update: string) => `pipeline f() {\n  func f(x) {\n    x;\n    rdom(r = (0, 3), s = (0, 4)) in (x) <- ${update};\n  }\n}`;
+  const SUM2 = red('f(x) + r * 10 + s');
+  it.each(['f(x) + r * s', 'f(x) * (r + s)', 'min(f(x), r - s)', 'max(r * x, f(x))', 'f(x) + s if r < x'])('%s: accepted with a note, the update checked as written', (update) => {
+    const t0 = lower(loadPipeline(red(update), 'prog.alg'));
+    for (const rv of ['r', 's']) {
+      const s = halideSchedule(`f.update(0).rfactor(${rv}, u).compute_root().update(0).parallel(u);\nf.update(0).split(x, xo, xi, 2, TailStrategy.GuardWithIf);`, 'test.halide', t0);
+      expect(printSchedule(s)).toBe(printSchedule(halideSchedule('f.update(0).split(x, xo, xi, 2, TailStrategy.GuardWithIf);', 'test.halide', t0)));
+      expect(s.notes).toHaveLength(3);
+      expect(s.notes![0]).toMatch(/^test\.halide:1:13: note: rfactor\(\w, u\): \[HALIDE-STYLE-RFACTOR\] accepted: .* reduces by (\+|\*|min|max), associative and commutative/);
+      expect(s.notes![0]).toContain(rv === 's' ? 'keeps the order of its operands' : 'reorders its operands');
+      expect(s.notes![2]).toMatch(/^test\.halide:1:52: note: parallel\(u\): \[HALIDE-STYLE-RFACTOR\] schedules the intermediate func of rfactor\(\w, u\) \(test\.halide:1:13\).*not checked by refsem/);
+    }
+  });
+  it.each([
+    ['f(x) - r', 'subtraction is neither associative nor commutative', 'f(…) + (0 - e)'],
+    ['f(x) / (r + 1)', 'division is neither associative nor commutative', 'drop rfactor'],
+    ['f(x) && r < 2', 'its identity 1 is an identity only on 0 and 1', 'drop rfactor'],
+    ['f(x) || r < 2', 'its identity 0 is an identity only on 0 and 1', 'drop rfactor'],
+    ['f(x) % 5 + r', 'it is not a reduction f(p) ⊕ e of the point p it writes', 'drop rfactor'],
+    ['f(x) + r if f(x) < 3', 'reads f at a point other than the one it reduces (or in its predicate)', 'drop rfactor'],
+  ])('%s: refused, naming the hazard', (update, hazard, hint) => {
+    const e = failure(red(update), 'f.update(0).rfactor(s, u);');
+    expect(e).toContain('test.halide:1:13: error: rfactor(s, u): [HALIDE-STYLE-RFACTOR] ');
+    expect(e).toContain(hazard);
+    expect(e).toContain(hint);
+  });
+  it.each([
+    ['f(s + 1) + r', 'it is not a reduction f(p) ⊕ e of the point p it writes'],
+    ['f(s) + f(r) + r', 'reads f at a point other than the one it reduces'],
+    ['r + (f(s) + f(r))', 'reads f at a point other than the one it reduces'],
+  ])('(s) <- %s: refused, the update reads another point of f', (update, hazard) => {
+    const e = failure(red(update).replace('in (x)', 'in (s)'), 'f.update(0).rfactor(s, u);');
+    expect(e).toContain('test.halide:1:13: error: rfactor(s, u): [HALIDE-STYLE-RFACTOR] ');
+    expect(e).toContain(hazard);
+  });
+  it.each([
+    ['f.rfactor(s, u);', '1:3', "this call is on f's pure definition"],
+    ['f.update(0).rfactor(x, u);', '1:13', 'f.s1.x is not a reduction loop of f.s1'],
+    ['f.update(0).rfactor(s, r);', '1:13', "the new variable 'r' already names a loop of f.s1"],
+    ['f.update(0).rfactor(s, u);\nf.update(0).rfactor(s, v);', '2:13', 'f.s1 is already factored by rfactor(s, u) (test.halide:1:13)'],
+    ['f.update(0).rfactor(s, u);\nf.update(0).unroll(r);', '2:13', 'r belongs to the intermediate func of rfactor(s, u)'],
+    ['f.update(0).rfactor(s, u).bound(u, 0, 4);', '1:27', 'bound on the intermediate func of rfactor(s, u)'],
+  ])('%s: a located error', (text, at, what) => {
+    const e = failure(SUM2, text);
+    expect(e).toContain(`test.halide:${at}: error: `);
+    expect(e).toContain('[HALIDE-STYLE-RFACTOR]');
+    expect(e).toContain(what);
+  });
+  it('loops named after a split of the factored variable can be factored', () => {
+    const t0 = lower(loadPipeline(SUM2, 'prog.alg'));
+    const s = halideSchedule('f.update(0).split(s, so, si, 2).rfactor(so, u);\nf.update(0).unroll(so);', 'test.halide', t0);
+    expect(printSchedule(s).trim().split('\n')).toEqual(['split f.s1.s into so, si by 2 tail guard', 'unroll f.s1.so']);
+    expect(failure(SUM2, 'f.update(0).split(s, so, si, 2).rfactor(so, u);\nf.update(0).unroll(si);')).toContain('si belongs to the intermediate func');
   });
 });
 
