@@ -35,6 +35,7 @@ export const IGNORED: Readonly<Record<string, string>> = {
   memoize: 'it caches a func across realizations of the pipeline; refsem realizes once, and a cached value is the value computed',
   async: 'it runs a producer concurrently with its consumers, synchronized so that each read waits for its value; refsem runs them in sequence, with the same values',
   async_: 'it runs a producer concurrently with its consumers, synchronized so that each read waits for its value; refsem runs them in sequence, with the same values',
+  fold_storage: 'it keeps only a window of a dimension in memory, and Halide checks, when it compiles or runs the pipeline, that every value read is still in the window (halide_error_fold_factor_too_small otherwise); a run that completes reads the values refsem stores in the whole region',
   prefetch: 'it is a hint to the memory system and computes nothing',
   set_estimate: 'estimates guide the autoscheduler and constrain nothing (bound(…) fixes a region and is checked)',
   set_estimates: 'estimates guide the autoscheduler and constrain nothing (bound(…) fixes a region and is checked)',
@@ -61,8 +62,6 @@ export function ignoredNote(c: HalideCall): string | undefined {
 
 /** Halide calls with no refsem counterpart, and the nearest thing refsem offers. */
 const NEAREST: Readonly<Record<string, string>> = {
-  compute_with: 'compute_at(…) of one func inside the other\'s loops; refsem does not fuse the loops of two funcs',
-  fold_storage: 'store_at(…) at the loop that bounds the live part',
   specialize: 'a refsem .sched file with `specialize FUNC when COND`',
   atomic: 'none: refsem runs a reduction in parallel only where its iterations are disjoint',
 };

@@ -4,9 +4,9 @@
 // phase order. The translation makes the difference explicit: it sorts the calls into phases,
 // places consumers before their producers, spells out Halide's defaults (inline what is not
 // placed, store where computed), and names Halide's loops by refsem's (halide-calls.ts).
-import { UserError } from '../diag.js';
+import { UserError, showLoc } from '../diag.js';
 import { walkExpr } from '../expr/ast.js';
-import type { TgtProgram } from '../target-semantics/ast.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { stageLabel } from '../target-semantics/loop-name.js';
 import { type LoopInfo, isInside, loopsOf, someStmt } from '../target-semantics/walk.js';
 import { ownExprs } from '../target-semantics/holes.js';
@@ -58,8 +58,48 @@ function levelArg(c: HalideCall): Level {
 
 /** Does stage i of g read f? (where Halide puts `compute_at(g, v)` when g has several stages) */
 function stageReads(t: TgtProgram, g: string, i: number, f: string): boolean {
-  const lab = labelOf(t, stageLabel(g, i))?.stmt;
-  return lab !== undefined && someStmt(lab, (s) => ownExprs(s).some((e) => {
+  return reads(labelOf(t, stageLabel(g, i))?.stmt, f);
+}
+
+/** The funcs a func reads, directly or through others, from `from` to `to` (undefined when it does not). */
+function readPath(t: TgtProgram, from: string, to: string): string[] | undefined {
+  const funcs = funcsOf(t);
+  const seen = new Map<string, string[]>([[from, [from]]]);
+  for (const queue = [from]; queue.length > 0;) {
+    const g = queue.shift()!;
+    for (const h of funcs) {
+      if (h === g || seen.has(h) || !reads(labelOf(t, g)?.stmt, h)) continue;
+      seen.set(h, [...seen.get(g)!, h]);
+      if (h === to) return seen.get(h);
+      queue.push(h);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `f.compute_with(g, v)` (or a stage of f, or `LoopLevel(g, v, i)`): Halide fuses the loops of the
+ * two stages down to v, interleaving their iterations. When neither func reads the other, directly
+ * or through other funcs, no iteration reads what another computes, so the values are those of
+ * the two computed one after the other, refsem's order: skipped with a note. A dependency, or two
+ * stages of one func, is refused (Halide 14 refuses a dependency too: "Invalid compute_with").
+ */
+function computeWithNote(t: TgtProgram, f: string, c: HalideCall): string {
+  // implements [HALIDE-STYLE-COMPUTE-WITH]
+  const l = levelArg({ ...c, args: c.args.slice(0, c.args[0]?.k === 'call' ? 1 : 2) });
+  const g = l.k === 'at' ? l.func : f;
+  if (!funcsOf(t).includes(g)) throw new UserError(`${c.text}: there is no func '${g}' in the program`, c.loc, `the funcs are: ${funcsOf(t).join(', ')}`);
+  const path = g === f ? [f, f] : (readPath(t, f, g) ?? readPath(t, g, f));
+  if (path) {
+    throw new UserError(`${c.text}: [HALIDE-STYLE-COMPUTE-WITH] ${g === f ? `the stages of '${f}' depend on each other` : `'${path[0]}' reads '${path[path.length - 1]}'${path.length > 2 ? ` (${path.join(' → ')})` : ''}`}: fusing their loops would let an iteration read a point not yet computed`, c.loc,
+      'compute one inside the other\'s loops with compute_at(…) instead (Halide refuses compute_with between dependent funcs too)');
+  }
+  return `${showLoc(c.loc)}: note: ${c.text}: [HALIDE-STYLE-COMPUTE-WITH] ignored, it changes no value: neither '${f}' nor '${g}' reads the other, directly or through other funcs, so interleaving their loops computes the values refsem computes one func after the other\n`;
+}
+
+/** Does a statement read f? */
+function reads(stmt: Stmt | undefined, f: string): boolean {
+  return stmt !== undefined && someStmt(stmt, (s) => ownExprs(s).some((e) => {
     let hit = false;
     walkExpr(e, (x) => void (x.k === 'access' && x.func === f && (hit = true)));
     return hit;
@@ -153,7 +193,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
         intermediate.push({ c, of: c.of });
         continue;
       }
-      const note = ignoredNote(c);
+      const note = c.name === 'compute_with' ? computeWithNote(t0, ch.func, c) : ignoredNote(c);
       if (note !== undefined) {
         notes.push(note);
         continue;

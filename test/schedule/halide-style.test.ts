@@ -202,8 +202,7 @@ describe('[HALIDE-STYLE-DEFAULT] what Halide fills in', () => {
 
 describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
   it.each([
-    ['blur_y.compute_with(blur_x, y);', 'refsem does not fuse the loops of two funcs'],
-    ['blur_y.fold_storage(y, 4);', 'store_at(…) at the loop that bounds the live part'],
+    ['blur_y.specialize(n);', 'a refsem .sched file with `specialize FUNC when COND`'],
     ['blur_y.atomic();', 'refsem runs a reduction in parallel only where its iterations are disjoint'],
     ['blur_y.compute_rot();', 'did you mean compute_root(…)?'],
     ['blur_y.frobnicate();', 'the supported calls are split, tile'],
@@ -220,7 +219,7 @@ describe('[HALIDE-STYLE-IGNORED] calls that change no value', () => {
   it.each([
     ['memoize()', 'memoize'], ['reorder_storage(y, x)', 'reorder_storage'], ['prefetch(input, y, y, 2)', 'prefetch'], ['async()', 'async'],
     ['hoist_storage(blur_y, y)', 'hoist_storage'], ['gpu_tile(x, y, xo, yo, xi, yi, 8, 8)', 'gpu_tile'], ['trace_stores()', 'trace_stores'],
-    ['set_estimate(x, 0, 8)', 'set_estimate'], ['store_in(MemoryType.Stack)', 'store_in'],
+    ['set_estimate(x, 0, 8)', 'set_estimate'], ['store_in(MemoryType.Stack)', 'store_in'], ['fold_storage(y, 4)', 'fold_storage'],
   ])('blur_x.%s is skipped with a note naming it and the reason, and the rest translated', (call) => {
     const t0 = lower(loadPipeline(BLUR, 'blur.alg'));
     const s = halideSchedule(`blur_x.compute_root().${call};\nblur_y.parallel(y);`, 'test.halide', t0);
@@ -237,6 +236,30 @@ describe('[HALIDE-STYLE-IGNORED] calls that change no value', () => {
     expect(r.stdout).toContain('[VERDICT-EQUAL]');
     const p = await runCli(['schedule', alg, '--schedule', sched, '--print']);
     expect(p.stderr).toContain('m.halide:1:23: note: memoize(): [HALIDE-STYLE-IGNORED]');
+  });
+});
+
+describe('[HALIDE-STYLE-COMPUTE-WITH] compute_with of funcs that do not read each other', () => {
+  const ALG = 'pipeline h() {\n  func f(x) = x * 2;\n  func g(x) = x + 1;\n  func k(x) = f(x + 1) + 1;\n  func m(x) = k(x) * 3;\n  func h(x) = f(x) + g(x) + m(x);\n}';
+  const plain = 'f.compute_root();\ng.compute_root();\nm.compute_root();';
+  it.each(['g.compute_with(f, x)', 'g.compute_with(LoopLevel(f, x, 0))', 'g.compute_with(f, x, LoopAlignStrategy.AlignStart)', 'f.compute_with(g, x)'])('%s: skipped with a note, the rest translated', (call) => {
+    const t0 = lower(loadPipeline(ALG, 'prog.alg'));
+    const s = halideSchedule(`${plain}\n${call};`, 'test.halide', t0);
+    expect(printSchedule(s)).toBe(printSchedule(halideSchedule(plain, 'test.halide', t0)));
+    expect(s.notes).toHaveLength(1);
+    expect(s.notes![0]).toMatch(/^test\.halide:4:3: note: compute_with\(.*\): \[HALIDE-STYLE-COMPUTE-WITH\] ignored, it changes no value: neither '[fg]' nor '[fg]' reads the other/);
+  });
+  it.each([
+    ['k.compute_with(f, x);', "'k' reads 'f'"],
+    ['f.compute_with(k, x);', "'k' reads 'f'"],
+    ['m.compute_with(f, x);', "'m' reads 'f' (m → k → f)"],
+    ['h.compute_with(g, x);', "'h' reads 'g'"],
+    ['f.update(0).compute_with(f, x);', "the stages of 'f' depend on each other"],
+    ['g.compute_with(nope, x);', "there is no func 'nope'"],
+  ])('%s: refused naming the dependency', (text, what) => {
+    const e = failure(ALG, text);
+    expect(e).toContain('test.halide:1:');
+    expect(e).toContain(what);
   });
 });
 
