@@ -115,8 +115,8 @@ function defineFunc(f: Func, params: ReadonlySet<string>, out: string[]): void {
     // Halide keeps an RDom only if the update's coordinates or value mention it; one its predicate
     // alone mentions, or nothing, would be dropped, making the update a plain redefinition run once
     // over every point. A term 0 · (r₁ + …) mentions it without changing a value ([HALIDE-RDOM]),
-    // so Halide runs the update once per point of the rdom, as the semantics does: implements
-    // [HALIDE-RDOM-UNUSED].
+    // so Halide runs the update once per point of the rdom, as the semantics does.
+    // implements [HALIDE-RDOM-UNUSED]
     const anchored = st.rdom.length > 0 && ![...st.lhs, st.rhs].some((e) => mentions(e, new Set(rvars.keys())));
     const anchor = anchored ? ` + hl.i64(0) * (${[...rvars.values()].map((r) => `hl.i64(${r})`).join(' + ')})` : '';
     const rhs = guarded ? `hl.select(${value(st.pred, s)} != 0, ${value(st.rhs, s)}, ${pyFunc(f.name)}[${lhs.join(', ')}])` : `${value(st.rhs, s)}${anchor}`;
