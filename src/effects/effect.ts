@@ -102,7 +102,7 @@ export function exprEffect(e: Expr, scope: Scope, out: Effect[] = []): Effect[] 
 const seq = (items: Effect[]): Effect => (items.length === 1 ? items[0]! : { k: 'seq', items });
 
 /** Is `e` a read of exactly the point `f[idx]` stores to? */
-function samePoint(e: Expr, f: string, idx: readonly Expr[]): boolean {
+export function samePoint(e: Expr, f: string, idx: readonly Expr[]): boolean {
   return e.k === 'access' && e.func === f && listEquals(e.args, idx);
 }
 

@@ -105,8 +105,6 @@ function defineFunc(f: Func, params: ReadonlySet<string>, out: string[]): void {
     const rvars = new Map(st.rdom.map((r, k) => [r.name, `${pyRdom(f.name, i)}[${k}]`]));
     const s: Scope = { vars: new Set(f.vars.filter((v, d) => st.pure || (st.lhs[d]!.k === 'var' && (st.lhs[d] as { name: string }).name === v))), rvars, params };
     if (st.rdom.length > 0) {
-      const used = [...st.lhs, st.rhs, st.pred].some((e) => mentions(e, new Set(rvars.keys())));
-      if (!used) throw new BridgeRefusal(`update ${i} of '${f.name}' does not mention its rdom: Halide ignores such an RDom, while the semantics repeats the update once per point of it (spec/halide.md)`); // implements [HALIDE-RDOM-UNUSED]
       const outer: Scope = { vars: new Set(), rvars: new Map(), params };
       out.push(`${pyRdom(f.name, i)} = hl.RDom([${st.rdom.map((r) => `hl.Range(hl.i32(${value(r.min, outer)}), hl.i32(${value(r.len, outer)}))`).join(', ')}])`);
       if (!(st.pred.k === 'const' && st.pred.value === 1)) out.push(`${pyRdom(f.name, i)}.where(${value(st.pred, s)} != 0)`);
@@ -115,8 +113,10 @@ function defineFunc(f: Func, params: ReadonlySet<string>, out: string[]): void {
     // A predicate without an rdom has no RDom to hang `where` on: the point keeps its value when it is false.
     const guarded = st.rdom.length === 0 && !(st.pred.k === 'const' && st.pred.value === 1);
     // Halide keeps an RDom only if the update's coordinates or value mention it; one its predicate
-    // alone mentions would be dropped, making the update a plain redefinition over every point. A
-    // term 0 · (r₁ + …) mentions it without changing a value ([HALIDE-RDOM]).
+    // alone mentions, or nothing, would be dropped, making the update a plain redefinition run once
+    // over every point. A term 0 · (r₁ + …) mentions it without changing a value ([HALIDE-RDOM]),
+    // so Halide runs the update once per point of the rdom, as the semantics does.
+    // implements [HALIDE-RDOM-UNUSED]
     const anchored = st.rdom.length > 0 && ![...st.lhs, st.rhs].some((e) => mentions(e, new Set(rvars.keys())));
     const anchor = anchored ? ` + hl.i64(0) * (${[...rvars.values()].map((r) => `hl.i64(${r})`).join(' + ')})` : '';
     const rhs = guarded ? `hl.select(${value(st.pred, s)} != 0, ${value(st.rhs, s)}, ${pyFunc(f.name)}[${lhs.join(', ')}])` : `${value(st.rhs, s)}${anchor}`;

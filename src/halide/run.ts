@@ -74,7 +74,10 @@ function classify(r: ProgramExit, timeoutMs: number): HalideRun {
     // Halide reports a schedule or program it refuses as a RuntimeError whose text starts "Error:".
     const err = r.stderr.split('\n');
     const at = err.findIndex((l) => /^(RuntimeError: )?Error:/.test(l));
-    const message = at >= 0 ? err.slice(at, at + 3).join(' ').replace(/^RuntimeError: /, '').replace(/\s+/g, ' ').trim() : lastLine(r.stderr) ?? `exit ${r.status}`;
+    // Otherwise the exception line names what broke (Halide's internal errors go on to dump a
+    // scope, whose last line "}" says nothing).
+    const raised = err.filter((l) => /^\w+(Error|Exception): /.test(l)).pop()?.replace(/^RuntimeError: /, '');
+    const message = at >= 0 ? err.slice(at, at + 3).join(' ').replace(/^RuntimeError: /, '').replace(/\s+/g, ' ').trim() : raised ?? lastLine(r.stderr) ?? `exit ${r.status}`;
     return at >= 0 ? { kind: 'rejected', message } : { kind: 'crash', message };
   }
   const last = r.stdout.trim().split('\n').pop() ?? '';

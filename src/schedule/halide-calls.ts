@@ -18,7 +18,7 @@ export const LOOP_CALLS = ['split', 'tile', 'fuse', 'reorder', 'parallel', 'seri
 const COMPUTE_CALLS = ['compute_root', 'compute_at', 'compute_inline'];
 const STORE_CALLS = ['store_root', 'store_at'];
 const BOUNDS_CALLS = ['bound', 'bound_extent', 'align_bounds'];
-export const SUPPORTED = [...LOOP_CALLS, ...COMPUTE_CALLS, ...STORE_CALLS, ...BOUNDS_CALLS, 'update'];
+export const SUPPORTED = [...LOOP_CALLS, ...COMPUTE_CALLS, ...STORE_CALLS, ...BOUNDS_CALLS, 'update', 'rfactor'];
 
 /**
  * Halide calls that change no value, with the reason (spec/halide.md, "Halide 14's scheduling
@@ -35,6 +35,7 @@ export const IGNORED: Readonly<Record<string, string>> = {
   memoize: 'it caches a func across realizations of the pipeline; refsem realizes once, and a cached value is the value computed',
   async: 'it runs a producer concurrently with its consumers, synchronized so that each read waits for its value; refsem runs them in sequence, with the same values',
   async_: 'it runs a producer concurrently with its consumers, synchronized so that each read waits for its value; refsem runs them in sequence, with the same values',
+  fold_storage: 'it keeps only a window of a dimension in memory, and Halide checks, when it compiles or runs the pipeline, that every value read is still in the window (halide_error_fold_factor_too_small otherwise); a run that completes reads the values refsem stores in the whole region',
   prefetch: 'it is a hint to the memory system and computes nothing',
   set_estimate: 'estimates guide the autoscheduler and constrain nothing (bound(…) fixes a region and is checked)',
   set_estimates: 'estimates guide the autoscheduler and constrain nothing (bound(…) fixes a region and is checked)',
@@ -61,9 +62,6 @@ export function ignoredNote(c: HalideCall): string | undefined {
 
 /** Halide calls with no refsem counterpart, and the nearest thing refsem offers. */
 const NEAREST: Readonly<Record<string, string>> = {
-  compute_with: 'compute_at(…) of one func inside the other\'s loops; refsem does not fuse the loops of two funcs',
-  rfactor: 'none: rfactor rewrites the algorithm; write the factored reduction in the .alg file',
-  fold_storage: 'store_at(…) at the loop that bounds the live part',
   specialize: 'a refsem .sched file with `specialize FUNC when COND`',
   atomic: 'none: refsem runs a reduction in parallel only where its iterations are disjoint',
 };
@@ -104,6 +102,8 @@ export class Translation {
   stage: string | undefined;
   /** The funcs the translation has inlined. */
   readonly inlined = new Set<string>();
+  /** Per stage label factored by rfactor, the call and the reduction loops it moved into Halide's intermediate func. */
+  private readonly factored = new Map<string, { readonly call: HalideCall; readonly moved: ReadonlySet<string> }>();
 
   constructor(t0: TgtProgram, private readonly file: string, private readonly registry: DirectiveRegistry) {
     this.t = t0;
@@ -144,6 +144,25 @@ export class Translation {
   loop(f: string, stage: number, v: string): string {
     const key = loopVarName(f, stage, v);
     return loopVarName(f, stage, this.renamed.get(key) ?? v);
+  }
+
+  /** Records rfactor call `c` on a stage: its reduction loops `moved` now belong to Halide's intermediate func. */
+  factor(label: string, c: HalideCall, moved: ReadonlySet<string>): void {
+    if (this.factored.has(label)) {
+      const first = this.factored.get(label)!.call;
+      throw new UserError(`${c.text}: [HALIDE-STYLE-RFACTOR] ${label} is already factored by ${first.text} (${showLoc(first.loc)})`, c.loc, 'factor the intermediate instead, in Halide; refsem checks one rfactor per update');
+    }
+    this.factored.set(label, { call: c, moved });
+  }
+
+  /** The loop a loops-phase call names, refused when an earlier rfactor moved it into the intermediate func. */
+  stageLoop(f: string, stage: number, v: string, c: HalideCall): string {
+    const loop = this.loop(f, stage, v);
+    const fact = this.factored.get(stageLabel(f, stage));
+    if (fact?.moved.has(loop)) {
+      throw new UserError(`${c.text}: [HALIDE-STYLE-RFACTOR] ${v} belongs to the intermediate func of ${fact.call.text} (${showLoc(fact.call.loc)}), no longer to ${stageLabel(f, stage)}`, c.loc, `schedule it on the intermediate: ….${fact.call.text}.update(0).${c.text}`);
+    }
+    return loop;
   }
 
   /**
@@ -206,7 +225,7 @@ export function loopCall(tr: Translation, f: string, c: HalideCall): void {
   // implements [HALIDE-STYLE-CALLS]
   const s = c.stage;
   tr.stage = stageLabel(f, s);
-  const L = (v: string) => tr.loop(f, s, v);
+  const L = (v: string) => tr.stageLoop(f, s, v, c);
   const name = (i: number, what: string) => nameArg(c, c.args[i], what);
   switch (c.name) {
     case 'split': {

@@ -4,14 +4,15 @@
 // phase order. The translation makes the difference explicit: it sorts the calls into phases,
 // places consumers before their producers, spells out Halide's defaults (inline what is not
 // placed, store where computed), and names Halide's loops by refsem's (halide-calls.ts).
-import { UserError } from '../diag.js';
+import { UserError, showLoc } from '../diag.js';
 import { walkExpr } from '../expr/ast.js';
-import type { TgtProgram } from '../target-semantics/ast.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { stageLabel } from '../target-semantics/loop-name.js';
 import { type LoopInfo, isInside, loopsOf, someStmt } from '../target-semantics/walk.js';
 import { ownExprs } from '../target-semantics/holes.js';
 import { builtinRegistry } from './builtins.js';
 import { LOOP_CALLS, SUPPORTED, Translation, arity, argError, exprArg, ignoredNote, loopCall, nameArg, unsupported } from './halide-calls.js';
+import { intermediateCall, rfactorCall } from './halide-rfactor.js';
 import { type HalideArg, type HalideCall, type HalideChain, parseHalideSchedule } from './halide-syntax.js';
 import { parseSchedule } from './parse.js';
 import { computeSites, funcsOf, labelOf, stageCount } from './loops.js';
@@ -57,8 +58,48 @@ function levelArg(c: HalideCall): Level {
 
 /** Does stage i of g read f? (where Halide puts `compute_at(g, v)` when g has several stages) */
 function stageReads(t: TgtProgram, g: string, i: number, f: string): boolean {
-  const lab = labelOf(t, stageLabel(g, i))?.stmt;
-  return lab !== undefined && someStmt(lab, (s) => ownExprs(s).some((e) => {
+  return reads(labelOf(t, stageLabel(g, i))?.stmt, f);
+}
+
+/** The funcs a func reads, directly or through others, from `from` to `to` (undefined when it does not). */
+function readPath(t: TgtProgram, from: string, to: string): string[] | undefined {
+  const funcs = funcsOf(t);
+  const seen = new Map<string, string[]>([[from, [from]]]);
+  for (const queue = [from]; queue.length > 0;) {
+    const g = queue.shift()!;
+    for (const h of funcs) {
+      if (h === g || seen.has(h) || !reads(labelOf(t, g)?.stmt, h)) continue;
+      seen.set(h, [...seen.get(g)!, h]);
+      if (h === to) return seen.get(h);
+      queue.push(h);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `f.compute_with(g, v)` (or a stage of f, or `LoopLevel(g, v, i)`): Halide fuses the loops of the
+ * two stages down to v, interleaving their iterations. When neither func reads the other, directly
+ * or through other funcs, no iteration reads what another computes, so the values are those of
+ * the two computed one after the other, refsem's order: skipped with a note. A dependency, or two
+ * stages of one func, is refused (Halide 14 refuses a dependency too: "Invalid compute_with").
+ */
+function computeWithNote(t: TgtProgram, f: string, c: HalideCall): string {
+  // implements [HALIDE-STYLE-COMPUTE-WITH]
+  const l = levelArg({ ...c, args: c.args.slice(0, c.args[0]?.k === 'call' ? 1 : 2) });
+  const g = l.k === 'at' ? l.func : f;
+  if (!funcsOf(t).includes(g)) throw new UserError(`${c.text}: there is no func '${g}' in the program`, c.loc, `the funcs are: ${funcsOf(t).join(', ')}`);
+  const path = g === f ? [f, f] : (readPath(t, f, g) ?? readPath(t, g, f));
+  if (path) {
+    throw new UserError(`${c.text}: [HALIDE-STYLE-COMPUTE-WITH] ${g === f ? `the stages of '${f}' depend on each other` : `'${path[0]}' reads '${path[path.length - 1]}'${path.length > 2 ? ` (${path.join(' → ')})` : ''}`}: fusing their loops would let an iteration read a point not yet computed`, c.loc,
+      'compute one inside the other\'s loops with compute_at(…) instead (Halide refuses compute_with between dependent funcs too)');
+  }
+  return `${showLoc(c.loc)}: note: ${c.text}: [HALIDE-STYLE-COMPUTE-WITH] ignored, it changes no value: neither '${f}' nor '${g}' reads the other, directly or through other funcs, so interleaving their loops computes the values refsem computes one func after the other\n`;
+}
+
+/** Does a statement read f? */
+function reads(stmt: Stmt | undefined, f: string): boolean {
+  return stmt !== undefined && someStmt(stmt, (s) => ownExprs(s).some((e) => {
     let hit = false;
     walkExpr(e, (x) => void (x.k === 'access' && x.func === f && (hit = true)));
     return hit;
@@ -141,13 +182,18 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   const store = new Map<string, Required<Placement>>();
   const loopCalls: { f: string; c: HalideCall }[] = [];
   const boundCalls: { f: string; c: HalideCall }[] = [];
+  const intermediate: { c: HalideCall; of: HalideCall }[] = [];
   const notes: string[] = [];
   for (const ch of chains) {
     if (!funcs.includes(ch.func)) {
       throw new UserError(`there is no func '${ch.func}' in the program`, ch.loc, `the funcs are: ${funcs.join(', ')}`);
     }
     for (const c of ch.calls) {
-      const note = ignoredNote(c);
+      if (c.of) {
+        intermediate.push({ c, of: c.of });
+        continue;
+      }
+      const note = c.name === 'compute_with' ? computeWithNote(t0, ch.func, c) : ignoredNote(c);
       if (note !== undefined) {
         notes.push(note);
         continue;
@@ -157,7 +203,7 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
       if (c.stage > updates) {
         throw new UserError(`${c.text}: '${ch.func}' has no update ${c.stage - 1}; it has ${updates} update definition${updates === 1 ? '' : 's'}`, c.loc, updates > 0 ? `the updates are numbered 0 to ${updates - 1}` : `only ${ch.func}'s pure definition has loops`);
       }
-      if (LOOP_CALLS.includes(c.name)) {
+      if (LOOP_CALLS.includes(c.name) || c.name === 'rfactor') {
         loopCalls.push({ f: ch.func, c });
         continue;
       }
@@ -177,8 +223,9 @@ export function translateHalideSchedule(chains: readonly HalideChain[], t0: TgtP
   tr.notes.push(...notes);
   // Loops phase, in the order written: calls on one stage build on each other, and calls on
   // distinct stages touch distinct loops.
-  for (const { f, c } of loopCalls) loopCall(tr, f, c);
+  for (const { f, c } of loopCalls) (c.name === 'rfactor' ? rfactorCall : loopCall)(tr, f, c);
   tr.stage = undefined;
+  for (const { c, of } of intermediate) intermediateCall(tr, c, of);
 
   // Compute phase. Halide's defaults: the output at the root; a func with update stages inside
   // the innermost loop around its reads; any other func inlined: implements [HALIDE-STYLE-DEFAULT].

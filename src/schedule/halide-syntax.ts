@@ -19,6 +19,8 @@ export interface HalideCall {
   readonly loc: Loc;
   /** The call as written, for messages. */
   readonly text: string;
+  /** For a call chained after `rfactor(…)`: that call, whose intermediate func this call schedules. */
+  readonly of?: HalideCall;
 }
 
 export interface HalideChain {
@@ -144,6 +146,8 @@ export function parseHalideSchedule(src: string, file: string): HalideChain[] {
     const head = name('a func name starting a chain of calls, such as blur_x.compute_root()');
     const calls: HalideCall[] = [];
     let stage = 0;
+    // Halide's rfactor returns its intermediate func: the calls chained after it schedule that func.
+    let of: HalideCall | undefined;
     while (is('.')) {
       pos++;
       const n = name('the name of a scheduling call after .');
@@ -156,7 +160,9 @@ export function parseHalideSchedule(src: string, file: string): HalideChain[] {
         stage = Number(i) + 1;
         continue;
       }
-      calls.push({ name: n.text, args: a, stage, loc: n.loc, text });
+      const call: HalideCall = { name: n.text, args: a, stage, loc: n.loc, text, ...(of ? { of } : {}) };
+      calls.push(call);
+      if (n.text === 'rfactor' && !of) (of = call), (stage = 0);
     }
     if (calls.length === 0) fail(`a scheduling call after '${head.text}'`, `write ${head.text}.compute_root() or another scheduling call`);
     chains.push({ func: head.text, loc: head.loc, calls });

@@ -23,6 +23,11 @@ describe.runIf(available)('[HALIDE-RUNNER] the Halide server', () => {
     expect(r).toEqual({ kind: 'values', values: ['1'] });
   }, 60_000);
 
+  it('a crash that ends by dumping a scope is named by its exception line, not by the dump\'s last line', async () => {
+    const r = await runHalide("raise RuntimeError('Internal Error at Scope.h:134 triggered by user code at : Name not in Scope: f0$0\\n{\\n  n\\n  refsem_out.type\\n}')\n");
+    expect(r).toEqual({ kind: 'crash', message: 'Internal Error at Scope.h:134 triggered by user code at : Name not in Scope: f0$0' });
+  }, 60_000);
+
   it('a program that dies of a signal is a crash naming it, and the server goes on', async () => {
     const before = halideServersStarted();
     const r = await runHalide('import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n');

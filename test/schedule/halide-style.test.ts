@@ -202,9 +202,8 @@ describe('[HALIDE-STYLE-DEFAULT] what Halide fills in', () => {
 
 describe('[HALIDE-STYLE-UNSUPPORTED] calls refsem does not translate', () => {
   it.each([
-    ['blur_y.compute_with(blur_x, y);', 'refsem does not fuse the loops of two funcs'],
-    ['blur_y.fold_storage(y, 4);', 'store_at(…) at the loop that bounds the live part'],
-    ['blur_y.rfactor(r, u);', 'rfactor rewrites the algorithm'],
+    ['blur_y.specialize(n);', 'a refsem .sched file with `specialize FUNC when COND`'],
+    ['blur_y.atomic();', 'refsem runs a reduction in parallel only where its iterations are disjoint'],
     ['blur_y.compute_rot();', 'did you mean compute_root(…)?'],
     ['blur_y.frobnicate();', 'the supported calls are split, tile'],
   ])('%s', (text, hint) => {
@@ -220,7 +219,7 @@ describe('[HALIDE-STYLE-IGNORED] calls that change no value', () => {
   it.each([
     ['memoize()', 'memoize'], ['reorder_storage(y, x)', 'reorder_storage'], ['prefetch(input, y, y, 2)', 'prefetch'], ['async()', 'async'],
     ['hoist_storage(blur_y, y)', 'hoist_storage'], ['gpu_tile(x, y, xo, yo, xi, yi, 8, 8)', 'gpu_tile'], ['trace_stores()', 'trace_stores'],
-    ['set_estimate(x, 0, 8)', 'set_estimate'], ['store_in(MemoryType.Stack)', 'store_in'],
+    ['set_estimate(x, 0, 8)', 'set_estimate'], ['store_in(MemoryType.Stack)', 'store_in'], ['fold_storage(y, 4)', 'fold_storage'],
   ])('blur_x.%s is skipped with a note naming it and the reason, and the rest translated', (call) => {
     const t0 = lower(loadPipeline(BLUR, 'blur.alg'));
     const s = halideSchedule(`blur_x.compute_root().${call};\nblur_y.parallel(y);`, 'test.halide', t0);
@@ -237,6 +236,88 @@ describe('[HALIDE-STYLE-IGNORED] calls that change no value', () => {
     expect(r.stdout).toContain('[VERDICT-EQUAL]');
     const p = await runCli(['schedule', alg, '--schedule', sched, '--print']);
     expect(p.stderr).toContain('m.halide:1:23: note: memoize(): [HALIDE-STYLE-IGNORED]');
+  });
+});
+
+describe('[HALIDE-STYLE-COMPUTE-WITH] compute_with of funcs that do not read each other', () => {
+  const ALG = 'pipeline h() {\n  func f(x) = x * 2;\n  func g(x) = x + 1;\n  func k(x) = f(x + 1) + 1;\n  func m(x) = k(x) * 3;\n  func h(x) = f(x) + g(x) + m(x);\n}';
+  const plain = 'f.compute_root();\ng.compute_root();\nm.compute_root();';
+  it.each(['g.compute_with(f, x)', 'g.compute_with(LoopLevel(f, x, 0))', 'g.compute_with(f, x, LoopAlignStrategy.AlignStart)', 'f.compute_with(g, x)'])('%s: skipped with a note, the rest translated', (call) => {
+    const t0 = lower(loadPipeline(ALG, 'prog.alg'));
+    const s = halideSchedule(`${plain}\n${call};`, 'test.halide', t0);
+    expect(printSchedule(s)).toBe(printSchedule(halideSchedule(plain, 'test.halide', t0)));
+    expect(s.notes).toHaveLength(1);
+    expect(s.notes![0]).toMatch(/^test\.halide:4:3: note: compute_with\(.*\): \[HALIDE-STYLE-COMPUTE-WITH\] ignored, it changes no value: neither '[fg]' nor '[fg]' reads the other/);
+  });
+  it.each([
+    ['k.compute_with(f, x);', "'k' reads 'f'"],
+    ['f.compute_with(k, x);', "'k' reads 'f'"],
+    ['m.compute_with(f, x);', "'m' reads 'f' (m → k → f)"],
+    ['h.compute_with(g, x);', "'h' reads 'g'"],
+    ['f.update(0).compute_with(f, x);', "the stages of 'f' depend on each other"],
+    ['g.compute_with(nope, x);', "there is no func 'nope'"],
+  ])('%s: refused naming the dependency', (text, what) => {
+    const e = failure(ALG, text);
+    expect(e).toContain('test.halide:1:');
+    expect(e).toContain(what);
+  });
+});
+
+describe('[HALIDE-STYLE-RFACTOR] rfactor of an associative, commutative reduction', () => {
+  /** A reduction over a 3 × 4 rdom combining f(x) with an operand by `update`. */
+  const red = (update: string) => `pipeline f() {\n  func f(x) {\n    x;\n    rdom(r = (0, 3), s = (0, 4)) in (x) <- ${update};\n  }\n}`;
+  const SUM2 = red('f(x) + r * 10 + s');
+  it.each(['f(x) + r * s', 'f(x) * (r + s)', 'min(f(x), r - s)', 'max(r * x, f(x))', 'f(x) + s if r < x'])('%s: accepted with a note, the update checked as written', (update) => {
+    const t0 = lower(loadPipeline(red(update), 'prog.alg'));
+    for (const rv of ['r', 's']) {
+      const s = halideSchedule(`f.update(0).rfactor(${rv}, u).compute_root().update(0).parallel(u);\nf.update(0).split(x, xo, xi, 2, TailStrategy.GuardWithIf);`, 'test.halide', t0);
+      expect(printSchedule(s)).toBe(printSchedule(halideSchedule('f.update(0).split(x, xo, xi, 2, TailStrategy.GuardWithIf);', 'test.halide', t0)));
+      expect(s.notes).toHaveLength(3);
+      expect(s.notes![0]).toMatch(/^test\.halide:1:13: note: rfactor\(\w, u\): \[HALIDE-STYLE-RFACTOR\] accepted: .* reduces by (\+|\*|min|max), associative and commutative/);
+      expect(s.notes![0]).toContain(rv === 's' ? 'keeps the order of its operands' : 'reorders its operands');
+      expect(s.notes![2]).toMatch(/^test\.halide:1:52: note: parallel\(u\): \[HALIDE-STYLE-RFACTOR\] schedules the intermediate func of rfactor\(\w, u\) \(test\.halide:1:13\).*not checked by refsem/);
+    }
+  });
+  it.each([
+    ['f(x) - r', 'subtraction is neither associative nor commutative', 'f(…) + (0 - e)'],
+    ['f(x) / (r + 1)', 'division is neither associative nor commutative', 'drop rfactor'],
+    ['f(x) && r < 2', 'its identity 1 is an identity only on 0 and 1', 'drop rfactor'],
+    ['f(x) || r < 2', 'its identity 0 is an identity only on 0 and 1', 'drop rfactor'],
+    ['f(x) % 5 + r', 'it is not a reduction f(p) ⊕ e of the point p it writes', 'drop rfactor'],
+    ['f(x) + r if f(x) < 3', 'reads f at a point other than the one it reduces (or in its predicate)', 'drop rfactor'],
+  ])('%s: refused, naming the hazard', (update, hazard, hint) => {
+    const e = failure(red(update), 'f.update(0).rfactor(s, u);');
+    expect(e).toContain('test.halide:1:13: error: rfactor(s, u): [HALIDE-STYLE-RFACTOR] ');
+    expect(e).toContain(hazard);
+    expect(e).toContain(hint);
+  });
+  it.each([
+    ['f(s + 1) + r', 'it is not a reduction f(p) ⊕ e of the point p it writes'],
+    ['f(s) + f(r) + r', 'reads f at a point other than the one it reduces'],
+    ['r + (f(s) + f(r))', 'reads f at a point other than the one it reduces'],
+  ])('(s) <- %s: refused, the update reads another point of f', (update, hazard) => {
+    const e = failure(red(update).replace('in (x)', 'in (s)'), 'f.update(0).rfactor(s, u);');
+    expect(e).toContain('test.halide:1:13: error: rfactor(s, u): [HALIDE-STYLE-RFACTOR] ');
+    expect(e).toContain(hazard);
+  });
+  it.each([
+    ['f.rfactor(s, u);', '1:3', "this call is on f's pure definition"],
+    ['f.update(0).rfactor(x, u);', '1:13', 'f.s1.x is not a reduction loop of f.s1'],
+    ['f.update(0).rfactor(s, r);', '1:13', "the new variable 'r' already names a loop of f.s1"],
+    ['f.update(0).rfactor(s, u);\nf.update(0).rfactor(s, v);', '2:13', 'f.s1 is already factored by rfactor(s, u) (test.halide:1:13)'],
+    ['f.update(0).rfactor(s, u);\nf.update(0).unroll(r);', '2:13', 'r belongs to the intermediate func of rfactor(s, u)'],
+    ['f.update(0).rfactor(s, u).bound(u, 0, 4);', '1:27', 'bound on the intermediate func of rfactor(s, u)'],
+  ])('%s: a located error', (text, at, what) => {
+    const e = failure(SUM2, text);
+    expect(e).toContain(`test.halide:${at}: error: `);
+    expect(e).toContain('[HALIDE-STYLE-RFACTOR]');
+    expect(e).toContain(what);
+  });
+  it('loops named after a split of the factored variable can be factored', () => {
+    const t0 = lower(loadPipeline(SUM2, 'prog.alg'));
+    const s = halideSchedule('f.update(0).split(s, so, si, 2).rfactor(so, u);\nf.update(0).unroll(so);', 'test.halide', t0);
+    expect(printSchedule(s).trim().split('\n')).toEqual(['split f.s1.s into so, si by 2 tail guard', 'unroll f.s1.so']);
+    expect(failure(SUM2, 'f.update(0).split(s, so, si, 2).rfactor(so, u);\nf.update(0).unroll(si);')).toContain('si belongs to the intermediate func');
   });
 });
 
