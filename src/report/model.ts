@@ -2,6 +2,8 @@
 // bounds → outcome) and rendered by `html.ts`, in a file (`refsem html`) or in the playground.
 // Everything is already printed text or numbers, so the renderer needs no part of the semantics.
 import type { IterationSpace } from './iteration-space.js';
+import type { LoopTree } from './loop-tree.js';
+import type { TreeChange } from './tree-diff.js';
 
 /** A rule ID; the page shows the rule's own text from the spec beside it (html.ts). */
 export interface RuleRef {
@@ -15,6 +17,10 @@ export interface ProgramStep {
   readonly directive?: string;
   readonly rule?: RuleRef;
   readonly text: string;
+  /** the program's loop nest */
+  readonly tree?: LoopTree;
+  /** for T1 … Tn, what the directive changed in the loop nest of the program before it */
+  readonly changes?: readonly TreeChange[];
 }
 
 /** One node of a big-step derivation (fig. 2.6). */

@@ -30,14 +30,43 @@ export function showBy(c: TreeChange): string {
 interface Placed {
   readonly node: TreeNode;
   readonly parent: TreeNode | undefined;
+  /** the parent's identity in the diff */
+  readonly up: string | undefined;
   readonly index: number;
 }
 
-function index(tree: LoopTree): Map<string, Placed> {
+const baseKey = (n: TreeNode) => n.key.replace(/#\d+$/, '');
+const firstLoop = (n: TreeNode): string | undefined => n.children.map((c) => (c.k === 'for' ? c.key : firstLoop(c))).find((x) => x !== undefined);
+
+/**
+ * The nodes of a tree by their identity in a diff: their key, except for a name that occurs more
+ * than once in either tree (a stage label that specialize copies, §2.8.1), which is told apart by
+ * the first loop inside it (loop names are unique, lemma 2.4) rather than by its place in the order.
+ */
+function index(tree: LoopTree, repeated: ReadonlySet<string>): Map<string, Placed> {
   const m = new Map<string, Placed>();
-  const go = (ns: readonly TreeNode[], parent: TreeNode | undefined) => ns.forEach((n) => (m.set(n.key, { node: n, parent, index: m.size }), go(n.children, n)));
+  const ids = new Map<TreeNode, string>();
+  const id = (n: TreeNode) => (repeated.has(baseKey(n)) && n.k !== 'for' ? `${baseKey(n)} around ${firstLoop(n) ?? n.key}` : n.key);
+  const go = (ns: readonly TreeNode[], parent: TreeNode | undefined) =>
+    ns.forEach((n) => {
+      // two copies around the same loop (or none) fall back on their keys
+      const k = m.has(id(n)) ? n.key : id(n);
+      ids.set(n, k);
+      m.set(k, { node: n, parent, up: parent && ids.get(parent), index: m.size });
+      go(n.children, n);
+    });
   go(tree.roots, undefined);
   return m;
+}
+
+/** Names that occur more than once in either tree. */
+function repeats(...trees: LoopTree[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of trees) {
+    const seen = new Set<string>();
+    for (const n of treeNodes(t)) (seen.has(baseKey(n)) ? out.add(baseKey(n)) : seen.add(baseKey(n)));
+  }
+  return out;
 }
 
 /** A node as a change names it: its identity (`for f.s0.x`, `allocate g`). */
@@ -45,7 +74,6 @@ const short = (n: TreeNode) => n.key;
 /** Where a node sits: `inside for f.s0.xo`, or `at the top level`. */
 const where = (p: TreeNode | undefined) => (p ? `inside ${short(p)}` : 'at the top level');
 const STRUCTURAL: readonly ChangeKind[] = ['split', 'fused', 'renamed', 'replaced', 'added'];
-const loopName = (key: string) => key.slice('for '.length);
 
 /**
  * The changes that turn tree `a` into tree `b` (implements [REPORT-TREE-DIFF]), in a fixed order:
@@ -53,22 +81,25 @@ const loopName = (key: string) => key.slice('for '.length);
  * bounds, added), then the nodes of `a` that are gone.
  */
 export function diffTrees(a: LoopTree, b: LoopTree): TreeChange[] {
-  const [ia, ib] = [index(a), index(b)];
-  const both = (k: string) => ia.has(k) && ib.has(k);
+  const repeated = repeats(a, b);
+  const [ia, ib] = [index(a, repeated), index(b, repeated)];
+  const both = (id: string | undefined) => id !== undefined && ia.has(id) && ib.has(id);
+  const keyA = (id: string) => ia.get(id)!.node.key;
+  const keyB = (id: string) => ib.get(id)!.node.key;
   const changes: TreeChange[] = [];
 
   // Loops replaced by others: the old variable survives as a `let` of the new loops' variables
   // (split and fuse keep it so, §2.8.1). Each group of old and new loops linked so is one change.
-  const gone = [...ia.values()].filter((p) => p.node.k === 'for' && !ib.has(p.node.key)).map((p) => p.node.key);
-  const fresh = new Set([...ib.values()].filter((p) => p.node.k === 'for' && !ia.has(p.node.key)).map((p) => p.node.name));
+  const gone = [...ia].filter(([id, p]) => p.node.k === 'for' && !ib.has(id)).map(([id]) => id);
+  const fresh = new Map([...ib].filter(([id, p]) => p.node.k === 'for' && !ia.has(id)).map(([id, p]) => [p.node.name, id]));
   const reads = (v: string, seen = new Set<string>()): string[] => {
     if (seen.has(v)) return [];
     seen.add(v);
-    return (b.derived[v] ?? []).flatMap((u) => (fresh.has(u) ? [u] : reads(u, seen)));
+    return (b.derived[v] ?? []).flatMap((u) => (fresh.has(u) ? [fresh.get(u)!] : reads(u, seen)));
   };
   const groups: { before: string[]; after: string[] }[] = [];
   for (const old of gone) {
-    const made = [...new Set(reads(loopName(old)))].map((n) => `for ${n}`);
+    const made = [...new Set(reads(ia.get(old)!.node.name))];
     if (made.length === 0) continue;
     const joined = groups.filter((g) => g.after.some((k) => made.includes(k)));
     const g = { before: [old, ...joined.flatMap((j) => j.before)], after: [...new Set([...made, ...joined.flatMap((j) => j.after)])] };
@@ -79,38 +110,41 @@ export function diffTrees(a: LoopTree, b: LoopTree): TreeChange[] {
   for (const g of groups) {
     g.before.sort((x, y) => ia.get(x)!.index - ia.get(y)!.index);
     g.after.sort((x, y) => ib.get(x)!.index - ib.get(y)!.index);
-    const [olds, news] = [g.before.map(loopName).join(', '), g.after.map(loopName).join(', ')];
+    const [olds, news] = [g.before.map((id) => ia.get(id)!.node.name).join(', '), g.after.map((id) => ib.get(id)!.node.name).join(', ')];
     const kind: ChangeKind = g.before.length === 1 ? (g.after.length === 1 ? 'renamed' : 'split') : g.after.length === 1 ? 'fused' : 'replaced';
     const verb = { split: 'split into', fused: 'fused into', renamed: 'renamed', replaced: 'replaced by' }[kind as 'split'];
-    changes.push({ kind, before: g.before, after: g.after, text: `loop ${olds} ${verb} ${news}` });
+    changes.push({ kind, before: g.before.map(keyA), after: g.after.map(keyB), text: `loop ${olds} ${verb} ${news}` });
   }
 
   // Where a surviving node sits: the nearest node around it that both trees have.
-  const anchor = (m: Map<string, Placed>, k: string): string => {
-    let p = m.get(k)!.parent;
-    while (p && !both(p.key)) p = m.get(p.key)!.parent;
-    return p?.key ?? '';
+  const anchor = (m: Map<string, Placed>, id: string): string => {
+    let up = m.get(id)!.up;
+    while (up !== undefined && !both(up)) up = m.get(up)!.up;
+    return up ?? '';
   };
   // Survivors that keep their anchor but change places among their siblings (a reorder of blocks).
   const reordered = new Set<string>();
   const siblings = new Map<string, string[]>();
-  for (const k of ib.keys()) if (both(k) && anchor(ia, k) === anchor(ib, k)) siblings.set(anchor(ib, k), [...(siblings.get(anchor(ib, k)) ?? []), k]);
-  for (const ks of siblings.values()) for (const k of outOfOrder(ks, (x) => ia.get(x)!.index)) reordered.add(k);
+  for (const id of ib.keys()) if (both(id) && anchor(ia, id) === anchor(ib, id)) siblings.set(anchor(ib, id), [...(siblings.get(anchor(ib, id)) ?? []), id]);
+  for (const ids of siblings.values()) for (const id of outOfOrder(ids, (x) => ia.get(x)!.index)) reordered.add(id);
+  // Only the outermost node added or removed is listed: what is inside it came or went with it.
+  const inner = (other: Map<string, Placed>, up: string | undefined) => up !== undefined && !other.has(up) && !grouped.has(up);
 
-  for (const [k, { node, parent }] of ib) {
-    if (!ia.has(k)) {
-      if (!grouped.has(k) && !(parent && !ia.has(parent.key) && !grouped.has(parent.key))) changes.push({ kind: 'added', before: [], after: [k], text: `${nodeHead(node)} added ${where(parent)}` });
+  for (const [id, { node, parent, up }] of ib) {
+    if (!ia.has(id)) {
+      if (!grouped.has(id) && !inner(ia, up)) changes.push({ kind: 'added', before: [], after: [node.key], text: `${nodeHead(node)} added ${where(parent)}` });
       continue;
     }
-    const old = ia.get(k)!;
-    if (anchor(ia, k) !== anchor(ib, k)) changes.push({ kind: 'moved', before: [k], after: [k], text: `${short(node)} moved: was ${where(old.parent)}, now ${where(parent)}` });
-    else if (reordered.has(k)) changes.push({ kind: 'moved', before: [k], after: [k], text: `${short(node)} moved among its siblings ${where(parent)}` });
-    if (node.trav !== old.node.trav) changes.push({ kind: 'kind', before: [k], after: [k], text: `loop ${node.name}: ${TRAV_WORD[old.node.trav!]} → ${TRAV_WORD[node.trav!]}` });
-    if (node.bounds !== old.node.bounds) changes.push({ kind: 'bounds', before: [k], after: [k], text: `${short(node)}: ${old.node.bounds} → ${node.bounds}` });
+    const old = ia.get(id)!;
+    const k = [node.key];
+    if (anchor(ia, id) !== anchor(ib, id)) changes.push({ kind: 'moved', before: [old.node.key], after: k, text: `${short(node)} moved: was ${where(old.parent)}, now ${where(parent)}` });
+    else if (reordered.has(id)) changes.push({ kind: 'moved', before: [old.node.key], after: k, text: `${short(node)} moved among its siblings ${where(parent)}` });
+    if (node.trav !== old.node.trav) changes.push({ kind: 'kind', before: [old.node.key], after: k, text: `loop ${node.name}: ${TRAV_WORD[old.node.trav!]} → ${TRAV_WORD[node.trav!]}` });
+    if (node.bounds !== old.node.bounds) changes.push({ kind: 'bounds', before: [old.node.key], after: k, text: `${short(node)}: ${old.node.bounds} → ${node.bounds}` });
   }
-  for (const [k, { node, parent }] of ia) {
-    if (ib.has(k) || grouped.has(k) || (parent && !ib.has(parent.key) && !grouped.has(parent.key))) continue;
-    changes.push({ kind: 'removed', before: [k], after: [], text: `${nodeHead(node)} removed ${where(parent)}` });
+  for (const [id, { node, parent, up }] of ia) {
+    if (ib.has(id) || grouped.has(id) || inner(ib, up)) continue;
+    changes.push({ kind: 'removed', before: [node.key], after: [], text: `${nodeHead(node)} removed ${where(parent)}` });
   }
   return changes;
 }
