@@ -122,10 +122,22 @@ export function diffTrees(a: LoopTree, b: LoopTree): TreeChange[] {
     while (up !== undefined && !both(up)) up = m.get(up)!.up;
     return up ?? '';
   };
+  // A node moved when the surviving nodes around it differ, unless the node it now sits in moved
+  // the same way (what is inside a moved block, or the body of two swapped loops, did not move).
+  const around = (m: Map<string, Placed>, id: string): Set<string> => {
+    const out = new Set<string>();
+    for (let up = m.get(id)!.up; up !== undefined; up = m.get(up)!.up) if (both(up)) out.add(up);
+    return out;
+  };
+  const shift = (id: string): string => {
+    const [x, y] = [around(ia, id), around(ib, id)];
+    return [...[...x].filter((k) => !y.has(k)).map((k) => `-${k}`), ...[...y].filter((k) => !x.has(k)).map((k) => `+${k}`)].sort().join('\n');
+  };
+  const moved = (id: string): boolean => shift(id) !== '' && shift(id) !== (anchor(ib, id) === '' ? '' : shift(anchor(ib, id)));
   // Survivors that keep their anchor but change places among their siblings (a reorder of blocks).
   const reordered = new Set<string>();
   const siblings = new Map<string, string[]>();
-  for (const id of ib.keys()) if (both(id) && anchor(ia, id) === anchor(ib, id)) siblings.set(anchor(ib, id), [...(siblings.get(anchor(ib, id)) ?? []), id]);
+  for (const id of ib.keys()) if (both(id) && !moved(id) && anchor(ia, id) === anchor(ib, id)) siblings.set(anchor(ib, id), [...(siblings.get(anchor(ib, id)) ?? []), id]);
   for (const ids of siblings.values()) for (const id of outOfOrder(ids, (x) => ia.get(x)!.index)) reordered.add(id);
   // Only the outermost node added or removed is listed: what is inside it came or went with it.
   const inner = (other: Map<string, Placed>, up: string | undefined) => up !== undefined && !other.has(up) && !grouped.has(up);
@@ -137,7 +149,7 @@ export function diffTrees(a: LoopTree, b: LoopTree): TreeChange[] {
     }
     const old = ia.get(id)!;
     const k = [node.key];
-    if (anchor(ia, id) !== anchor(ib, id)) changes.push({ kind: 'moved', before: [old.node.key], after: k, text: `${short(node)} moved: was ${where(old.parent)}, now ${where(parent)}` });
+    if (moved(id)) changes.push({ kind: 'moved', before: [old.node.key], after: k, text: `${short(node)} moved: was ${where(old.parent)}, now ${where(parent)}` });
     else if (reordered.has(id)) changes.push({ kind: 'moved', before: [old.node.key], after: k, text: `${short(node)} moved among its siblings ${where(parent)}` });
     if (node.trav !== old.node.trav) changes.push({ kind: 'kind', before: [old.node.key], after: k, text: `loop ${node.name}: ${TRAV_WORD[old.node.trav!]} → ${TRAV_WORD[node.trav!]}` });
     if (node.bounds !== old.node.bounds) changes.push({ kind: 'bounds', before: [old.node.key], after: k, text: `${short(node)}: ${old.node.bounds} → ${node.bounds}` });
