@@ -89,22 +89,24 @@ export function diffTrees(a: LoopTree, b: LoopTree): TreeChange[] {
   const changes: TreeChange[] = [];
 
   // Loops replaced by others: the old variable survives as a `let` of the new loops' variables
-  // (split and fuse keep it so, §2.8.1). Each group of old and new loops linked so is one change.
-  const gone = [...ia].filter(([id, p]) => p.node.k === 'for' && !ib.has(id)).map(([id]) => id);
+  // (split and fuse keep it so, §2.8.1), or, from a schedule that split to one that did not, the
+  // new variable was a `let` of the old ones. Each group of loops linked so is one change.
+  const gone = new Map([...ia].filter(([id, p]) => p.node.k === 'for' && !ib.has(id)).map(([id, p]) => [p.node.name, id]));
   const fresh = new Map([...ib].filter(([id, p]) => p.node.k === 'for' && !ia.has(id)).map(([id, p]) => [p.node.name, id]));
-  const reads = (v: string, seen = new Set<string>()): string[] => {
+  const reads = (derived: LoopTree['derived'], loops: Map<string, string>, v: string, seen = new Set<string>()): string[] => {
     if (seen.has(v)) return [];
     seen.add(v);
-    return (b.derived[v] ?? []).flatMap((u) => (fresh.has(u) ? [fresh.get(u)!] : reads(u, seen)));
+    return (derived[v] ?? []).flatMap((u) => (loops.has(u) ? [loops.get(u)!] : reads(derived, loops, u, seen)));
   };
+  const links = [
+    ...[...gone].flatMap(([name, id]) => reads(b.derived, fresh, name).map((to) => [id, to] as const)),
+    ...[...fresh].flatMap(([name, id]) => reads(a.derived, gone, name).map((from) => [from, id] as const)),
+  ];
   const groups: { before: string[]; after: string[] }[] = [];
-  for (const old of gone) {
-    const made = [...new Set(reads(ia.get(old)!.node.name))];
-    if (made.length === 0) continue;
-    const joined = groups.filter((g) => g.after.some((k) => made.includes(k)));
-    const g = { before: [old, ...joined.flatMap((j) => j.before)], after: [...new Set([...made, ...joined.flatMap((j) => j.after)])] };
+  for (const [from, to] of links) {
+    const joined = groups.filter((g) => g.before.includes(from) || g.after.includes(to));
     for (const j of joined) groups.splice(groups.indexOf(j), 1);
-    groups.push(g);
+    groups.push({ before: [...new Set([from, ...joined.flatMap((j) => j.before)])], after: [...new Set([to, ...joined.flatMap((j) => j.after)])] });
   }
   const grouped = new Set(groups.flatMap((g) => [...g.before, ...g.after]));
   for (const g of groups) {
@@ -179,31 +181,38 @@ export interface StepChanges {
   readonly changes: readonly TreeChange[];
 }
 
+/** The change that undoes a change of this kind. */
+const INVERSE: Readonly<Record<ChangeKind, ChangeKind>> = {
+  split: 'fused', fused: 'split', added: 'removed', removed: 'added', renamed: 'renamed', replaced: 'replaced', moved: 'moved', kind: 'kind', bounds: 'bounds',
+};
+
 /**
- * Names the directive behind each change of a diff between two schedules' final trees: the last
- * directive of the schedule that made a change of the same kind to one of the same nodes, else the
- * one that made the node (a split, say, fixes its loops' bounds), else the last that touched it at
- * all; failing those, the same search in the base schedule, whose change this schedule does not
- * make. A change no directive touched keeps no name (spec/report.md, [REPORT-TREE-DIFF]).
+ * Names the directive behind each change of a diff between two schedules' final trees, by the
+ * first of these tests that some directive passes, the schedule's last such directive before the
+ * base's: a change of the same kind to one of the same nodes (in the base: the inverse change, a
+ * split for a fuse); the change that made the node (a split fixes its loops' bounds; in the base,
+ * made the node that is gone); any change to one of the same nodes. A base directive is one whose
+ * change this schedule does not make; a change no directive touched names none (spec/report.md,
+ * [REPORT-TREE-DIFF]).
  */
 export function attribute(changes: readonly TreeChange[], steps: readonly StepChanges[], baseSteps: readonly StepChanges[]): TreeChange[] {
+  const meets = (x: readonly string[], y: readonly string[]) => x.some((k) => y.includes(k));
   const keys = (c: TreeChange) => [...c.before, ...c.after];
-  const tests: ((c: TreeChange, d: TreeChange) => boolean)[] = [
-    (c, d) => d.kind === c.kind && keys(d).some((k) => keys(c).includes(k)),
-    (c, d) => STRUCTURAL.includes(d.kind) && d.after.some((k) => c.after.includes(k)),
-    (c, d) => keys(d).some((k) => keys(c).includes(k)),
+  type Test = (c: TreeChange, d: TreeChange) => boolean;
+  const tests: [Test, Test][] = [
+    [(c, d) => d.kind === c.kind && meets(keys(d), keys(c)), (c, d) => d.kind === INVERSE[c.kind] && meets(keys(d), keys(c))],
+    [(c, d) => STRUCTURAL.includes(d.kind) && meets(d.after, c.after), (c, d) => STRUCTURAL.includes(d.kind) && meets(d.after, c.before)],
+    [(c, d) => meets(keys(d), keys(c)), (c, d) => meets(keys(d), keys(c))],
   ];
-  const find = (c: TreeChange, list: readonly StepChanges[]) => {
-    for (const test of tests) {
-      for (let i = list.length - 1; i >= 0; i--) if (list[i]!.changes.some((d) => test(c, d))) return list[i]!.by;
-    }
-    return undefined;
-  };
+  const last = (list: readonly StepChanges[], c: TreeChange, test: Test) => [...list].reverse().find((s) => s.changes.some((d) => test(c, d)))?.by;
   return changes.map((c) => {
-    const here = find(c, steps);
-    if (here) return { ...c, by: { directive: here, base: false } };
-    const base = find(c, baseSteps);
-    return base ? { ...c, by: { directive: base, base: true } } : c;
+    for (const [mine, base] of tests) {
+      const here = last(steps, c, mine);
+      if (here) return { ...c, by: { directive: here, base: false } };
+      const there = last(baseSteps, c, base);
+      if (there) return { ...c, by: { directive: there, base: true } };
+    }
+    return c;
   });
 }
 

@@ -101,6 +101,14 @@ describe('[REPORT-TREE-DIFF] two schedules of one algorithm', () => {
     expect(of('moved', 'label g').by).toEqual({ directive: '[COMPUTE-AT] compute-at g at f.xo (a.sched:2:1)', base: true });
   });
 
+  it('from a split loop to the unsplit one: the loops joined again, undoing the base\'s split', () => {
+    const plain = steps('sec22.alg', 'compute-at g at f.x', 'c.sched');
+    const back = attribute(diffTrees(loopTree(a.seen.at(-1)!.t), loopTree(plain.seen.at(-1)!.t)), stepChanges(plain.t0, plain.seen), sa);
+    const joined = back.find((c) => c.kind === 'fused')!;
+    expect(shape([joined])).toEqual([{ kind: 'fused', before: ['for f.s0.xo', 'for f.s0.xi'], after: ['for f.s0.x'] }]);
+    expect(joined.by).toEqual({ directive: '[SPLIT] split f.x by 2 (a.sched:1:1)', base: true });
+  });
+
   it('lists nothing for one schedule against itself', () => {
     const t = loopTree(b.seen.at(-1)!.t);
     expect(diffTrees(t, t)).toEqual([]);
