@@ -45,7 +45,7 @@ export function loopTreeHtml(tree: LoopTree, changes?: readonly TreeChange[], wh
 }
 
 export const TREE_STYLE = `.looptree ul.tree,.looptree ul.tree ul{list-style:none;margin:0;padding-left:1.2em;font:13px/1.5 ui-monospace,monospace}.looptree ul.tree{padding-left:0;overflow:auto}
-.looptree li{white-space:nowrap}.looptree details{margin-left:0}.looptree summary{cursor:pointer}.looptree .kw{color:#1565c0;font-weight:600}
+.looptree ul.tree li{white-space:nowrap}.looptree details{margin-left:0}.looptree summary{cursor:pointer}.looptree .kw{color:#1565c0;font-weight:600}
 .looptree .trav{border-radius:3px;padding:0 .3em}.looptree .trav.parallel{background:#ffe0b2}.looptree .trav.vectorize{background:#e1bee7}.looptree .trav.unroll{background:#c8e6c9}.looptree .trav.serial{color:#777}
 .looptree li.changed>details>summary,.looptree li.changed:not(:has(details)){background:#fff3c4}.looptree .badge{font:11px system-ui,sans-serif;background:#6a3d9a;color:#fff;border-radius:3px;padding:0 .35em}
-.looptree ul.changes{margin:.3em 0;padding-left:1.2em}.looptree .by,.looptree .same{color:#555;font-size:12px}`;
+.looptree ul.changes{margin:.3em 0;padding-left:1.2em;overflow-wrap:anywhere}.looptree .by,.looptree .same{color:#555;font-size:12px}`;
