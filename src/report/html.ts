@@ -7,6 +7,7 @@ import { type Folded, foldRepeats } from '../alg-semantics/spec-eval.js';
 import { escapeHtml } from './escape.js';
 import { initSpaces, spaceHtml } from './space-html.js';
 import { loopTreeHtml, TREE_STYLE } from './tree-html.js';
+import { HEAP_STYLE, heapGraphSvg } from './heap-graph.js';
 import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef, RuleText } from './model.js';
 
 export interface RenderOptions {
@@ -131,7 +132,8 @@ details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
 .space .alloc{fill:none;stroke:#c62828;stroke-width:2;stroke-dasharray:5 3}.space .computed{fill:#1565c0}.space .recomputed{fill:#c62828}.space .conflict rect{fill:none;stroke:#b71c1c;stroke-width:3}.space .conflict text{fill:#b71c1c;font:bold 16px sans-serif;text-anchor:middle}.conflict-text{color:#b71c1c}
-${TREE_STYLE}`;
+${TREE_STYLE}
+${HEAP_STYLE}`;
 
 /** The little of the DOM the page script uses (the core is compiled without the DOM's types). */
 export interface PageNode {
@@ -249,7 +251,7 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
   }
   if (m.perceus) {
     const p = m.perceus;
-    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3>Heap machine</h3>${stepperHtml('heap-steps', p.steps, o)}${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Result: <code>${escapeHtml(p.result)}</code></p></section>`);
+    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3>Heap machine</h3>${stepperHtml('heap-steps', p.steps, o)}${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Result: <code>${escapeHtml(p.result)}</code></p>${p.heap ? `<h3 id="heap">The heap after step ${p.heap.step}: ${p.heap.cells.length} cells</h3><div class="heapwrap">${heapGraphSvg(p.heap)}</div>` : ''}</section>`);
   }
   const body = sec.join('\n');
   return body + rulesAppendix(body, o);

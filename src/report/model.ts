@@ -2,6 +2,7 @@
 // bounds → outcome) and rendered by `html.ts`, in a file (`refsem html`) or in the playground.
 // Everything is already printed text or numbers, so the renderer needs no part of the semantics.
 import type { IterationSpace } from './iteration-space.js';
+import type { HeapGraph } from './heap-graph.js';
 import type { LoopTree } from './loop-tree.js';
 import type { TreeChange } from './tree-diff.js';
 
@@ -67,7 +68,14 @@ export interface ReportModel {
   readonly space?: IterationSpace;
   readonly machine?: { readonly window: string; readonly steps: readonly MachineStep[]; readonly outcome: string; readonly truncated: boolean };
   readonly derivation?: { readonly point: string; readonly tree: DerivationNode; readonly truncated: boolean };
-  readonly perceus?: { readonly translated: string; readonly steps: readonly MachineStep[]; readonly result: string; readonly truncated: boolean };
+  readonly perceus?: {
+    readonly translated: string;
+    readonly steps: readonly MachineStep[];
+    readonly result: string;
+    readonly truncated: boolean;
+    /** the heap as a graph at one step: the one asked for, else the first at which the heap is largest */
+    readonly heap?: HeapGraph;
+  };
 }
 
 /** A rule's own text, shown beside its ID: its heading and its section of the spec, as written there. */

@@ -162,6 +162,7 @@ const OPTIONS: Record<string, { flags: string[]; valued: string[] }> = {
   replay: { flags: ['--json'], valued: [] },
   merge: { flags: ['--json', '--stats'], valued: [] },
   tree: { flags: ['--trace'], valued: ['--base'] },
+  heap: { flags: [], valued: ['--step'] },
 };
 
 /**
@@ -197,6 +198,7 @@ const POSITIONAL: Record<string, fc.Arbitrary<string[]>> = {
   replay: reproducerArg.map((f) => [f]),
   merge: fc.array(campaignDir, { minLength: 1, maxLength: 2 }),
   tree: fc.tuple(fc.oneof(fileArg('alg'), fileArg('tgt')), fileArg('sched')).map(([p, s]) => [p, '--schedule', s]),
+  heap: fileArg('lam').map((f) => [f]),
 };
 
 /** Required options with a usable value, present in most runs so that runs get past argument checking. */
