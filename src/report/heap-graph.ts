@@ -33,8 +33,9 @@ export interface HeapGraph {
 const isCell = (v: RV): v is Cell => typeof v === 'object' && v.rc !== STATIC;
 const showField = (v: RV): string => (typeof v !== 'object' ? String(v) : v.rc === STATIC ? (v.con?.name ?? 'NULL') : `#${v.id}`);
 
-/** The graph of the live cells (implements [REPORT-HEAP]), cells by id, edges by cell then field. */
+/** The graph of the live cells, cells by id, edges by cell then field. */
 export function heapGraph(live: ReadonlySet<Cell>, step: number): HeapGraph {
+  // implements [REPORT-HEAP]
   const cells = [...live].sort((a, b) => a.id - b.id);
   return {
     step,

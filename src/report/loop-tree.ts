@@ -40,11 +40,12 @@ const ex = (e: Parameters<typeof printExpr>[0]) => printExpr(e, 'tgt');
 export const TRAV_WORD: Readonly<Record<Trav, string>> = { serial: 'serial', parallel: 'parallel', vectorize: 'vectorized', unroll: 'unrolled' };
 
 /**
- * The loop nest of `t` (implements [REPORT-TREE]). `for`, `allocate`, `label` and `store` are
+ * The loop nest of `t`. `for`, `allocate`, `label` and `store` are
  * nodes; blocks, lets, conditionals, assertions and nops are not, and their statements are the
  * children of the nearest node around them, in program order (both branches of an `if`).
  */
 export function loopTree(t: TgtProgram): LoopTree {
+  // implements [REPORT-TREE]
   const seen = new Map<string, number>();
   const identity = (base: string) => {
     const n = (seen.get(base) ?? 0) + 1;

@@ -76,11 +76,12 @@ const where = (p: TreeNode | undefined) => (p ? `inside ${short(p)}` : 'at the t
 const STRUCTURAL: readonly ChangeKind[] = ['split', 'fused', 'renamed', 'replaced', 'added'];
 
 /**
- * The changes that turn tree `a` into tree `b` (implements [REPORT-TREE-DIFF]), in a fixed order:
+ * The changes that turn tree `a` into tree `b`, in a fixed order:
  * loops replaced (split, fused, renamed), then the nodes of `b` in program order (moved, kind,
  * bounds, added), then the nodes of `a` that are gone.
  */
 export function diffTrees(a: LoopTree, b: LoopTree): TreeChange[] {
+  // implements [REPORT-TREE-DIFF]
   const repeated = repeats(a, b);
   const [ia, ib] = [index(a, repeated), index(b, repeated)];
   const both = (id: string | undefined) => id !== undefined && ia.has(id) && ib.has(id);
