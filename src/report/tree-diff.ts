@@ -132,15 +132,24 @@ export function diffTrees(a: LoopTree, b: LoopTree): TreeChange[] {
     for (let up = m.get(id)!.up; up !== undefined; up = m.get(up)!.up) if (both(up)) out.add(up);
     return out;
   };
+  const shifts = new Map<string, string>();
   const shift = (id: string): string => {
+    if (shifts.has(id)) return shifts.get(id)!;
     const [x, y] = [around(ia, id), around(ib, id)];
-    return [...[...x].filter((k) => !y.has(k)).map((k) => `-${k}`), ...[...y].filter((k) => !x.has(k)).map((k) => `+${k}`)].sort().join('\n');
+    const d = [...[...x].filter((k) => !y.has(k)).map((k) => `-${k}`), ...[...y].filter((k) => !x.has(k)).map((k) => `+${k}`)].sort().join('\n');
+    shifts.set(id, d);
+    return d;
   };
   const moved = (id: string): boolean => shift(id) !== '' && shift(id) !== (anchor(ib, id) === '' ? '' : shift(anchor(ib, id)));
   // Survivors that keep their anchor but change places among their siblings (a reorder of blocks).
   const reordered = new Set<string>();
   const siblings = new Map<string, string[]>();
-  for (const id of ib.keys()) if (both(id) && !moved(id) && anchor(ia, id) === anchor(ib, id)) siblings.set(anchor(ib, id), [...(siblings.get(anchor(ib, id)) ?? []), id]);
+  for (const id of ib.keys()) {
+    if (!both(id) || moved(id) || anchor(ia, id) !== anchor(ib, id)) continue;
+    const at = siblings.get(anchor(ib, id));
+    if (at) at.push(id);
+    else siblings.set(anchor(ib, id), [id]);
+  }
   for (const ids of siblings.values()) for (const id of outOfOrder(ids, (x) => ia.get(x)!.index)) reordered.add(id);
   // Only the outermost node added or removed is listed: what is inside it came or went with it.
   const inner = (other: Map<string, Placed>, up: string | undefined) => up !== undefined && !other.has(up) && !grouped.has(up);
