@@ -24,6 +24,8 @@ import { showOutcome } from '../target-semantics/display.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { printTgt } from '../target-semantics/print.js';
 import { iterationSpace } from './iteration-space.js';
+import { loopTree } from './loop-tree.js';
+import { diffTrees } from './tree-diff.js';
 import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef } from './model.js';
 
 export interface ReportRequest {
@@ -74,7 +76,8 @@ export function buildReport(req: ReportRequest): ReportModel {
     return done();
   }
   let t: TgtProgram = lowerStep(alg);
-  programs.push({ label: 'T0', text: printTgt(t) });
+  let tree = loopTree(t);
+  programs.push({ label: 'T0', text: printTgt(t), tree });
   if (req.schedule) {
     // A refused directive leaves the last program the schedule reached: the report goes on with
     // it, so the refusal is seen beside the picture of what was accepted before it.
@@ -89,11 +92,16 @@ export function buildReport(req: ReportRequest): ReportModel {
           if (e.step !== 'directive') return;
           reached = e.t;
           const c = e.call;
+          const next = loopTree(e.t);
+          const changes = diffTrees(tree, next);
+          tree = next;
           programs.push({
             label: `T${programs.length}`,
             directive: `${printCall(c)}   (${callPlace(c)})`,
             ...(c.directive.rule ? { rule: rule(c.directive.rule) } : {}),
             text: printTgt(e.t),
+            tree,
+            changes,
           });
         },
       });

@@ -6,6 +6,8 @@
 import { type Folded, foldRepeats } from '../alg-semantics/spec-eval.js';
 import { escapeHtml } from './escape.js';
 import { initSpaces, spaceHtml } from './space-html.js';
+import { loopTreeHtml, TREE_STYLE } from './tree-html.js';
+import { HEAP_STYLE, heapGraphSvg } from './heap-graph.js';
 import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef, RuleText } from './model.js';
 
 export interface RenderOptions {
@@ -129,7 +131,9 @@ details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
-.space .alloc{fill:none;stroke:#c62828;stroke-width:2;stroke-dasharray:5 3}.space .computed{fill:#1565c0}.space .recomputed{fill:#c62828}.space .conflict rect{fill:none;stroke:#b71c1c;stroke-width:3}.space .conflict text{fill:#b71c1c;font:bold 16px sans-serif;text-anchor:middle}.conflict-text{color:#b71c1c}`;
+.space .alloc{fill:none;stroke:#c62828;stroke-width:2;stroke-dasharray:5 3}.space .computed{fill:#1565c0}.space .recomputed{fill:#c62828}.space .conflict rect{fill:none;stroke:#b71c1c;stroke-width:3}.space .conflict text{fill:#b71c1c;font:bold 16px sans-serif;text-anchor:middle}.conflict-text{color:#b71c1c}
+${TREE_STYLE}
+${HEAP_STYLE}`;
 
 /** The little of the DOM the page script uses (the core is compiled without the DOM's types). */
 export interface PageNode {
@@ -221,10 +225,11 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
     const items = m.programs.map((p, i) => {
       const prev = m.programs[i - 1];
       const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
-      if (!prev) return `${title}<pre>${escapeHtml(p.text)}</pre>`;
+      const tree = p.tree ? `<h4>Loop nest of ${escapeHtml(p.label)}</h4>${loopTreeHtml(p.tree, prev ? p.changes ?? [] : undefined, i === m.programs.length - 1)}` : '';
+      if (!prev) return `${title}${tree}<h4>Program</h4><pre>${escapeHtml(p.text)}</pre>`;
       const diff = lineDiff(prev.text.split('\n'), p.text.split('\n'));
       const lines = diff.map((d) => (d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`));
-      return `${title}<pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
+      return `${title}${tree}<h4>Text diff</h4><pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
     });
     sec.push(`<section id="programs"><h2>Programs T0 … T${m.programs.length - 1}</h2>${items.join('')}</section>`);
   }
@@ -246,7 +251,7 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
   }
   if (m.perceus) {
     const p = m.perceus;
-    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3>Heap machine</h3>${stepperHtml('heap-steps', p.steps, o)}${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Result: <code>${escapeHtml(p.result)}</code></p></section>`);
+    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3>Heap machine</h3>${stepperHtml('heap-steps', p.steps, o)}${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Result: <code>${escapeHtml(p.result)}</code></p>${p.heap ? `<h3 id="heap">The heap after step ${p.heap.step}: ${p.heap.cells.length} cells</h3><div class="heapwrap">${heapGraphSvg(p.heap)}</div>` : ''}</section>`);
   }
   const body = sec.join('\n');
   return body + rulesAppendix(body, o);

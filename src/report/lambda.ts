@@ -11,9 +11,12 @@ import { loadProgram } from '../perceus/scope.js';
 import type { TraceLine } from '../perceus/heap-machine.js';
 import type { MachineStep, ReportModel, RuleRef } from './model.js';
 import { REPORT_LIMITS } from './build.js';
+import { type HeapGraph, heapGraph } from './heap-graph.js';
 
 export interface LambdaReportRequest {
   readonly source: { readonly file: string; readonly text: string };
+  /** the step (from 1, as the stepper counts) whose heap is drawn as a graph; default the first at which the heap is largest */
+  readonly step?: number;
 }
 
 /** One value as the heap shows it: an integer, a static constructor, or a cell's id. */
@@ -39,7 +42,18 @@ export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
     // The heap after each step, read through the per-step hook (which also makes the machine
     // track its live cells); it never reports a violation. A binding of a computed value takes two
     // steps but one call of the hook, so a step shows the heap of the first hook at or after it.
-    const result = run(compile(annotated, false), { trace, maxSteps: REPORT_LIMITS.machineSteps, check: (state, step) => void heaps.push({ step, heap: showHeap(state.live) }) });
+    let graph: HeapGraph | undefined;
+    const result = run(compile(annotated, false), {
+      trace,
+      maxSteps: REPORT_LIMITS.machineSteps,
+      check: (state, step) => {
+        heaps.push({ step, heap: showHeap(state.live) });
+        // the hook runs after the step that added the last trace line
+        const shown = trace.length;
+        if (req.step !== undefined ? !graph && shown >= req.step : state.live.size > (graph?.cells.length ?? -1)) graph = heapGraph(state.live, shown);
+        return undefined;
+      },
+    });
     let h = 0;
     const steps: MachineStep[] = trace.map((t) => {
       while (h < heaps.length - 1 && heaps[h]!.step < t.step) h++;
@@ -50,7 +64,13 @@ export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
       ...base,
       errors: [],
       notes: [`Perceus with drop specialization, fusion, reuse and reuse specialization (${config.name})`],
-      perceus: { translated: printProgram(annotated), steps, result: result.value !== undefined ? showRV(result.value) : stopped ? `not finished after ${REPORT_LIMITS.machineSteps} steps` : 'no value', truncated: stopped },
+      perceus: {
+        translated: printProgram(annotated),
+        steps,
+        result: result.value !== undefined ? showRV(result.value) : stopped ? `not finished after ${REPORT_LIMITS.machineSteps} steps` : 'no value',
+        truncated: stopped,
+        ...(graph ? { heap: graph } : {}),
+      },
     };
   } catch (e) {
     return { ...base, errors: [e instanceof UserError ? e.render() : `internal error: ${(e as Error)?.message ?? String(e)}`], notes: [] };

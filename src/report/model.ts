@@ -2,6 +2,9 @@
 // bounds → outcome) and rendered by `html.ts`, in a file (`refsem html`) or in the playground.
 // Everything is already printed text or numbers, so the renderer needs no part of the semantics.
 import type { IterationSpace } from './iteration-space.js';
+import type { HeapGraph } from './heap-graph.js';
+import type { LoopTree } from './loop-tree.js';
+import type { TreeChange } from './tree-diff.js';
 
 /** A rule ID; the page shows the rule's own text from the spec beside it (html.ts). */
 export interface RuleRef {
@@ -15,6 +18,10 @@ export interface ProgramStep {
   readonly directive?: string;
   readonly rule?: RuleRef;
   readonly text: string;
+  /** the program's loop nest */
+  readonly tree?: LoopTree;
+  /** for T1 … Tn, what the directive changed in the loop nest of the program before it */
+  readonly changes?: readonly TreeChange[];
 }
 
 /** One node of a big-step derivation (fig. 2.6). */
@@ -61,7 +68,14 @@ export interface ReportModel {
   readonly space?: IterationSpace;
   readonly machine?: { readonly window: string; readonly steps: readonly MachineStep[]; readonly outcome: string; readonly truncated: boolean };
   readonly derivation?: { readonly point: string; readonly tree: DerivationNode; readonly truncated: boolean };
-  readonly perceus?: { readonly translated: string; readonly steps: readonly MachineStep[]; readonly result: string; readonly truncated: boolean };
+  readonly perceus?: {
+    readonly translated: string;
+    readonly steps: readonly MachineStep[];
+    readonly result: string;
+    readonly truncated: boolean;
+    /** the heap as a graph at one step: the one asked for, else the first at which the heap is largest */
+    readonly heap?: HeapGraph;
+  };
 }
 
 /** A rule's own text, shown beside its ID: its heading and its section of the spec, as written there. */

@@ -161,6 +161,8 @@ const OPTIONS: Record<string, { flags: string[]; valued: string[] }> = {
   expr: { flags: ['--trace', '--show'], valued: ['--param'] },
   replay: { flags: ['--json'], valued: [] },
   merge: { flags: ['--json', '--stats'], valued: [] },
+  tree: { flags: ['--trace'], valued: ['--base'] },
+  heap: { flags: [], valued: ['--step'] },
 };
 
 /**
@@ -195,6 +197,8 @@ const POSITIONAL: Record<string, fc.Arbitrary<string[]>> = {
   ).map((e) => [e]),
   replay: reproducerArg.map((f) => [f]),
   merge: fc.array(campaignDir, { minLength: 1, maxLength: 2 }),
+  tree: fc.tuple(fc.oneof(fileArg('alg'), fileArg('tgt')), fileArg('sched')).map(([p, s]) => [p, '--schedule', s]),
+  heap: fileArg('lam').map((f) => [f]),
 };
 
 /** Required options with a usable value, present in most runs so that runs get past argument checking. */

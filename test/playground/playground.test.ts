@@ -285,6 +285,17 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
       expect(await p.locator('#machine .stepno').textContent()).toMatch(/^step 6 of/);
       expect(errors).toEqual([]);
       await p.screenshot({ path: join(ARTIFACTS, 'html-report-sec22.png'), fullPage: true });
+      // a loop nest per program; T2 marks the moved label, and in T3 g's folded computation opens on a click
+      expect(await p.locator('#programs .looptree').count()).toBe(4);
+      expect(await p.locator('#programs .looptree').nth(2).locator('li.changed.c-moved').getAttribute('data-key')).toBe('label g');
+      const folded = p.locator('#programs .looptree').nth(3).locator('li[data-key="label g"] > details');
+      expect(await folded.getAttribute('open')).toBeNull();
+      await folded.locator('> summary').click();
+      expect(await folded.getAttribute('open')).toBe('');
+      expect(await folded.locator('li[data-key="for g.s0.x"]').isVisible()).toBe(false);
+      await folded.locator('li[data-key="label g.s0"] > details > summary').click();
+      expect(await folded.locator('li[data-key="for g.s0.x"]').isVisible()).toBe(true);
+      await p.locator('#programs .looptree').nth(2).screenshot({ path: join(ARTIFACTS, 'html-report-tree.png') });
       // rule text in place, the picture drawn; and the Harris report with its .halide schedule
       await p.locator('#programs a.rule[data-rule="SPLIT"]').first().click();
       expect(await p.locator('#rulepanel h3').textContent()).toMatch(/^\[SPLIT\]/);

@@ -20,6 +20,7 @@ interface Opts {
   engine: string;
   point?: string;
   budget?: string;
+  step?: string;
   out: string;
 }
 
@@ -35,12 +36,13 @@ export const register: Register = (program, io) => {
     .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta1')
     .option('--point <f(c,...)>', 'the point whose derivation is shown (default: the first point of the window)')
     .option('--budget <N>', `steps each evaluation on the page may take (default ${REPORT_LIMITS.evalSteps}); a larger one is reported on the page`)
+    .option('--step <N>', 'with a λ1 program: the step whose heap is drawn as a graph (default: the first step with the largest heap)')
     .requiredOption('-o, --out <file>', 'the HTML file to write')
     .action(async (prog: string, o: Opts) => {
       const source = readSource(prog);
       if (/\.(tgt|sched)$/.test(source.file)) throw new UserError(`'${source.file}' is not an algorithm or a λ1 program`, CLI_LOC, 'refsem html takes an algorithm (.alg), with --schedule for its schedule, or a λ1 program (.lam)');
       if (source.file.endsWith('.lam')) {
-        const model = buildLambdaReport({ source });
+        const model = buildLambdaReport({ source, ...(o.step !== undefined ? { step: Number(parseIntOption('--step', o.step, 1n)) } : {}) });
         writeReportPage(o.out, model);
         io.out(`wrote ${o.out}: the Perceus translation and ${model.perceus?.steps.length ?? 0} heap-machine steps${model.errors.length ? ', with the error shown in the page' : ''}\n`);
         return;
