@@ -7,6 +7,7 @@
 // protocol.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { JIT_TARGET_PY } from './jit-target.js';
 
 /** How one program ended, as the server saw it. */
 export interface ProgramExit {
@@ -29,6 +30,8 @@ export interface ProgramExit {
 const SERVER = String.raw`
 import json, os, select, signal, sys, tempfile, time, traceback
 import halide  # loaded once; every child inherits it
+hl = halide
+${JIT_TARGET_PY}
 
 OUTPUT_CAP = int(sys.argv[1])
 

@@ -4,9 +4,10 @@
 // that begins with '-' whose hint did not mention `--`, and reproducer names that let two
 // plug-ins' failures of one kind overwrite each other; `explain` and `html` that ran on for minutes
 // on that rdom whatever --budget said (unrolling cost no derivation step; the page's evaluations
-// had no limit).
+// had no limit); `halide --run` that exited 0 on a case it could not compare.
 import { describe, expect, it } from 'vitest';
 import { reproducerName } from '../../src/fuzz/reproducer.js';
+import { halideAvailable } from '../../src/halide/run.js';
 import { runCli } from '../support/cli.js';
 import { examplesDir, scratch } from '../support/files.js';
 import { join } from 'node:path';
@@ -54,6 +55,13 @@ describe('the exit-code contract', () => {
     expect(r.stderr).toContain("put -- before it: … -- '-3 + 1'");
     expect(r.code).toBe(2);
     expect((await runCli(['expr', '--', '-3 + 1'])).stdout.trim()).toBe('-2');
+  });
+
+  it.runIf(halideAvailable())('halide --run on a case that compares nothing (a bound short of the window) exits 4, not 0 like "equal"', async () => {
+    const bound = file('short-bound.halide', 'blur_y.bound(x, 0, 4);\n');
+    const r = await runCli(['halide', join(examplesDir, 'blur.alg'), '--schedule', bound, '--window', '0+8,0+8', '--run']);
+    expect(r.stdout).toMatch(/^not stated in Halide: the schedule's own assertions fail/);
+    expect(r.code).toBe(4);
   });
 
   it("two plug-ins' failures of one kind get two reproducer files", () => {
