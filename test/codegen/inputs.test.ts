@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateInputs } from '../../src/codegen/inputs.js';
+import { verdictsToCheck } from '../../src/codegen/hook.js';
 import { backendVerdict, showBackendVerdict } from '../../src/codegen/validate.js';
 import { parseTgt } from '../../src/target-semantics/parse.js';
 import { int } from '../../src/expr/value.js';
@@ -27,5 +28,7 @@ describe('validate inputs', () => {
     const v = backendVerdict({ kind: 'done', output: { min: [0n, 0n], len: [0n, 3n], data: [] } } as never, { kind: 'ran', status: 'ok', output: { window: [] } } as never, first.window);
     expect(v).toMatchObject({ kind: 'equal', compared: 0 });
     expect(showBackendVerdict(v)).toBe('vacuous: the window is empty, nothing was compared');
+    // in a backend campaign, such a pass is counted as vacuous
+    expect(verdictsToCheck([v])).toEqual({ status: 'pass', vacuous: 'empty_window' });
   });
 });
