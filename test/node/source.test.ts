@@ -21,7 +21,10 @@ function checkPiped(chunks: readonly string[], pauseMs: number): Promise<{ code:
     child.stdin.on('error', () => undefined); // refsem may stop reading once the limit is passed
     child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
     const next = (i: number) => {
-      if (i === chunks.length) return child.stdin.end();
+      if (i === chunks.length) {
+        child.stdin.end();
+        return;
+      }
       child.stdin.write(chunks[i]!, () => setTimeout(() => next(i + 1), pauseMs));
     };
     next(0);
