@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm run bench [group]`: runs every compiled benchmark module in dist/bench/ and prints one JSON
-// object keyed by benchmark name. Modules export `name`, `group` ('core' or 'perceus') and `run()`.
-// Each module runs in a process of its own, so that one benchmark's JIT state (e.g. call sites
-// made polymorphic by bigint values) cannot slow down another's. Output to a pipe is flushed before
-// exiting (src/node/io.ts).
+// `npm run bench [group]`: runs every compiled benchmark module of the group in dist/bench/ and
+// prints one JSON object keyed by benchmark name. Modules export `name`, `group` and `run()`; the
+// groups are `core` (the default: a few minutes), `long` (campaigns and suites measured in tens of
+// minutes: `npm run bench:long`) and `perceus`. Each module's figure is written to standard error
+// as soon as it finishes, so a stopped run keeps what it measured. Each module runs in a process of
+// its own, so that one benchmark's JIT state (e.g. call sites made polymorphic by bigint values)
+// cannot slow down another's. Output to a pipe is flushed before exiting (src/node/io.ts).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,6 +26,7 @@ const group = process.argv[2] ?? 'core';
 const files = readdirSync(dir).filter((f) => f.endsWith('.bench.js')).sort();
 const results = {};
 for (const f of files) {
+  const started = performance.now();
   const r = spawnSync(process.execPath, [self, '--one', f, group], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
   if (r.status !== 0) {
     process.stderr.write(`bench: ${f} failed (exit ${r.status})\n`);
@@ -31,7 +34,7 @@ for (const f of files) {
   }
   const { name, result } = JSON.parse(r.stdout);
   if (result === null) continue;
-  process.stderr.write(`bench: ${name} done\n`);
+  process.stderr.write(`bench: ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(result)}\n`);
   results[name] = result;
 }
 process.stdout.write(JSON.stringify({ group, node: process.version, results }, null, 2) + '\n');

@@ -18,7 +18,7 @@ import { benchKernels, geomean, kernelsIn } from '../codegen/fpir-bench.js';
 import { median, round } from './timing.js';
 
 export const name = 'fpir';
-export const group = 'core';
+export const group = 'long';
 
 const count = <T>(xs: readonly T[], p: (x: T) => boolean) => xs.filter(p).length;
 

@@ -14,7 +14,7 @@ import { round } from './timing.js';
 import { median } from '../fuzz/shrink-summary.js';
 
 export const name = 'fuzz';
-export const group = 'core';
+export const group = 'long';
 
 const CAMPAIGN_MS = 60_000;
 const WARMUP_MS = 10_000;

@@ -11,7 +11,7 @@ import { verifyPrepared } from '../node/halide-rules-run.js';
 import { round } from './timing.js';
 
 export const name = 'halide-rules';
-export const group = 'core';
+export const group = 'long';
 
 const OURS = `
 rewrite(((x + c0) / c1) * c1 - x, x % c1, c1 > 0 && c0 + 1 == c1)

@@ -29,7 +29,7 @@ import { exampleFile } from './examples.js';
 import { fastestMs, median, round } from './timing.js';
 
 export const name = 'halide';
-export const group = 'core';
+export const group = 'long';
 
 const CAMPAIGN_RUNS = 150;
 const CAMPAIGN_SEED = 3;

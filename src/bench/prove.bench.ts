@@ -16,7 +16,7 @@ import { FAULTS } from '../fuzz/zoo/faults.js';
 import { round } from './timing.js';
 
 export const name = 'prove';
-export const group = 'core';
+export const group = 'long';
 
 const size = (v: string | undefined, dflt: number): number => (v !== undefined && Number(v) >= 0 ? Number(v) : dflt);
 

@@ -8,7 +8,7 @@ import { readExample } from './examples.js';
 import { round } from './timing.js';
 
 export const name = 'swizzle';
-export const group = 'core';
+export const group = 'long';
 
 /** The benchmarks, with the seed's time where its text states one (§5.2: the rest are plotted only). */
 const BENCHMARKS: readonly { file: string; gpu: boolean; seed?: string }[] = [

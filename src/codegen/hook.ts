@@ -42,9 +42,10 @@ export async function checkBackend(program: Pipeline | TgtProgram, schedule: Sch
  * A property's check result from a case's verdicts: the first failing input makes the case fail,
  * with the verdict kind (`differs`, `overflow`, `stuck`, `binary-failed`) as the failure class.
  */
-export function verdictsToCheck(vs: readonly BackendVerdict[]): { status: 'pass' } | { status: 'fail'; verdict: string; expected: string; actual: string } {
+export function verdictsToCheck(vs: readonly BackendVerdict[]): { status: 'pass'; vacuous?: 'empty_window' } | { status: 'fail'; verdict: string; expected: string; actual: string } {
   const bad = vs.find((v) => !v.ok);
-  if (!bad) return { status: 'pass' };
+  // A pass on inputs whose windows are all empty compared no value: counted as vacuous.
+  if (!bad) return vs.every((v) => v.kind === 'equal' && v.compared === 0) ? { status: 'pass', vacuous: 'empty_window' } : { status: 'pass' };
   // refsem's own C that does not compile is refsem's fault, not a counterexample to the backend's agreement.
   if (bad.kind === 'binary-failed' && bad.binary === 'compile-error') return { status: 'fail', verdict: 'internal-error', expected: "refsem's C compiles with $CC and $CFLAGS", actual: showBackendVerdict(bad) };
   const expected = bad.kind === 'differs' ? 'the reference values on the window' : bad.kind === 'stuck' ? String(bad.reference) : 'agreement with the reference';

@@ -6,15 +6,15 @@ import type { TgtProgram } from '../target-semantics/ast.js';
 import { seededRng } from '../rng.js';
 
 /**
- * `n` inputs for `t`: window mins in [-8, 8], extents in [0, 12] (small, so the reference stays fast
- * and both empty and ragged vector tails occur), parameters in [-16, 16]. `first` (the user's own
- * input) comes first when given.
+ * `n` inputs for `t`: window mins in [-8, 8], extents in [1, 12] (small, so the reference stays fast
+ * and ragged vector tails occur; never empty, since an empty window compares no value),
+ * parameters in [-16, 16]. `first` (the user's own input) comes first when given.
  */
 export function generateInputs(t: TgtProgram, n: number, seed: number, first?: Input): Input[] {
   const rng = seededRng(seed);
   const out: Input[] = first ? [first] : [];
   while (out.length < n) {
-    const window = t.window.map((): [Int, Int] => [rng.below(17) - 8, rng.below(13)]);
+    const window = t.window.map((): [Int, Int] => [rng.below(17) - 8, rng.below(12) + 1]);
     const params = new Map<string, Int>(t.params.map((p) => [p, rng.below(33) - 16]));
     out.push({ window, params });
   }

@@ -3,8 +3,9 @@
 // (compile time dominates, so batching is what makes validation fast, §5.2), runs the binary under
 // time and memory limits, reads its results back, and removes its temporary files.
 import { spawn, spawnSync } from 'node:child_process';
-import { availableParallelism, tmpdir } from 'node:os';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { makeTempDir, removeTempDir } from '../node/temp-dir.js';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Input } from '../alg-semantics/ast.js';
@@ -66,14 +67,14 @@ export function detectToolchain(env: NodeJS.ProcessEnv = process.env): Toolchain
       'install gcc or clang, or point $CC at a C11 compiler',
     );
   }
-  const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
+  const dir = makeTempDir('refsem-cc-');
   let openmp = false;
   try {
     writeFileSync(join(dir, 'omp.c'), '#include <omp.h>\nint main(void) { return omp_get_max_threads() > 0 ? 0 : 1; }\n');
     const r = spawnSync(cc[0]!, [...cc.slice(1), '-fopenmp', '-o', join(dir, 'omp'), join(dir, 'omp.c')], { encoding: 'utf8' });
     openmp = r.status === 0;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
   const tc: Toolchain = { cc, cflags, openmp, version: (v.stdout.split('\n')[0] ?? '').trim() };
   detected.set(key, tc);
@@ -221,14 +222,14 @@ export function toolchainCompilesC(tc: Toolchain): boolean {
   const key = JSON.stringify([tc.cc, tc.cflags]);
   const known = flagsChecked.get(key);
   if (known !== undefined) return known;
-  const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
+  const dir = makeTempDir('refsem-cc-');
   try {
     writeFileSync(join(dir, 'plain.c'), '#include <stdio.h>\nint main(void) { puts("ok"); return 0; }\n');
     const ok = spawnSync(tc.cc[0]!, [...tc.cc.slice(1), ...tc.cflags, '-o', join(dir, 'plain'), join(dir, 'plain.c')], { encoding: 'utf8', timeout: 60_000 }).status === 0;
     flagsChecked.set(key, ok);
     return ok;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }
 
@@ -299,8 +300,8 @@ export async function compileStandalone(source: string, opts: ToolchainOptions =
   const tc = detectToolchain(opts.env);
   const o = { ...opts, openmp: false };
   const path = header === undefined || opts.keepTemp ? undefined : await precompiled(tc, header, o);
-  const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
-  const done = () => void (opts.keepTemp || rmSync(dir, { recursive: true, force: true }));
+  const dir = makeTempDir('refsem-cc-');
+  const done = () => void (opts.keepTemp || removeTempDir(dir));
   const c = await compile(tc, dir, [path !== undefined ? `#include ${cString(path)}` : header ?? '', source].join('\n'), o);
   if ('error' in c) done();
   return 'error' in c ? c : { bin: c.bin, dir, done };
@@ -495,7 +496,7 @@ async function runChunk(tc: Toolchain, programs: readonly BatchItem[], ks: reado
   // Input-major order: with repetitions for timing, load from other processes spreads evenly
   // over the programs instead of falling on whichever ran during a burst.
   jobs.sort((a, b) => a.input - b.input || a.program - b.program);
-  const dir = mkdtempSync(join(tmpdir(), 'refsem-cc-'));
+  const dir = makeTempDir('refsem-cc-');
   try {
     // Only the vector runtime (immintrin.h) is worth precompiling; the scalar one compiles as fast
     // as a precompiled header loads. A kept directory (for debugging) holds the whole source.
@@ -512,6 +513,6 @@ async function runChunk(tc: Toolchain, programs: readonly BatchItem[], ks: reado
       }
     }
   } finally {
-    if (!opts.keepTemp) rmSync(dir, { recursive: true, force: true });
+    if (!opts.keepTemp) removeTempDir(dir);
   }
 }

@@ -20,7 +20,7 @@ export type BackendVerdict = BackendVerdictBody & {
 };
 
 type BackendVerdictBody =
-  | { readonly kind: 'equal'; readonly ok: true }
+  | { readonly kind: 'equal'; readonly ok: true; /** points compared: 0 on an empty window, a vacuous pass */ readonly compared: number }
   | {
       readonly kind: 'differs';
       readonly ok: false;
@@ -128,7 +128,7 @@ function judge(reference: Outcome, binary: BinaryResult, window: Input['window']
     const actual = binary.output.window[k];
     if (expected !== actual) return { kind: 'differs', ok: false, point: pts[k]!, expected, actual };
   }
-  return { kind: 'equal', ok: true };
+  return { kind: 'equal', ok: true, compared: pts.length };
 }
 
 /** One line per verdict, as `refsem validate` prints it. */
@@ -136,7 +136,7 @@ export function showBackendVerdict(v: BackendVerdict): string {
   const show = (x: Value | undefined) => (x === undefined ? 'outside the allocation' : showValue(x));
   switch (v.kind) {
     case 'equal':
-      return 'equal';
+      return v.compared === 0 ? 'vacuous: the window is empty, nothing was compared' : `equal on ${v.compared} point${v.compared === 1 ? '' : 's'}`;
     case 'differs':
       return `differs at (${v.point.join(', ')}): reference ${show(v.expected)}, binary ${show(v.actual)}`;
     case 'overflow':

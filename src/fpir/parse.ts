@@ -5,7 +5,7 @@
 import { UserError, type Loc } from '../diag.js';
 import { FP_OPS, type FExpr, type FpOp, type PrimOp } from './ast.js';
 import { TYPING, mkCast, mkFp, mkPrim, mkSelect } from './typing.js';
-import { type ScalarType, inRange, typeName, typeNamed, withSign } from './types.js';
+import { INT_TYPES, type ScalarType, inRange, typeName, typeNamed, withSign } from './types.js';
 
 const SYNTAX = 'FPIR-SYNTAX';
 
@@ -53,15 +53,28 @@ type Node = FExpr | { readonly k: 'lit'; readonly value: bigint; readonly loc: L
 
 const BINARY: readonly (readonly PrimOp[])[] = [['<', '<=', '>', '>=', '==', '!='], ['|'], ['^'], ['&'], ['<<', '>>'], ['+', '-'], ['*', '/', '%']];
 
+/** The narrowest type that holds `v`, unsigned first at each width: what a hint may suggest. */
+const narrowestHolding = (v: bigint): ScalarType | undefined => INT_TYPES.find((t) => inRange(v, t));
+
+/** A literal with the narrowest type that holds it, as a hint writes it: `u16(300)`. */
+function typedExample(v: bigint): string {
+  const t = narrowestHolding(v);
+  return t ? `${typeName(t)}(${v})` : `a value within i64 or u64 (${v} fits no integer type)`;
+}
+
 /** A literal given the type `t`: it must fit. */
 function typed(n: Node, t: ScalarType): FExpr {
   if (n.k !== 'lit') return n;
-  if (!inRange(n.value, t)) throw new UserError(`[${TYPING}] literal ${n.value} does not fit ${typeName(t)}`, n.loc, `write ${typeName(withSign(t, !t.signed))}(…) or a smaller value`);
+  if (!inRange(n.value, t)) {
+    const fit = narrowestHolding(n.value);
+    const hint = fit ? `use a value within ${typeName(t)}, or make the other operand ${typeName(fit)} or wider (e.g. ${typeName(fit)}(…) around it)` : `${n.value} fits no integer type; use a value within ${typeName(t)}`;
+    throw new UserError(`[${TYPING}] literal ${n.value} does not fit ${typeName(t)}`, n.loc, hint);
+  }
   return { k: 'const', value: n.value, type: t, loc: n.loc };
 }
 
 function closed(n: Node): FExpr {
-  if (n.k === 'lit') throw new UserError(`[${TYPING}] cannot tell the type of literal ${n.value}`, n.loc, `give it one, e.g. u8(${n.value})`);
+  if (n.k === 'lit') throw new UserError(`[${TYPING}] cannot tell the type of literal ${n.value}`, n.loc, `give it one, e.g. ${typedExample(n.value)}`);
   return n;
 }
 
@@ -111,7 +124,7 @@ class Parser {
       const x = closed(a);
       return mkPrim(op, x, typed(b, amountType(x, b)), loc);
     }
-    if (a.k === 'lit' && b.k === 'lit') throw new UserError(`[${TYPING}] cannot tell the type of ${a.value} ${op} ${b.value}`, loc, `give one literal a type, e.g. u8(${a.value})`);
+    if (a.k === 'lit' && b.k === 'lit') throw new UserError(`[${TYPING}] cannot tell the type of ${a.value} ${op} ${b.value}`, loc, `give one literal a type, e.g. ${typedExample(a.value)}`);
     const t = a.k !== 'lit' ? a.type : (b as FExpr).type;
     return mkPrim(op, typed(a, t), typed(b, t), loc);
   }

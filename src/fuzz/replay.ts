@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG, type FuzzEnv } from './env.js';
 import { makeEnv } from './make-env.js';
 import { propertyNamed } from './properties/index.js';
 import type { AnyProperty, CheckResult } from './property.js';
-import { type Reproducer, readReproducer, sha256 } from './reproducer.js';
+import { type Reproducer, finishesWithin, readReproducer, sha256 } from './reproducer.js';
 import { isModulePath } from '../node/plugins.js';
 import { REFSEM_BIN } from '../node/package.js';
 
@@ -70,7 +70,7 @@ function evaluateWithin(prop: AnyProperty, c: unknown, env: FuzzEnv): Promise<Ch
   try {
     return Promise.resolve(watched(() => evaluate(prop, c, env), 'the check', REPLAY_BUDGET_MS)());
   } catch (e) {
-    return Promise.resolve({ status: 'fail', verdict: 'timeout', expected: `the check finishes within ${REPLAY_BUDGET_MS} ms`, actual: String((e as Error)?.message ?? e) });
+    return Promise.resolve({ status: 'fail', verdict: 'timeout', expected: finishesWithin(REPLAY_BUDGET_MS), actual: String((e as Error)?.message ?? e) });
   }
 }
 
@@ -94,7 +94,7 @@ export async function replay(path: string): Promise<ReplayResult> {
         : prop.decode(r.case, env);
     } catch (e) {
       if (e instanceof Error && /did not return within/.test(e.message)) {
-        return { reproducer: r, result: { status: 'fail', verdict: 'timeout', expected: `the case is made within ${REPLAY_BUDGET_MS} ms`, actual: e.message }, reproduced: r.verdict === 'timeout', warnings };
+        return { reproducer: r, result: { status: 'fail', verdict: 'timeout', expected: finishesWithin(REPLAY_BUDGET_MS), actual: e.message }, reproduced: r.verdict === 'timeout', warnings };
       }
       if (e instanceof UserError) throw e;
       // The case text of a file written by a campaign always decodes; this one was edited.

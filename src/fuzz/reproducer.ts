@@ -143,3 +143,9 @@ export function readReproducer(path: string): Reproducer {
   for (const k of ['input', 'extra'] as const) if (c![k] !== undefined && (typeof c![k] !== 'object' || c![k] === null)) lacks(`"case.${k}" must be an object`);
   return { ...(r as Reproducer), directives: dirs as string[] };
 }
+
+/**
+ * What a timeout reproducer expected, worded one way wherever the time ran out (in the campaign's
+ * worker, while a replay made the case, or while it checked it).
+ */
+export const finishesWithin = (ms: number): string => `the check finishes within ${ms} ms`;

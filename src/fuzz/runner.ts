@@ -9,7 +9,7 @@ import { posOf, sizedEnvs } from './size.js';
 import { type EnvConfig } from './env.js';
 import { makeEnv } from './make-env.js';
 import { selectProperties } from './properties/index.js';
-import { type Reproducer, reproducerOf, writeReproducer } from './reproducer.js';
+import { type Reproducer, finishesWithin, reproducerOf, writeReproducer } from './reproducer.js';
 import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
 import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
@@ -232,7 +232,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
           if (index < 0 || Date.now() - watch[1]! <= o.budgetMs || finished) return;
           // A hang: the check's thread cannot be interrupted from inside, so the worker is
           // replaced; the case's blueprint is regenerated here from its seed for the reproducer.
-          replace(index, { verdict: 'timeout', expected: `the check finishes within ${o.budgetMs} ms`, actual: 'still running at the budget; the worker was stopped' });
+          replace(index, { verdict: 'timeout', expected: finishesWithin(o.budgetMs), actual: 'still running at the budget; the worker was stopped' });
         }, 100);
         w.on('message', (m: WorkerMessage) => {
           if (m.type === 'progress') progress(m.stats, m.checks);

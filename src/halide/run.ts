@@ -15,7 +15,7 @@ import { complete } from '../pipeline.js';
 import { BUILTIN_ENGINES } from '../bounds/engine.js';
 import { execTgt } from '../target-semantics/exec.js';
 import { BridgeRefusal, type ScheduleStep, halideProgram } from './emit.js';
-import { HalideServer, type ProgramExit } from './server.js';
+import { HalideServer, OUTPUT_CAP_BYTES, type ProgramExit } from './server.js';
 
 export const PYTHON = '/usr/bin/python3';
 
@@ -80,6 +80,7 @@ function classify(r: ProgramExit, timeoutMs: number): HalideRun {
     const message = at >= 0 ? err.slice(at, at + 3).join(' ').replace(/^RuntimeError: /, '').replace(/\s+/g, ' ').trim() : raised ?? lastLine(r.stderr) ?? `exit ${r.status}`;
     return at >= 0 ? { kind: 'rejected', message } : { kind: 'crash', message };
   }
+  if (r.stdoutCut) return { kind: 'crash', message: `its output passed ${OUTPUT_CAP_BYTES / 2 ** 20} MB and was cut; narrow the window` };
   const last = r.stdout.trim().split('\n').pop() ?? '';
   try {
     const { values, ms } = JSON.parse(last) as { values: string[]; ms?: number };

@@ -7,6 +7,7 @@
 // protocol.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { JIT_TARGET_PY } from './jit-target.js';
 
 /** How one program ended, as the server saw it. */
 export interface ProgramExit {
@@ -15,6 +16,8 @@ export interface ProgramExit {
   readonly timedOut: boolean;
   readonly stdout: string;
   readonly stderr: string;
+  /** set when the program printed more than the server reads ({@link OUTPUT_CAP_BYTES}) */
+  readonly stdoutCut?: boolean;
   /** CPU time the program's process used (user and system), in ms; 0 when the server lost it */
   readonly cpuMs: number;
   /** set when the server itself died or hung while the program ran: why */
@@ -27,6 +30,10 @@ export interface ProgramExit {
 const SERVER = String.raw`
 import json, os, select, signal, sys, tempfile, time, traceback
 import halide  # loaded once; every child inherits it
+hl = halide
+${JIT_TARGET_PY}
+
+OUTPUT_CAP = int(sys.argv[1])
 
 # implements [HALIDE-WARM]: the first JIT compilation in a process also compiles Halide's runtime,
 # which then serves every later one; done here once, every child inherits it instead of redoing it.
@@ -81,12 +88,17 @@ def run(script, limit):
         except OSError:
             pass
     _, st, usage = os.wait4(pid, 0)
-    def text(f):
+    # The values a program prints grow with its window (a 3000 x 3000 output is some 50 MB), so
+    # its output is read up to a bound far above any window refsem realizes, and a longer one is
+    # reported as cut rather than handed on as a broken answer; errors need only their last lines.
+    def text(f, cap):
         f.seek(0)
-        return f.read(1 << 24).decode('utf-8', 'replace')
+        return f.read(cap).decode('utf-8', 'replace'), f.read(1) != b''
+    stdout, cut = text(out, OUTPUT_CAP)
+    stderr, _ = text(err, 1 << 20)
     answer = {'status': os.WEXITSTATUS(st) if os.WIFEXITED(st) else None,
               'signal': signal.Signals(os.WTERMSIG(st)).name if os.WIFSIGNALED(st) and not timed_out else None,
-              'timedOut': timed_out, 'stdout': text(out), 'stderr': text(err),
+              'timedOut': timed_out, 'stdout': stdout, 'stdoutCut': cut, 'stderr': stderr,
               'cpuMs': (usage.ru_utime + usage.ru_stime) * 1000}
     out.close()
     err.close()
@@ -97,6 +109,9 @@ for line in sys.stdin:
     sys.stdout.write(json.dumps(dict(run(req['script'], req['limit']), id=req['id'])) + '\n')
     sys.stdout.flush()
 `;
+
+/** The most of a program's standard output the server hands on: above any window's values. */
+export const OUTPUT_CAP_BYTES = 1 << 28;
 
 /** Extra time the server may take beyond a program's own limit before it is deemed hung. */
 const SERVER_GRACE_MS = 10_000;
@@ -138,7 +153,7 @@ export class HalideServer {
   }
 
   private start(): ChildProcessWithoutNullStreams {
-    const child = spawn(this.python, ['-u', '-c', SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(this.python, ['-u', '-c', SERVER, String(OUTPUT_CAP_BYTES)], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     this.started++;
     let stderr = '';

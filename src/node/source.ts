@@ -1,16 +1,58 @@
 // Reading the files named on the command line. Only the edge of refsem reads files: the semantics
 // take texts, so that they run unchanged in a browser.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { CLI_LOC, UserError, argLoc } from '../diag.js';
+
+/**
+ * The largest source refsem reads: far above any real pipeline (Halide's largest apps are tens of
+ * kilobytes; 4 MiB is some 100,000 funcs), and small enough that parsing and checking it take
+ * seconds rather than minutes and gigabytes (docs/development.md, "Hostile input").
+ */
+export const MAX_SOURCE_BYTES = 4 * 2 ** 20;
 
 /** Reads a source file named on the command line; `-` is standard input. */
 export function readSource(path: string): { text: string; file: string } {
+  const file = path === '-' ? '<stdin>' : path;
+  let bytes: Buffer;
   try {
-    if (path === '-') return { text: readFileSync(0, 'utf8'), file: '<stdin>' };
-    return { text: readFileSync(path, 'utf8'), file: path };
+    if (path !== '-' && statSync(path).size > MAX_SOURCE_BYTES) throw tooLarge(file, statSync(path).size);
+    bytes = path === '-' ? readStdin() : readFileSync(path);
   } catch (e) {
+    if (e instanceof UserError) throw e;
     throw cannotRead(path, e);
   }
+  // standard input is read only to one byte past the limit: its size is then "more than" the limit
+  if (bytes.length > MAX_SOURCE_BYTES) throw tooLarge(file, bytes.length, path === '-');
+  return { text: bytes.toString('utf8'), file };
+}
+
+/**
+ * Standard input, up to one byte past the limit. A pipe whose writer is slower than refsem may be
+ * non-blocking and momentarily empty (EAGAIN): the read waits and tries again instead of failing.
+ */
+function readStdin(): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const chunk = Buffer.alloc(1 << 16);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      continue;
+    }
+    if (n === 0) return Buffer.concat(chunks);
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+    total += n;
+    if (total > MAX_SOURCE_BYTES) return Buffer.concat(chunks);
+  }
+}
+
+function tooLarge(file: string, size: number, partly = false): UserError {
+  const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+  return new UserError(`the ${partly ? 'input is more than' : 'file is'} ${partly ? mb(MAX_SOURCE_BYTES) : mb(size)}; refsem reads sources of at most ${mb(MAX_SOURCE_BYTES)}`, { file, line: 1, col: 1 }, 'check that this is the file you meant; a pipeline this large is better split into several');
 }
 
 /**

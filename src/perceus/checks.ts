@@ -11,6 +11,9 @@ import { type StateView, type StepCheck } from './heap-machine.js';
 export const CHECKS = ['soundness', 'garbage', 'precision', 'counts', 'empty'] as const;
 export type CheckName = (typeof CHECKS)[number];
 
+/** The checks made at every step; the others are made once, at the end of the run. */
+export const STEP_CHECKS: readonly CheckName[] = ['garbage', 'precision', 'counts'];
+
 /** The redex: `val x = E; e` focuses on E before any transition. */
 function redex(c: Code): Code {
   let r = c;
@@ -51,7 +54,49 @@ function reach(s: StateView, erased: boolean): Set<Cell> {
   return seen;
 }
 
-export function stepChecker(which: ReadonlySet<CheckName>): StepCheck {
+/** How far the per-step checks went ([RC-CHECK-BUDGET]). */
+export interface CheckCoverage {
+  /** states checked, from the first on, with no state skipped */
+  readonly states: number;
+  /** work spent: the frames, pending drops and live cells each check walked */
+  readonly work: number;
+  /** set when the budget ran out: the first step left unchecked (every later one is unchecked too) */
+  readonly stoppedAt?: number;
+}
+
+export interface StepChecker {
+  readonly check: StepCheck;
+  readonly coverage: () => CheckCoverage;
+}
+
+/**
+ * The per-step checks, with a budget of work (implements [RC-CHECK-BUDGET]). Each check walks the
+ * whole state, so a run of n steps over a state of size m costs n·m: a recursion 10,000 deep ran
+ * for minutes. Once the budget is spent the checks stop, and the coverage says at which step:
+ * the states before it were all checked, the rest none.
+ */
+export function stepChecker(which: ReadonlySet<CheckName>, maxWork = Infinity): StepChecker {
+  let states = 0;
+  let work = 0;
+  let stoppedAt: number | undefined;
+  const checkState = stateChecker(which);
+  return {
+    check: (s, step, rule) => {
+      if (stoppedAt !== undefined) return undefined;
+      const cost = which.size * (s.fsp + s.pn + s.live.size + 1);
+      if (work + cost > maxWork) {
+        stoppedAt = step;
+        return undefined;
+      }
+      work += cost;
+      states++;
+      return checkState(s, step, rule);
+    },
+    coverage: () => ({ states, work, ...(stoppedAt !== undefined ? { stoppedAt } : {}) }),
+  };
+}
+
+function stateChecker(which: ReadonlySet<CheckName>): StepCheck {
   return (s, step, rule) => {
     const at = `step ${step} [${rule}]`;
     if (which.has('counts')) {

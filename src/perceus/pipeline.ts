@@ -1,6 +1,6 @@
 // Configurations: which translation produces the annotated program, which passes
 // run, which checks apply; and one run of a configuration with its checks and statistics.
-import { type CheckName, stepChecker } from './checks.js';
+import { type CheckCoverage, type CheckName, STEP_CHECKS, stepChecker } from './checks.js';
 import { checkDerivable } from './declarative.js';
 import { elaborate } from './elaborate.js';
 import { Cell, type RV } from './heap-code.js';
@@ -137,7 +137,7 @@ export function showRV(v: RV, budget = 400): string {
 }
 
 export type RcVerdict =
-  | { readonly ok: true }
+  | { readonly ok: true; /** set when the per-step checks stopped at their budget before the run ended */ readonly partial?: CheckCoverage & { readonly stoppedAt: number; readonly steps: number } }
   | { readonly ok: false; readonly check: string; readonly message: string; readonly step?: number };
 
 export interface ConfigRun {
@@ -154,6 +154,8 @@ export interface RunSettings {
   readonly trace?: TraceLine[];
   /** The standard semantics' outcome, when soundness is checked (computed once per program). */
   readonly reference?: StdOutcome;
+  /** Work the per-step checks may spend ([RC-CHECK-BUDGET]); unlimited when absent. */
+  readonly maxCheckWork?: number;
   readonly hooks?: StageHooks;
 }
 
@@ -164,18 +166,22 @@ export function runConfig(core: Program, c: Config, s: RunSettings = {}): Config
 /** Runs an already annotated program (`refsem rc --annotated`, or `annotate` output). */
 export function runAnnotated(program: Program, c: Config, s: RunSettings = {}): ConfigRun {
   const checks = s.checks ?? new Set<CheckName>();
-  const stepChecks = new Set([...checks].filter((k) => k === 'garbage' || k === 'precision' || k === 'counts'));
+  const stepChecks = new Set([...checks].filter((k) => STEP_CHECKS.includes(k)));
+  const checker = stepChecks.size ? stepChecker(stepChecks, s.maxCheckWork) : undefined;
   const result = run(
     compile(program, c.formal ?? false),
     {
       ...(s.maxSteps !== undefined ? { maxSteps: s.maxSteps } : {}),
-      ...(stepChecks.size ? { check: stepChecker(stepChecks) } : {}),
+      ...(checker ? { check: checker.check } : {}),
       ...(s.trace ? { trace: s.trace } : {}),
       verifyKeep: checks.has('counts'),
     },
     checks.has('soundness') ? readBack : undefined,
   );
-  return { config: c, program, result, verdict: verdictOf(result, checks, s.reference), ...(result.value !== undefined ? { value: showRV(result.value) } : {}) };
+  const verdict = verdictOf(result, checks, s.reference);
+  const coverage = checker?.coverage();
+  const partial = verdict.ok && coverage?.stoppedAt !== undefined ? { partial: { ...coverage, stoppedAt: coverage.stoppedAt, steps: result.stats.steps } } : {};
+  return { config: c, program, result, verdict: { ...verdict, ...partial }, ...(result.value !== undefined ? { value: showRV(result.value) } : {}) };
 }
 
 function verdictOf(r: RunResult, checks: ReadonlySet<CheckName>, ref: StdOutcome | undefined): RcVerdict {

@@ -129,7 +129,9 @@ export class Translation {
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       // A split's tail, or a parallel loop over overlapping tails, may be Halide's Auto choice.
-      const auto = (name === 'split' || name === 'traverse') && this.stage !== undefined ? this.autoTail.get(this.stage) : undefined;
+      // Only a refusal about tails or overlaps is one another tail would avoid (not, say, a factor of 0).
+      const aboutTails = !/\[SPLIT-FACTOR\]/.test(e.message);
+      const auto = (name === 'split' || name === 'traverse') && aboutTails && this.stage !== undefined ? this.autoTail.get(this.stage) : undefined;
       const note = auto ? `; Halide's TailStrategy::Auto made ${auto.call.text} (${showLoc(auto.call.loc)}) ${auto.tail}: give it TailStrategy.GuardWithIf to choose otherwise` : '';
       throw new UserError(`${typeof h === 'string' ? h : h.text} → ${e.message}`, loc ?? { file: this.file, line: 1, col: 1 }, `${e.hint ?? 'see spec/schedule.md for the rule'}${note}`);
     }

@@ -59,6 +59,12 @@ function lex(src: string, file: string): Tok[] {
       out.push({ kind: 'name', text: m, loc: loc(i), offset: i });
       i += m.length;
     } else if (/[0-9]/.test(c)) {
+      const float = /^[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)|^[0-9]+\.[0-9]*/.exec(src.slice(i))?.[0];
+      if (float !== undefined) {
+        const v = Number(float);
+        const exact = Number.isSafeInteger(v) ? ` (${BigInt(v)})` : '';
+        throw new UserError(`'${float}' is a floating-point number; the arguments of schedule calls are integers`, loc(i), `write it as an integer${exact}`);
+      }
       const m = /^[0-9]+/.exec(src.slice(i))![0];
       out.push({ kind: 'int', text: m, loc: loc(i), offset: i });
       i += m.length;
@@ -121,7 +127,9 @@ export function parseHalideSchedule(src: string, file: string): HalideChain[] {
     }
     if (is('-')) {
       pos++;
-      return { k: 'op', op: '-', args: [{ k: 'int', value: 0n, loc: t.loc }, atom()], loc: t.loc };
+      // A negated literal is the literal it reads as (echoed as -4, not 0 - 4); other negations are 0 - e.
+      const e = atom();
+      return e.k === 'int' ? { k: 'int', value: -e.value, loc: t.loc } : { k: 'op', op: '-', args: [{ k: 'int', value: 0n, loc: t.loc }, e], loc: t.loc };
     }
     if (t.kind !== 'name') return fail('an argument (a name, an integer or an expression)');
     const parts = qualified();

@@ -157,7 +157,8 @@ export function allocate(s: Extract<Stmt, { k: 'allocate' }>, bounds: readonly V
     throw new UserError(
       `allocation of '${s.func}' needs ${Number.isFinite(size) ? size : 'more than 2^53'} points; the executors stop at ${MAX_POINTS}`,
       s.loc,
-      'run the program on a smaller window',
+      // The allocation belongs to the func, but a schedule can be what grew it: say where to look.
+      'run the program on a smaller window; if the window is small, look at the schedule: a split with tail shift or round computes whole multiples of its factor, so a factor far above the window (or a bound) makes the region that large',
     );
   }
   return new Buf(s.func, s.dims.map((d) => d.dim), mins, lens);

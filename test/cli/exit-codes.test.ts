@@ -4,9 +4,11 @@
 // that begins with '-' whose hint did not mention `--`, and reproducer names that let two
 // plug-ins' failures of one kind overwrite each other; `explain` and `html` that ran on for minutes
 // on that rdom whatever --budget said (unrolling cost no derivation step; the page's evaluations
-// had no limit).
+// had no limit); `halide --run` that exited 0 on a case it could not compare; an `.alg` of 50 MB
+// that ran out of time and memory.
 import { describe, expect, it } from 'vitest';
 import { reproducerName } from '../../src/fuzz/reproducer.js';
+import { halideAvailable } from '../../src/halide/run.js';
 import { runCli } from '../support/cli.js';
 import { examplesDir, scratch } from '../support/files.js';
 import { join } from 'node:path';
@@ -54,6 +56,20 @@ describe('the exit-code contract', () => {
     expect(r.stderr).toContain("put -- before it: … -- '-3 + 1'");
     expect(r.code).toBe(2);
     expect((await runCli(['expr', '--', '-3 + 1'])).stdout.trim()).toBe('-2');
+  });
+
+  it.runIf(halideAvailable())('halide --run on a case that compares nothing (a bound short of the window) exits 4, not 0 like "equal"', async () => {
+    const bound = file('short-bound.halide', 'blur_y.bound(x, 0, 4);\n');
+    const r = await runCli(['halide', join(examplesDir, 'blur.alg'), '--schedule', bound, '--window', '0+8,0+8', '--run']);
+    expect(r.stdout).toMatch(/^not stated in Halide: the schedule's own assertions fail/);
+    expect(r.code).toBe(4);
+  });
+
+  it('a 5 MiB .alg is refused at once at its first line, from a file and from standard input (50 MB ran for minutes)', async () => {
+    const big = file('big.alg', `pipeline f() {\n${'  func g(x) = x;\n'.repeat(330_000)}}\n`);
+    const r = await runCli(['check', big]);
+    expect(r.stderr).toMatch(/big\.alg:1:1: error: the file is 5\.\d MiB; refsem reads sources of at most 4\.0 MiB/);
+    expect(r.code).toBe(2);
   });
 
   it("two plug-ins' failures of one kind get two reproducer files", () => {

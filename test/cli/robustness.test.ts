@@ -155,7 +155,7 @@ const OPTIONS: Record<string, { flags: string[]; valued: string[] }> = {
   lower: { flags: ['--trace', '--holes', '--check'], valued: ['--param', '--executor', '--seed'] },
   compare: { flags: [], valued: ['--window', '--param', '--executor', '--seed', '--max-steps'] },
   schedule: { flags: ['--trace', '--check'], valued: [] },
-  rc: { flags: ['--scoped', '--formal', '--annotated', '--trace', '--stats', '--print', '--derivation', '--standard', '--json'], valued: ['--opt', '--check', '--max-steps'] },
+  rc: { flags: ['--scoped', '--formal', '--annotated', '--trace', '--stats', '--print', '--derivation', '--standard', '--json'], valued: ['--opt', '--check', '--max-steps', '--max-check-work'] },
   bounds: { flags: ['--query', '--rules', '--program', '--trace'], valued: ['--engine'] },
   exec: { flags: ['--json', '--compare', '--print'], valued: ['--window', '--param', '--engine', '--executor', '--seed', '--max-steps'] },
   expr: { flags: ['--trace', '--show'], valued: ['--param'] },

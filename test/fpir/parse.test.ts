@@ -55,6 +55,14 @@ describe('FPIR-SYNTAX', () => {
     expect(err('saturating_add(x_u8)')).toMatch(/takes 2 operands, got 1/);
     expect(err('x_u8 $ 1')).toMatch(/^k\.fpir:1:6: error: \[FPIR-SYNTAX\] unexpected character/);
   });
+
+  it('hints suggest only types that hold the literal (they offered i8 for 300 and u8(1000))', () => {
+    expect(err('x_u8 + 300')).toContain('hint: use a value within u8, or make the other operand u16 or wider');
+    expect(err('1000')).toContain('hint: give it one, e.g. u16(1000)');
+    expect(err('70000 + 5')).toContain('e.g. u32(70000)');
+    expect(err('-3 + 1')).toContain('e.g. i8(-3)');
+    expect(err('99999999999999999999999 + 1')).toContain('fits no integer type');
+  });
 });
 
 describe('FPIR-EVAL', () => {

@@ -66,7 +66,7 @@ describe('FPIR-TABLE-CPU', () => {
   let report: HarnessReport;
   const fake = { ...intrinsicNamed('_mm256_adds_epu8'), name: '_mm256_adds_epu8', features: ['avx2', 'avx5124fmaps'] };
   const lying = { ...intrinsicNamed('_mm256_subs_epu16'), name: '_mm256_subs_epi16', lane: 'u16(max(i32(a_u16) - i32(b_u16), 0))' };
-  // One x86 entry in ten (the whole table runs in `refsem fpir-table` and `npm run bench`).
+  // One x86 entry in ten (the whole table runs in `refsem fpir-table` and `npm run bench:long`).
   const some = INTRINSICS.filter((e) => e.target !== 'neon').filter((e, i) => i % 10 === 0 || e.name === '_mm256_adds_epu8');
   beforeAll(async () => {
     report = await checkTableOnCpu([...some, fake, lying], { samples: 4096 });

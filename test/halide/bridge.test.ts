@@ -86,6 +86,28 @@ describe.runIf(available)('the Halide bridge', () => {
     const text = await runCli(['halide', ex('sec22.alg'), '--schedule', join(dir, 'a.sched'), '--window', '1+5']);
     expect(text.stdout).toContain('F_f.align_bounds(V_x, hl.i32(hl.i64(4)))');
   }, 120_000);
+
+  it('[HALIDE-TARGET] a producer computed inside a vectorized loop runs (Halide 14 compiled FP16 code for an AMD Zen 4 and died of SIGILL)', async () => {
+    const dir = scratchDir('refsem-target-');
+    writeFileSync(join(dir, 's.halide'), 'blur_y.vectorize(x, 4);\nblur_x.compute_at(blur_y, x);\n');
+    const r = await runCli(['halide', ex('blur.alg'), '--schedule', join(dir, 's.halide'), '--window', '0+8,0+8', '--run']);
+    expect(r.stdout).toContain('equal on 64 points');
+    expect(r.code).toBe(0);
+  }, 120_000);
+
+  it('[HALIDE-LANES] a vector of 65536 lanes is not stated (Halide 14 wrapped the count and died of SIGFPE); 65535 is', async () => {
+    const dir = scratchDir('refsem-lanes-');
+    const run = (lanes: number) => {
+      writeFileSync(join(dir, `v${lanes}.halide`), `harris.vectorize(x, ${lanes}).parallel(y);\n`);
+      return runCli(['halide', ex('harris.alg'), '--schedule', join(dir, `v${lanes}.halide`), '--window', '0+4,0+2']);
+    };
+    const wide = await run(65536);
+    expect(wide.stderr).toMatch(/a vector of 65536 lanes: Halide 14 holds at most 65535/);
+    expect(wide.code).toBe(2);
+    const widest = await run(65535);
+    expect(widest.stdout).toContain('.vectorize(');
+    expect(widest.code).toBe(0);
+  }, 120_000);
 });
 
 describe.runIf(available)('the Halide commands', () => {

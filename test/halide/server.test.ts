@@ -49,6 +49,13 @@ describe.runIf(available)('[HALIDE-RUNNER] the Halide server', () => {
     expect(await runHalide('raise ValueError("bad")\n')).toEqual({ kind: 'crash', message: 'ValueError: bad' });
   }, 60_000);
 
+  it('a 3000 x 3000 window fits: output above 16 MB is read whole, not cut into an unreadable answer', async () => {
+    const n = 3_000_000;
+    const r = await runHalide(`import json\nprint(json.dumps({"values": [str(1000000 + i) for i in range(${n})]}))\n`);
+    expect(r.kind).toBe('values');
+    expect(r.kind === 'values' && [r.values.length, r.values[n - 1]]).toEqual([n, String(1000000 + n - 1)]);
+  }, 60_000);
+
   it('a server that dies ends its program as a crash and the next program starts a new one', async () => {
     const s = new HalideServer(PYTHON);
     const lost = await s.run('import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\ntime.sleep(5)\n', 10_000);

@@ -47,6 +47,16 @@ describe('refsem rc', () => {
     expect(g.code).toBe(0);
     expect(g.stdout).toContain('result: Cons(Cons(1, Nil), Cons(1, Nil))');
   });
+  it('[RC-CHECK-BUDGET] a recursion 10,000 deep ends within the check budget, inconclusive, naming the step checked up to (it ran for minutes)', async () => {
+    const deep = file('deep.lam', 'type list { Nil; Cons(h, t) }\nfun range(lo, hi) = if lo > hi then Nil else Cons(lo, range(lo + 1, hi))\nfun sum(xs, acc) {\n  match xs {\n    Cons(x, xx) -> sum(xx, acc + x)\n    Nil -> acc\n  }\n}\nfun main() = sum(range(1, 10000), 0)\n');
+    const r = await runCli(['rc', deep, '--check', 'all', '--max-check-work', '2000000']);
+    expect(r.stdout).toContain('result: 50005000\nchecks passed: soundness, empty\n');
+    expect(r.stdout).toMatch(/inconclusive: garbage, precision, counts checked up to step \d+ of \d+ only: the check budget \(--max-check-work 2000000\) ran out there/);
+    expect(r.code).toBe(4);
+    // a violation before the budget runs out is still found
+    const scoped = await runCli(['rc', MAP, '--scoped', '--check', 'precision', '--max-check-work', '1000']);
+    expect(scoped.code).toBe(1);
+  });
   it('runs the standard semantics with a trace', async () => {
     const r = await runCli(['rc', MAP, '--standard', '--trace']);
     expect(r.code).toBe(0);

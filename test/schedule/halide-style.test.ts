@@ -60,7 +60,7 @@ describe('[HALIDE-STYLE] reading .halide files', () => {
     expect(f.calls[0]!.args[4]).toMatchObject({ k: 'name', parts: ['hl', 'TailStrategy', 'GuardWithIf'] });
     expect(f.calls[1]!.args[7]).toMatchObject({ k: 'op', op: '-', args: [{ k: 'op', op: '*' }, { k: 'int', value: 1n }] });
     expect(f.calls[11]!.args[0]).toMatchObject({ k: 'call', parts: ['LoopLevel'] });
-    expect(f.calls[14]!.args[1]).toMatchObject({ k: 'op', op: '-', args: [{ k: 'int', value: 0n }, { k: 'int', value: 4n }] });
+    expect(f.calls[14]!.args[1]).toMatchObject({ k: 'int', value: -4n });
     expect(f.calls[17]!.args[4]).toMatchObject({ k: 'name', parts: ['TailStrategy', 'Auto'] });
     expect(chains[1]!.calls.map((c) => [c.name, c.loc.line])).toEqual([['compute_root', 6], ['vectorize', 7]]);
   });
@@ -72,10 +72,22 @@ describe('[HALIDE-STYLE] reading .halide files', () => {
     ['f.update(x).vectorize(x)', '1:3', 'update takes the index of an update definition'],
     ['f.\n  (x)', '2:3', "expected the name of a scheduling call after ., found '('"],
     ['compute_root()', '1:13', "expected a scheduling call after 'compute_root', found '('"],
+    // a float was read as 1 followed by a stray name 'e9'
+    ['f.vectorize(x, 1e9)', '1:16', "'1e9' is a floating-point number; the arguments of schedule calls are integers"],
+    ['f.split(x, xo, xi, 2.5)', '1:20', "'2.5' is a floating-point number"],
   ])('a malformed file is a located error: %s', (text, at, message) => {
     const e = userError(() => parseHalideSchedule(text, 'test.halide'));
     expect(e.render()).toContain(`test.halide:${at}: error: `);
     expect(e.message).toContain(message);
+  });
+});
+
+describe('[HALIDE-STYLE] errors about a split factor', () => {
+  it('a negative factor is echoed as written, and the hint says nothing of tails (it echoed "by 0 - 4" with a ShiftInwards hint)', () => {
+    const e = userError(() => translated(BLUR, 'blur_y.split(x, xo, xi, -4);'));
+    expect(e.message).toContain('split blur_y.s0.x into xo, xi by -4 tail shift: [SPLIT-FACTOR] the split factor must be positive, not -4');
+    expect(e.hint).not.toMatch(/TailStrategy/);
+    expect(translated(BLUR, 'blur_y.split(x, xo, xi, 4 - 2 * 1);')[0]).toContain('by 4 - 2 * 1');
   });
 });
 

@@ -3,7 +3,7 @@
 // heap machine with the chosen theorem checks and prints the result (and, on request, the
 // annotated program, the derivation, the trace and the statistics).
 import { UserError, showLoc, CLI_LOC, argLoc } from '../../diag.js';
-import { CHECKS, type CheckName, parseChecks } from '../../perceus/checks.js';
+import { CHECKS, type CheckName, STEP_CHECKS, parseChecks } from '../../perceus/checks.js';
 import { checkDerivable } from '../../perceus/declarative.js';
 import type { Stop, TraceLine } from '../../perceus/heap-machine.js';
 import { type Config, OPTS, type OptName, annotate, runAnnotated } from '../../perceus/pipeline.js';
@@ -14,7 +14,7 @@ import { type StdTraceLine, evalStandard, printValue } from '../../perceus/stand
 import { showStats } from '../../perceus/stats.js';
 import { eraseProgram } from '../../perceus/syntax.js';
 import { perceus, printDerivation } from '../../perceus/syntax-directed.js';
-import { parseAs } from '../../node/io.js';
+import { EXIT, parseAs } from '../../node/io.js';
 import { readSource } from '../../node/source.js';
 import { parseIntOption } from '../options.js';
 import type { Register } from './index.js';
@@ -32,12 +32,17 @@ interface Opts {
   standard?: boolean;
   json?: boolean;
   maxSteps?: string;
+  maxCheckWork?: string;
 }
 
 // A default that ends within seconds on every path: the heap machine with every check on, and the
 // standard semantics, whose terms may grow with each step. The bundled programs need well under
 // 1,000,000 steps; longer runs ask for more with --max-steps.
 const RC_MAX_STEPS = 10_000_000;
+
+// The per-step checks walk the whole state at every step ([RC-CHECK-BUDGET]): this much work is
+// a few seconds on one core: every state of small runs, a prefix of long ones (which then say so).
+const RC_MAX_CHECK_WORK = 100_000_000;
 
 function parseOpts(text: string | undefined): Set<OptName> {
   const out = new Set<OptName>();
@@ -74,9 +79,11 @@ export const register: Register = (program, io, setExit) => {
     .option('--standard', 'run the standard semantics (fig. 4.6) instead of the heap machine')
     .option('--json', 'print one JSON object')
     .option('--max-steps <N>', `give up after this many steps (default ${RC_MAX_STEPS})`)
+    .option('--max-check-work <N>', `stop the per-step checks (garbage, precision, counts) after walking this many frames and cells (default ${RC_MAX_CHECK_WORK}); a run whose checks stopped is inconclusive`)
     .action((prog: string, o: Opts) => {
       const src = readSource(prog);
       const maxSteps = o.maxSteps === undefined ? RC_MAX_STEPS : Number(parseIntOption('--max-steps', o.maxSteps, 1n));
+      const maxCheckWork = o.maxCheckWork === undefined ? RC_MAX_CHECK_WORK : Number(parseIntOption('--max-check-work', o.maxCheckWork, 1n));
       const opts = parseOpts(o.opt);
       const checks: Set<CheckName> = new Set();
       if (o.check !== undefined) {
@@ -125,9 +132,10 @@ export const register: Register = (program, io, setExit) => {
 
       const reference = checks.has('soundness') ? evalStandard(erased, maxSteps) : undefined;
       const trace: TraceLine[] | undefined = o.trace ? [] : undefined;
-      const r = runAnnotated(annotated, config, { checks, maxSteps, ...(trace ? { trace } : {}), ...(reference ? { reference } : {}) });
+      const r = runAnnotated(annotated, config, { checks, maxSteps, maxCheckWork, ...(trace ? { trace } : {}), ...(reference ? { reference } : {}) });
       if (trace) io.out(trace.map((t) => `${String(t.step).padStart(6)} [${t.rule}] ${t.text}\n`).join(''));
       const stop = r.result.stop;
+      const partial = r.verdict.ok ? r.verdict.partial : undefined;
       if (stop && stop.kind !== 'violation') throw inputError(stop, maxSteps);
       if (o.json) {
         io.out(
@@ -136,15 +144,21 @@ export const register: Register = (program, io, setExit) => {
             ...(r.value !== undefined ? { result: r.value } : {}),
             stats: r.result.stats,
             checks: [...checks],
-            verdict: r.verdict.ok ? 'ok' : { check: r.verdict.check, message: r.verdict.message },
+            verdict: !r.verdict.ok ? { check: r.verdict.check, message: r.verdict.message } : partial ? 'inconclusive' : 'ok',
+            ...(partial ? { checkedStates: partial.states, stoppedAt: partial.stoppedAt } : {}),
           }) + '\n',
         );
       } else {
         if (r.value !== undefined) io.out(`result: ${r.value}\n`);
         if (o.stats) io.out(`stats: ${showStats(r.result.stats)}\n`);
         if (!r.verdict.ok) io.out(`violation: ${r.verdict.check}: ${r.verdict.message}\n`);
-        else if (checks.size) io.out(`checks passed: ${[...checks].join(', ')}\n`);
+        else if (partial) {
+          const stepwise = [...checks].filter((k) => STEP_CHECKS.includes(k));
+          const whole = [...checks].filter((k) => !STEP_CHECKS.includes(k));
+          io.out(`${whole.length ? `checks passed: ${whole.join(', ')}\n` : ''}inconclusive: ${stepwise.join(', ')} checked up to step ${partial.stoppedAt - 1} of ${partial.steps} only: the check budget (--max-check-work ${maxCheckWork}) ran out there\n  hint: raise --max-check-work, or run a smaller instance\n`);
+        } else if (checks.size) io.out(`checks passed: ${[...checks].join(', ')}\n`);
       }
-      if (!r.verdict.ok) setExit(1);
+      if (!r.verdict.ok) setExit(EXIT.checkFailed);
+      else if (partial) setExit(EXIT.inconclusive);
     });
 };

@@ -118,7 +118,8 @@ export const register: Register = (program, io) => {
         verdicts.forEach((v, i) => io.out(`input ${i + 1} (${showInput(inputs[i]!)}): ${showBackendVerdict(v)}\n`));
       }
       const bad = verdicts.filter((v) => !v.ok).length;
-      if (!o.json) io.out(bad === 0 ? `ok: ${verdicts.length} inputs\n` : `FAILED: ${bad} of ${verdicts.length} inputs\n`);
+      const unjudged = verdicts.filter((v) => (v.kind === 'equal' && v.compared === 0) || v.kind === 'inconclusive').length;
+      if (!o.json) io.out(bad === 0 ? `ok: ${verdicts.length} inputs${unjudged > 0 ? ` (${unjudged} compared no value: see above)` : ''}\n` : `FAILED: ${bad} of ${verdicts.length} inputs\n`);
       if (bad > 0) throw new CheckFailed();
     });
 };
