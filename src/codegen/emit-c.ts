@@ -80,6 +80,8 @@ export class FnEmitter implements FunctionWriter {
     readonly isa: Isa | undefined,
     /** value ranges of the funcs' buffers, for proving 32-bit lanes */
     readonly ranges: FuncRanges = new Map(),
+    /** the names of the pipeline's variant markers so far, shared by its instruction sets ([C-VARIANT]) */
+    readonly variants: string[] = [],
   ) {
     const funcs = new Map<string, FuncInfo>();
     const bits = payloadBits(program, arity.keys(), ranges, faults.unprovenStorage);
@@ -381,16 +383,30 @@ export class FnEmitter implements FunctionWriter {
     hoistNarrowing(this, s);
     this.decided = true;
     this.open(`if (${ok}) {`);
+    this.ran(`${s.var} proved`);
     this.proved = safe;
     this.nest(s, m.v, l.v, inParallel);
     this.proved = undefined;
     this.close('} else {');
     this.depth++;
+    this.ran(`${s.var} checked`);
     this.iterate(s, m.v, l.v, inParallel);
     this.close();
     this.decided = false;
     // the flags are in scope only here
     this.narrowFlags.clear();
+  }
+
+  /**
+   * implements [C-VARIANT]: marks the start of one side of a decision, so that a run tells which
+   * sides it took. The first 64 markers of a pipeline are numbered; a pipeline with more leaves
+   * the rest unmarked (they are reported as not tracked).
+   */
+  ran(name: string): void {
+    if (this.variants.length >= MAX_VARIANTS) return;
+    const named = this.isa === undefined ? name : `${this.isa}: ${name}`;
+    this.line(`RS_RAN(${this.variants.length}); /* ${named} */`);
+    this.variants.push(named);
   }
 
   /**
@@ -412,12 +428,14 @@ export class FnEmitter implements FunctionWriter {
     // The tagged variables the test requires to be integers carry no tag inside.
     const tags = this.letTags;
     this.letTags = new Map([...tags].filter(([v]) => !n.taggedVars.includes(v)));
+    this.ran(`${s.var} tag-free`);
     this.clean = true;
     this.iterate(s, m, l, inParallel);
     this.clean = false;
     this.letTags = tags;
     this.close('} else {');
     this.depth++;
+    this.ran(`${s.var} tagged`);
     this.iterate(s, m, l, inParallel);
     this.close();
     this.cleanDecided = false;
@@ -504,6 +522,9 @@ export class FnEmitter implements FunctionWriter {
 }
 
 /** A pipeline's C text without the runtime, plus what a driver needs to call it. */
+/** Variant markers a pipeline numbers: the bits of the runtime's `rs_ran`. */
+const MAX_VARIANTS = 64;
+
 export interface EmittedPipeline {
   readonly name: string; // the C entry symbol
   readonly text: string;
@@ -513,8 +534,8 @@ export interface EmittedPipeline {
 }
 
 /** `C-PIPELINE`: the function for one instruction set (the entry itself when `isa` is undefined). */
-function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, ranges: FuncRanges, fname: string, bufs: string, faults: CodegenFaults, isa: Isa | undefined, isStatic: boolean): { text: string; simd: boolean } {
-  const em = new FnEmitter(t, bufs, arity, faults, isa, ranges);
+function emitVariant(t: TgtProgram, arity: ReadonlyMap<string, number>, ranges: FuncRanges, fname: string, bufs: string, faults: CodegenFaults, isa: Isa | undefined, isStatic: boolean, variants: string[]): { text: string; simd: boolean } {
+  const em = new FnEmitter(t, bufs, arity, faults, isa, ranges, variants);
   em.stmt(t.body, false);
   const head: string[] = [];
   const attr = isa === undefined ? '' : `__attribute__((${ISA_TARGET[isa] ? `target(${cString(ISA_TARGET[isa])}), ` : ''}noinline)) `;
@@ -573,17 +594,21 @@ export function emitPipeline(program: TgtProgram, opts: EmitOptions = {}): Emitt
   const vector = simd !== 'none' && someStmt(t.body, (x) => x.k === 'for' && x.trav === 'vectorize');
   // The funcs' value ranges ([C-NARROW], [C-PROVED], [C-STORAGE]) are the same for every variant.
   const ranges = funcRanges(t);
+  const variants: string[] = [];
   if (!vector) {
-    parts.push(emitVariant(t, arity, ranges, name, bufs, faults, undefined, false).text);
+    parts.push(emitVariant(t, arity, ranges, name, bufs, faults, undefined, false, variants).text);
   } else {
     const isas: Isa[] = simd === 'auto' ? ['avx512', 'avx2', 'generic'] : [simd];
     for (const isa of isas) {
-      const v = emitVariant(t, arity, ranges, `${name}__${isa}`, bufs, faults, isa, true).text;
+      const v = emitVariant(t, arity, ranges, `${name}__${isa}`, bufs, faults, isa, true, variants).text;
       parts.push(isa === 'generic' ? v : `#if RS_X86\n${v}\n#endif`);
     }
     const body: string[] = [`/* [${'C-DISPATCH'}] the widest vector code this CPU runs */`, `void ${name}(const int64_t *params, const int64_t *window, refsem_result *res) {`];
     for (const isa of isas) {
-      const call = `  if (rs_cpu_has_${isa}()) { ${name}__${isa}(params, window, res); return; }`;
+      // the instruction set that ran is a variant too ([C-VARIANT])
+      const k = variants.length < MAX_VARIANTS ? variants.push(`${isa} code`) - 1 : undefined;
+      const mark = k === undefined ? '' : `RS_RAN(${k}); /* ${isa} code */ `;
+      const call = `  if (rs_cpu_has_${isa}()) { ${mark}${name}__${isa}(params, window, res); return; }`;
       body.push(isa === 'generic' ? call : `#if RS_X86\n${call}\n#endif`);
     }
     body.push('  memset(res, 0, sizeof *res);');

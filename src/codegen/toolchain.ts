@@ -93,6 +93,8 @@ export type BinaryResult = { readonly program: number; readonly input: number } 
        * dimension fastest; `undefined` marks a window point outside the allocation. */
       readonly output?: { readonly dims: readonly (readonly [Int, Int])[]; readonly window: readonly (Value | undefined)[] };
       readonly timeNs: number;
+      /** [C-VARIANT] the variant markers that ran (bit k: marker k of the compiled code) */
+      readonly ran?: bigint;
     }
   | { readonly kind: 'crashed'; readonly message: string }
   | { readonly kind: 'timeout'; readonly message: string }
@@ -155,6 +157,7 @@ int main(int argc, char **argv) {
     fflush(rs_proto);
     refsem_result r;
     struct timespec t0, t1;
+    rs_ran = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long k = 0; k < reps; k++) {
       rs_entries[p](params, window, &r);
@@ -175,6 +178,7 @@ int main(int argc, char **argv) {
     }
     free(r.data);
     free(r.tag);
+    fprintf(rs_proto, "ran %llu\n", (unsigned long long)rs_ran);
     fprintf(rs_proto, "time_ns %lld\nend\n", (long long)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / (reps > 0 ? reps : 1));
     fflush(rs_proto);
   }
@@ -422,7 +426,7 @@ function parseValue(tok: string): Value | undefined {
 function parseRuns(stdout: string): { done: BinaryResult[]; started?: string } {
   const done: BinaryResult[] = [];
   let started: string | undefined;
-  let cur: { program: number; input: number; status?: number; message?: string; overflow?: { op: string; a: Int; b: Int }; dims?: [Int, Int][]; window?: (Value | undefined)[] } | undefined;
+  let cur: { program: number; input: number; status?: number; message?: string; overflow?: { op: string; a: Int; b: Int }; dims?: [Int, Int][]; window?: (Value | undefined)[]; ran?: bigint } | undefined;
   for (const line of stdout.split('\n')) {
     const sp = line.indexOf(' ');
     const head = sp < 0 ? line : line.slice(0, sp);
@@ -434,6 +438,7 @@ function parseRuns(stdout: string): { done: BinaryResult[]; started?: string } {
     } else if (!cur) continue;
     else if (head === 'status') cur.status = Number(rest);
     else if (head === 'message') cur.message = rest;
+    else if (head === 'ran') cur.ran = BigInt(rest);
     else if (head === 'overflow') {
       const [op, a, b] = rest.split(' ');
       cur.overflow = { op: op!, a: intFromString(a!), b: intFromString(b!) };
@@ -450,6 +455,7 @@ function parseRuns(stdout: string): { done: BinaryResult[]; started?: string } {
         ...(cur.message !== undefined ? { message: cur.message } : {}),
         ...(cur.overflow ? { overflow: cur.overflow } : {}),
         ...(cur.dims && cur.window ? { output: { dims: cur.dims, window: cur.window } } : {}),
+        ...(cur.ran !== undefined ? { ran: cur.ran } : {}),
       });
       cur = undefined;
     }

@@ -17,6 +17,8 @@ import { type BatchItem, type BinaryResult, type ToolchainOptions, compileAndRun
 export type BackendVerdict = BackendVerdictBody & {
   /** The rule of spec/codegen.md that judged it. */
   readonly rule?: string;
+  /** [C-VARIANT] the variant markers the run set, when the binary ran */
+  readonly ran?: bigint;
 };
 
 type BackendVerdictBody =
@@ -203,7 +205,7 @@ export function judgeBatch(items: readonly BatchItem[], bin: readonly BinaryResu
       const r = refs[i]!;
       const b = bin[k++]!;
       if (typeof r === 'string') return { kind: 'inconclusive', ok: true, message: `the reference refused the input: ${r}` };
-      const v = backendVerdict(r, b, z.window);
+      const v = { ...backendVerdict(r, b, z.window), ...(b.kind === 'ran' && b.ran !== undefined ? { ran: b.ran } : {}) };
       // Parallel iterations may run in any order; when two of them fail differently, the
       // reference's order and OpenMP's may meet different failures first. Both are outcomes.
       if (v.kind === 'stuck' && !v.ok && v.reference !== 'done' && v.binary !== 'none' && parallel) {

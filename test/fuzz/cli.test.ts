@@ -99,7 +99,7 @@ describe('refsem check-directive', () => {
 
 describe('refsem merge', () => {
   it('combines shard outputs into the summary of the whole campaign', async () => {
-    const common = ['--runs', '40', '--seed', '9', '--jobs', '1', '--property', 'race-free', '--directive', UNSOUND, '--json'];
+    const common = ['--runs', '16', '--seed', '3', '--jobs', '1', '--property', 'race-free', '--directive', UNSOUND, '--json'];
     const whole = JSON.parse((await runCli(['fuzz', ...common, '--out', scratch()])).stdout);
     const dirs = [scratch(), scratch()];
     for (const [i, d] of dirs.entries()) await runCli(['fuzz', ...common, '--shard', `${i}/2`, '--out', d]);
@@ -155,13 +155,13 @@ describe('worker threads (compiled build)', () => {
   }, 180_000);
   it.runIf(built)('find the same failures with --jobs 1 and --jobs 2', () => {
     const run = (jobs: string) => {
-      const r = spawnSync('node', [bin, 'fuzz', '--runs', '30', '--seed', '5', '--jobs', jobs, '--property', 'race-free', '--directive', UNSOUND, '--out', scratch(), '--json'], { encoding: 'utf8' });
+      const r = spawnSync('node', [bin, 'fuzz', '--runs', '12', '--seed', '3', '--jobs', jobs, '--property', 'race-free', '--directive', UNSOUND, '--out', scratch(), '--json'], { encoding: 'utf8' });
       const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
       return { code: r.status, runs: s.runs, failures: s.failures.map((f: { key: string; check: number; verdict: string }) => [f.key, f.check, f.verdict]) };
     };
     const one = run('1');
     const two = run('2');
-    expect(one.runs).toBe(30);
+    expect(one.runs).toBe(12);
     expect(two).toEqual(one);
     expect(one.failures.length).toBeGreaterThan(0);
     expect(one.code).toBe(1);

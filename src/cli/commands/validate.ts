@@ -6,7 +6,9 @@ import { UserError, CLI_LOC, InternalFault, argLoc } from '../../diag.js';
 import { detectToolchain, toolchainCompilesC } from '../../codegen/toolchain.js';
 import { generateInputs, showInput } from '../../codegen/inputs.js';
 import { readCompleted } from '../../node/program.js';
-import { type Backend, showBackendVerdict, validateBackend } from '../../codegen/validate.js';
+import { type Backend, type BackendVerdict, showBackendVerdict, validateBackend } from '../../codegen/validate.js';
+import { emitPipeline } from '../../codegen/emit-c.js';
+import { neverRan, ranVariants, variantNames } from '../../codegen/variants.js';
 import { CheckFailed } from '../main.js';
 import { bindInput } from '../../target-semantics/check.js';
 import { readSource } from '../../node/source.js';
@@ -89,7 +91,7 @@ export const register: Register = (program, io) => {
       if (o.window === undefined && o.param.length > 0) throw new UserError('--param needs --window: they make up the first input together', CLI_LOC, 'add --window MIN+LEN,… for the first input');
       const first = o.window === undefined ? undefined : { window: parseWindow(o.window), params: parseParams(o.param) };
       if (first) bindInput(t, first); // the user's own input must fit the program: wrong dimensions or parameters are bad input
-      if (o.impl !== undefined) readSource(o.impl); // a missing implementation file is bad input, not a compile failure
+      const implText = o.impl !== undefined ? readSource(o.impl).text : undefined; // a missing implementation file is bad input, not a compile failure
       const inputs = generateInputs(t, n, seed, first);
       const verdicts = await validateBackend(t, inputs, {
         backend: o.backend as Backend,
@@ -112,10 +114,23 @@ export const register: Register = (program, io) => {
           o.impl !== undefined ? 'fix the file; it is compiled after refsem\'s runtime, which it may include again (its definitions are guarded)' : 'check $CC and $CFLAGS: refsem adds no warning flags of its own',
         );
       }
+      // [C-VARIANT]: the variants each input ran, named from the C that was compiled.
+      const names = variantNames(implText ?? emitPipeline(t, { simd: o.backend === 'c' ? 'none' : simd, faults: parseFaults(o.fault) }).text);
+      const ranOn = (v: BackendVerdict) => (v.ran === undefined ? undefined : ranVariants(v.ran, names));
+      const idle = names.length > 0 ? neverRan(verdicts.flatMap((v) => (v.ran === undefined ? [] : [v.ran])), names) : [];
       if (o.json) {
-        io.out(JSON.stringify({ backend: o.backend, verdicts: verdicts.map((v, i) => ({ input: showInput(inputs[i]!), ...v })) }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
+        const shown = verdicts.map((v, i) => {
+          const { ran: _mask, ...rest } = v;
+          const ran = ranOn(v);
+          return { input: showInput(inputs[i]!), ...rest, ...(ran && names.length > 0 ? { ran } : {}) };
+        });
+        io.out(JSON.stringify({ backend: o.backend, verdicts: shown, ...(names.length > 0 ? { variants: names.filter(Boolean), never_ran: idle } : {}) }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
       } else {
-        verdicts.forEach((v, i) => io.out(`input ${i + 1} (${showInput(inputs[i]!)}): ${showBackendVerdict(v)}\n`));
+        verdicts.forEach((v, i) => {
+          const ran = ranOn(v);
+          io.out(`input ${i + 1} (${showInput(inputs[i]!)}): ${showBackendVerdict(v)}${ran && names.length > 0 ? ` [ran: ${ran.join(', ') || 'no marked variant'}]` : ''}\n`);
+        });
+        if (names.length > 0) io.out(idle.length === 0 ? `variants: each of the ${names.filter(Boolean).length} ran on some input\n` : `variants that ran on no input (their code was not validated): ${idle.join(', ')}\n`);
       }
       const bad = verdicts.filter((v) => !v.ok).length;
       const unjudged = verdicts.filter((v) => (v.kind === 'equal' && v.compared === 0) || v.kind === 'inconclusive').length;
