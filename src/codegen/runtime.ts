@@ -31,7 +31,7 @@ ${statusDefines}
 #define RS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* a name the program binds (parameter, loop variable, let) that its body may never read: no warning under -Wall */
 #define RS_BOUND __attribute__((unused))
-/* [${'C-VARIANT'}] which variants of the code ran since the driver cleared it: bit k for marker k */
+/* [C-VARIANT] which variants of the code ran since the driver cleared it: bit k for marker k */
 static uint64_t rs_ran __attribute__((unused));
 #define RS_RAN(k) ((void)__atomic_fetch_or(&rs_ran, (uint64_t)1 << (k), __ATOMIC_RELAXED))
 
