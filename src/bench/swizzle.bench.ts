@@ -58,6 +58,9 @@ export async function run(): Promise<object> {
       pruned_percent: round(s.pruned * 100, 6),
       oracle: s.oracle ?? null,
       ineffectiveness: s.ineffectiveness === undefined ? null : round(s.ineffectiveness),
+      kept: s.kept,
+      oracle_kept: s.oracleKept ?? null,
+      kept_ratio: s.keptRatio === undefined ? null : round(s.keptRatio),
       seed_reports: b.seed ?? 'plotted only (Figure 10)',
     };
   }

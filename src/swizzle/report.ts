@@ -27,8 +27,11 @@ export interface Summary {
   /** 1 − states / space */
   readonly pruned: number;
   readonly oracle?: number;
-  /** kept / oracle (Figure 11), when every solution was found */
+  readonly oracleKept?: number;
+  /** states built / the oracle's (Figure 11), when every solution was found */
   readonly ineffectiveness?: number;
+  /** states kept / the oracle's: the same comparison made between holes only */
+  readonly keptRatio?: number;
   readonly prunedBy: SynthResult['prunedBy'];
   readonly ms: SynthResult['ms'];
   readonly lines: readonly string[];
@@ -37,11 +40,14 @@ export interface Summary {
 export function summarize(p: SwzProgram, r: SynthResult): Summary {
   const rechecked = r.solutions.every((f) => goalMismatch(p, evaluate(p, f)) < 0);
   const pruned = r.space > 0 ? 1 - r.states / r.space : 0;
-  const ineffectiveness = r.oracle !== undefined && r.oracle > 0 ? r.kept / r.oracle : undefined;
+  const ineffectiveness = r.oracle !== undefined && r.oracle > 0 ? r.states / r.oracle : undefined;
+  const keptRatio = r.oracleKept !== undefined && r.oracleKept > 0 ? r.kept / r.oracleKept : undefined;
   const lines = [
     `solutions: ${r.solutions.length}${r.complete ? ' (search complete)' : r.solutions.length ? ' (stopped at the first; --all for every one)' : ' (timed out: unknown)'}${r.solutions.length ? `, each re-checked by the evaluator: ${rechecked ? 'goal met' : 'MISMATCH'}` : ''}`,
     `states: ${r.states} built, ${r.kept} kept; search space ${r.space}; pruned ${(pruned * 100).toFixed(4)}% (pairs ${r.prunedBy.pairs}, copies ${r.prunedBy.copies})`,
-    r.oracle !== undefined ? `oracle: ${r.oracle} states; ineffectiveness ${ineffectiveness === undefined ? 'n/a (no state between holes)' : ineffectiveness.toFixed(2)}` : 'oracle: not computed (needs --all and a complete search)',
+    r.oracle !== undefined
+      ? `oracle: ${r.oracle} built, ${r.oracleKept} kept; ineffectiveness ${ineffectiveness === undefined ? 'n/a (nothing built)' : ineffectiveness.toFixed(2)}; kept ratio ${keptRatio === undefined ? 'n/a (no state between holes)' : keptRatio.toFixed(2)}`
+      : 'oracle: not computed (needs --all and a complete search)',
   ];
-  return { solved: r.solutions.length > 0, complete: r.complete, solutions: r.solutions.length, rechecked, states: r.states, kept: r.kept, space: r.space, pruned, ...(r.oracle !== undefined ? { oracle: r.oracle } : {}), ...(ineffectiveness !== undefined ? { ineffectiveness } : {}), prunedBy: r.prunedBy, ms: r.ms, lines };
+  return { solved: r.solutions.length > 0, complete: r.complete, solutions: r.solutions.length, rechecked, states: r.states, kept: r.kept, space: r.space, pruned, ...(r.oracle !== undefined ? { oracle: r.oracle, oracleKept: r.oracleKept ?? 0 } : {}), ...(ineffectiveness !== undefined ? { ineffectiveness } : {}), ...(keptRatio !== undefined ? { keptRatio } : {}), prunedBy: r.prunedBy, ms: r.ms, lines };
 }

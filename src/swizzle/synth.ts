@@ -5,6 +5,7 @@ import { type Loc, UserError } from '../diag.js';
 import { type Filling, type SwzProgram, holesOf } from './ast.js';
 import { evalStmt, goalMismatch } from './eval.js';
 import { sizeOf } from './shape.js';
+import { BOTTOM, ZERO } from './term.js';
 import { DEFAULT_MEMORY_MB, type Layout, type Reach, layouts, reachability } from './viability.js';
 
 export interface SynthOptions {
@@ -22,12 +23,14 @@ export interface SynthResult {
   readonly complete: boolean;
   /** states built: one per choice tried at a hole */
   readonly states: number;
-  /** states the tests let through to the next hole */
+  /** states that reached a later hole: every test since their own hole let them through */
   readonly kept: number;
   /** states the full tree holds (Σ over holes of the product of the choices so far) */
   readonly space: number;
-  /** distinct proper prefixes of solutions: the states an oracle would keep (with all solutions found) */
+  /** the states a search guided by an oracle builds: every choice at each state on a solution's path (with all solutions found) */
   readonly oracle?: number;
+  /** distinct proper prefixes of solutions: the states that oracle keeps */
+  readonly oracleKept?: number;
   readonly prunedBy: { pairs: number; copies: number; fault: number };
   readonly ms: { matrices: number; search: number };
 }
@@ -50,33 +53,55 @@ interface Tests {
  * [SWZ-UNIVERSE] The universe of each array: the goal's subterms it may hold. A literal holds its
  * terms; a gather what its arguments hold; a fold the goal's multisets whose elements all lie in
  * its argument's universe (§4). A term is *required* at a point when a live array may hold it and
- * no later statement can make it afresh (a later literal holding it, or a later fold whose universe
- * has it): only then must it already sit where it can reach the goal. **Decision**: the seed's
- * U(s) alone is unsound when a later literal or fold produces the term (its §4 caveat); subtracting
- * what later statements make keeps the test sound without rewriting the program.
+ * no later statement can make it afresh: only then must it already sit where it can reach the goal.
+ * **Decision**: the seed's U(s) alone is unsound when a later literal or fold produces the term
+ * (its §4 caveat); subtracting what later statements make keeps the test sound without rewriting
+ * the program. What a statement makes afresh: a literal its terms; a fold only its new multisets,
+ * built from the values its argument may hold *as cells* (not their subterms, which a fold passes
+ * on and does not make); a gather nothing (0 and ⊥, which gathers and folds also make, are never
+ * required).
  */
-function universes(p: SwzProgram, goalSub: ReadonlySet<number>): Set<number>[] {
-  const us: Set<number>[] = [];
+function universes(p: SwzProgram, goalSub: ReadonlySet<number>): { within: Set<number>[]; fresh: Set<number>[] } {
+  const within: Set<number>[] = [];
+  const fresh: Set<number>[] = [];
+  /** per array: the goal subterms it may hold as cells */
+  const cells: Set<number>[] = [];
   const t = p.terms;
+  const foldsOver = (w: ReadonlySet<number>): Set<number> => {
+    const u = new Set<number>();
+    for (const y of goalSub) if (t.isFold(y) && t.elements(y).every((e) => w.has(e))) u.add(y);
+    return u;
+  };
   for (const s of p.stmts) {
     const u = new Set<number>();
+    let c = new Set<number>();
+    let f = new Set<number>();
     switch (s.rhs.k) {
       case 'lit':
-        for (const x of s.rhs.terms) for (const y of t.subterms(x)) if (goalSub.has(y)) u.add(y);
+        for (const x of s.rhs.terms) {
+          if (goalSub.has(x)) c.add(x);
+          for (const y of t.subterms(x)) if (goalSub.has(y)) u.add(y);
+        }
+        f = u;
         break;
       case 'gather':
-        for (const a of s.rhs.args) for (const y of us[a]!) u.add(y);
+        for (const a of s.rhs.args) {
+          for (const y of within[a]!) u.add(y);
+          for (const y of cells[a]!) c.add(y);
+        }
         break;
       case 'fold': {
-        const w = us[s.rhs.arg]!;
-        for (const y of goalSub) if (t.isFold(y) && t.elements(y).every((e) => w.has(e))) u.add(y);
-        for (const y of w) u.add(y);
+        for (const y of foldsOver(within[s.rhs.arg]!)) u.add(y);
+        for (const y of within[s.rhs.arg]!) u.add(y);
+        c = f = foldsOver(cells[s.rhs.arg]!);
         break;
       }
     }
-    us.push(u);
+    within.push(u);
+    cells.push(c);
+    fresh.push(f);
   }
-  return us;
+  return { within, fresh };
 }
 
 function prepare(p: SwzProgram, firstHole: number, opts: SynthOptions, loc: Loc): Tests {
@@ -85,22 +110,16 @@ function prepare(p: SwzProgram, firstHole: number, opts: SynthOptions, loc: Loc)
   const t = p.terms;
   const goalSub = new Set<number>();
   for (const g of goal.terms) for (const y of t.subterms(g)) goalSub.add(y);
-  const us = universes(p, goalSub);
+  const { within: us, fresh } = universes(p, goalSub);
   const made: Set<number>[] = p.stmts.map(() => new Set<number>());
-  for (let q = n - 2; q >= 0; q--) {
-    const s = p.stmts[q + 1]!;
-    const m = new Set(made[q + 1]);
-    if (s.rhs.k === 'lit') for (const y of us[q + 1]!) m.add(y);
-    if (s.rhs.k === 'fold') for (const y of us[q + 1]!) if (t.isFold(y)) m.add(y);
-    made[q] = m;
-  }
+  for (let q = n - 2; q >= 0; q--) made[q] = new Set([...made[q + 1]!, ...fresh[q + 1]!]);
   const lay = layouts(p);
   const prune = opts.prune ?? { pairs: true, copies: true };
   const required: (Set<number> | undefined)[] = lay.map(() => undefined);
   const perCell: (number[][] | undefined)[] = lay.map(() => undefined);
   for (let q = firstHole; q < n - 1; q++) {
     const req = new Set<number>();
-    for (const k of lay[q]!.vars) for (const y of us[k]!) if (!made[q]!.has(y)) req.add(y);
+    for (const k of lay[q]!.vars) for (const y of us[k]!) if (y !== ZERO && y !== BOTTOM && !made[q]!.has(y)) req.add(y);
     required[q] = req;
     perCell[q] = Array.from(goal.terms, (g) => Array.from(t.subterms(g)).filter((y) => req.has(y)));
   }
@@ -294,10 +313,22 @@ export function synthesize(p: SwzProgram, opts: SynthOptions = {}): SynthResult 
     }
     const h = holeAt.get(q);
     if (h === undefined) {
+      // Algorithm 1 tests the state after every statement, a statement without a hole being one
+      // choice: a fold can reveal what the holes before it got wrong (products of a and b
+      // mismatched, §5.3)
       vals[q] = evalStmt(p, q, vals, 0);
+      if (q > firstHole && q < n - 1) {
+        const v = viable(p, T, q, vals, opts);
+        if (v !== 'ok') {
+          prunedBy[v]++;
+          return;
+        }
+      }
       run(q + 1);
       return;
     }
+    // a state that reaches a later hole is kept: every test since its own hole let it through
+    if (h > 0) kept++;
     const choices = (p.stmts[q]!.rhs as { choices: readonly unknown[] }).choices.length;
     for (let c = 0; c < choices && !stopped; c++) {
       if ((states & 255) === 0 && Date.now() > deadline) {
@@ -313,7 +344,6 @@ export function synthesize(p: SwzProgram, opts: SynthOptions = {}): SynthResult 
           prunedBy[v]++;
           continue;
         }
-        kept++;
       }
       run(q + 1);
     }
@@ -327,17 +357,27 @@ export function synthesize(p: SwzProgram, opts: SynthOptions = {}): SynthResult 
     prod *= (p.stmts[h]!.rhs as { choices: readonly unknown[] }).choices.length;
     space += prod;
   }
-  const oracle = complete && opts.all ? oracleStates(holes.length, solutions) : undefined;
-  return { solutions, complete, states, kept, space, ...(oracle !== undefined ? { oracle } : {}), prunedBy, ms: { matrices: t1 - t0, search: Date.now() - t1 } };
+  const choices = holes.map((h) => (p.stmts[h]!.rhs as { choices: readonly unknown[] }).choices.length);
+  const oracle = complete && opts.all ? oracleStates(choices, solutions) : undefined;
+  return { solutions, complete, states, kept, space, ...(oracle ? { oracle: oracle.built, oracleKept: oracle.kept } : {}), prunedBy, ms: { matrices: t1 - t0, search: Date.now() - t1 } };
 }
 
 // implements [SWZ-ORACLE]
 /**
- * The states an oracle keeps (§5.3): at every hole but the last, the distinct prefixes of
- * solutions — exactly the states that some completion turns into a solution.
+ * The states a search with an oracle visits (§5.3: "how many were visited when using an oracle
+ * that had information on whether a given candidate state was part of a solution"). Such a search
+ * still builds every choice of each state it continues from, but continues only from the states
+ * some completion turns into a solution — the distinct prefixes of solutions. At hole d it builds
+ * choices(d) × (prefixes of length d), the empty prefix counting once; it keeps the prefixes of
+ * length 1 … holes − 1.
  */
-function oracleStates(holes: number, solutions: readonly Filling[]): number {
-  let n = 0;
-  for (let d = 1; d < holes; d++) n += new Set(solutions.map((s) => s.slice(0, d).join(','))).size;
-  return n;
+function oracleStates(choices: readonly number[], solutions: readonly Filling[]): { built: number; kept: number } {
+  let built = 0;
+  let kept = 0;
+  for (let d = 0; d < choices.length; d++) {
+    const prefixes = d === 0 ? 1 : new Set(solutions.map((s) => s.slice(0, d).join(','))).size;
+    built += choices[d]! * prefixes;
+    if (d > 0) kept += prefixes;
+  }
+  return { built, kept };
 }
