@@ -25,7 +25,11 @@ export const regBits = (r: RegType): number => r.elem.bits * r.lanes;
  * - `pairs`: lanes 2i and 2i + 1 of both operands (dot products: a, b then c, d in the formula);
  * - `hpairs`: x86 horizontal pairs per 128-bit block: lanes 2k, 2k + 1 of the first operand's block, then of the second's (a, b in the formula);
  * - `count`: lane i of the first operand, lane 0 of the second (a shift count register);
- * - `unpack`: x86 unpacks per 128-bit block: the low (or high) halves of both operands' blocks interleaved.
+ * - `unpack`: x86 unpacks per 128-bit block: the low (or high) halves of both operands' blocks interleaved;
+ * - `blend`: lane i of the operand that bit i of the immediate names (0: the first, 1: the second);
+ * - `align`: lane i + imm of the second operand followed by the first (valignd: the first is the high half);
+ * - `permutevar`: lane (index mod lanes) of the data operand, the index being lane i of operand `index`
+ *   (vpermd): the one routing that reads an operand's values.
  */
 export type Routing =
   | { readonly k: 'lanewise' }
@@ -36,7 +40,10 @@ export type Routing =
   | { readonly k: 'pairs' }
   | { readonly k: 'count' }
   | { readonly k: 'hpairs' }
-  | { readonly k: 'unpack'; readonly high: boolean };
+  | { readonly k: 'unpack'; readonly high: boolean }
+  | { readonly k: 'blend' }
+  | { readonly k: 'align' }
+  | { readonly k: 'permutevar'; readonly index: number };
 
 export interface Intrinsic {
   /** the C name */

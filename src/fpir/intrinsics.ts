@@ -42,10 +42,25 @@ const X86_MOVES: readonly Intrinsic[] = [
   { name: '_mm256_permute4x64_epi64', target: 'avx2', mnemonic: 'vpermq', args: [reg('u8', 32)], result: reg('u8', 32), imm: [0, 255], lane: 'a_u8', routing: { k: 'permute64' }, features: AVX2 },
 ];
 
+/**
+ * Moves of 32-bit lanes across a whole register, which swizzle lowering (src/swizzle/lower.ts)
+ * assembles gathers from: vpermd picks any lane by an index register, vpblendd merges two
+ * registers by an immediate mask, valignd takes eight (sixteen) consecutive lanes of a pair of
+ * registers — HVX's valign (the swizzle seed's §5.1) on x86.
+ */
+const LANE_MOVES: readonly Intrinsic[] = [
+  { name: '_mm256_permutevar8x32_epi32', target: 'avx2', mnemonic: 'vpermd', args: [reg('u32', 8), reg('u32', 8)], result: reg('u32', 8), lane: 'a_u32', routing: { k: 'permutevar', index: 1 }, features: AVX2 },
+  { name: '_mm256_blend_epi32', target: 'avx2', mnemonic: 'vpblendd', args: [reg('u32', 8), reg('u32', 8)], result: reg('u32', 8), imm: [0, 255], lane: 'a_u32', routing: { k: 'blend' }, features: AVX2 },
+  { name: '_mm256_alignr_epi32', target: 'avx512', mnemonic: 'valignd', args: [reg('u32', 8), reg('u32', 8)], result: reg('u32', 8), imm: [0, 7], lane: 'a_u32', routing: { k: 'align' }, features: ['avx512f', 'avx512vl'] },
+  { name: '_mm512_permutexvar_epi32', target: 'avx512', mnemonic: 'vpermd', args: [reg('u32', 16), reg('u32', 16)], result: reg('u32', 16), lane: 'a_u32', routing: { k: 'permutevar', index: 0 }, features: ['avx512f'] },
+  { name: '_mm512_alignr_epi32', target: 'avx512', mnemonic: 'valignd', args: [reg('u32', 16), reg('u32', 16)], result: reg('u32', 16), imm: [0, 15], lane: 'a_u32', routing: { k: 'align' }, features: ['avx512f'] },
+];
+
 export const INTRINSICS: readonly Intrinsic[] = [
   ...packs(128, 'avx2', ['sse4.1']),
   ...packs(256, 'avx2', AVX2),
   ...packs(512, 'avx512', AVX512),
   ...X86_MOVES,
+  ...LANE_MOVES,
   ...generatedIntrinsics(),
 ];

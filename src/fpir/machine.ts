@@ -30,10 +30,25 @@ export function reinterpret(r: Reg, to: RegType): Reg {
   return { type: to, lanes: Array.from({ length: to.lanes }, (_, i) => wrap(bits >> (BigInt(i) * w), to.elem)) };
 }
 
-/** Where result lane i of `e` reads: [operand, lane] pairs (every operand for lane-wise entries). */
-export function sources(e: Intrinsic, i: number, imm: number | undefined): readonly (readonly [number, number])[] {
+/**
+ * Where result lane i of `e` reads: [operand, lane] pairs (every operand for lane-wise entries).
+ * `index` gives the index operand's lanes of a `permutevar` entry; without it, such an entry reads
+ * every lane it may (what tags need).
+ */
+export function sources(e: Intrinsic, i: number, imm: number | undefined, index?: (lane: number) => bigint): readonly (readonly [number, number])[] {
   const n = e.result.lanes;
   switch (e.routing.k) {
+    case 'blend':
+      return [[((imm ?? 0) >> i) & 1, i]];
+    case 'align': {
+      const j = i + (imm ?? 0);
+      return [j < n ? [1, j] : [0, j - n]];
+    }
+    case 'permutevar': {
+      const data = 1 - e.routing.index;
+      if (index) return [[data, Number(BigInt.asUintN(32, index(i)) % BigInt(e.args[data]!.lanes))]];
+      return [...Array.from({ length: e.args[data]!.lanes }, (_, l) => [data, l] as const), [e.routing.index, i]];
+    }
     case 'lanewise':
       return e.args.map((_, k) => [k, i] as const);
     case 'pack': {
@@ -106,7 +121,8 @@ export function applyIntrinsic(e: Intrinsic, args: readonly Reg[], imm?: number)
   const lanes: bigint[] = [];
   const row: bigint[] = [0n, 0n, 0n, BigInt(imm ?? 0), 0n];
   for (let i = 0; i < e.result.lanes; i++) {
-    const src = sources(e, i, imm);
+    const r = e.routing;
+    const src = sources(e, i, imm, r.k === 'permutevar' ? (l) => views[r.index]!.lanes[l]! : undefined);
     // Routed entries compute on the one source lane, called `a` in their formula.
     for (let k = 0; k < src.length; k++) row[SOURCE_SLOT[k]!] = views[src[k]![0]]!.lanes[src[k]![1]]!;
     lanes.push(f(row));

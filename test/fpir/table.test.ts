@@ -41,6 +41,21 @@ describe('FPIR-INTRINSIC', () => {
     expect([...t.bytes[8]!]).toEqual(['y:0']);
     expect([...t.bytes[16]!]).toEqual(['x:8']);
   });
+  it('lane moves: vpblendd by the immediate, valignd over two registers, vpermd by an index register', () => {
+    const U32 = { signed: false, bits: 32 } as const;
+    const a = reg(U32, Array.from({ length: 8 }, (_, i) => BigInt(i)));
+    const b = reg(U32, Array.from({ length: 8 }, (_, i) => BigInt(10 + i)));
+    expect(applyIntrinsic(intrinsicNamed('_mm256_blend_epi32'), [a, b], 0b10000101).lanes.map(Number)).toEqual([10, 1, 12, 3, 4, 5, 6, 17]);
+    // valignd(hi, lo, 3): lanes 3.. of lo, then the first lanes of hi
+    expect(applyIntrinsic(intrinsicNamed('_mm256_alignr_epi32'), [b, a], 3).lanes.map(Number)).toEqual([3, 4, 5, 6, 7, 10, 11, 12]);
+    const idx = reg(U32, [7n, 0n, 9n, 2n, 0xfffffff9n, 1n, 1n, 3n]);
+    expect(applyIntrinsic(intrinsicNamed('_mm256_permutevar8x32_epi32'), [a, idx]).lanes.map(Number)).toEqual([7, 0, 1, 2, 1, 1, 1, 3]);
+    const t = routeTags(intrinsicNamed('_mm256_permutevar8x32_epi32'), [
+      { bits: 256, bytes: Array.from({ length: 32 }, (_, i) => new Set([`x:${Math.floor(i / 4)}`])) },
+      { bits: 256, bytes: Array.from({ length: 32 }, (_, i) => new Set([`i:${Math.floor(i / 4)}`])) },
+    ]);
+    expect([...t.bytes[4]!].sort()).toEqual(['i:1', 'x:0', 'x:1', 'x:2', 'x:3', 'x:4', 'x:5', 'x:6', 'x:7']);
+  });
   it('FPIR-EMIT: calls and loads come from the entry', () => {
     expect(cCall(intrinsicNamed('_mm256_permute4x64_epi64'), ['r'], 216)).toBe('_mm256_permute4x64_epi64(r, 216)');
     expect(cLoad(intrinsicNamed('vqaddq_u8').args[0]!, 'neon', 'p')).toBe('vld1q_u8((const void *)(p))');

@@ -65,11 +65,12 @@ export const register: Register = (program, io, setExit) => {
       throw new CheckFailed();
     });
   sw.command('lower')
-    .description('lower a program (a sketch: its first solution) to AVX2 permutes in C, run it here and compare with the evaluator on random values')
+    .description('lower a program (a sketch: its first solution) to x86 permutes from the intrinsic table, interpret and run it here, and compare both with the evaluator on random values')
     .argument('<file>', 'a swizzle program (.swz)')
     .option('--seed <n>', 'seed of the random values of the symbols', '1')
+    .option('--avx512', 'also use AVX-512 entries (valignd for windows of two registers)')
     .option('--print', 'print the C program')
-    .action(async (file: string, o: { seed: string; print?: boolean }) => {
+    .action(async (file: string, o: { seed: string; avx512?: boolean; print?: boolean }) => {
       const p = load(file);
       const seed = Number(parseIntOption('--seed', o.seed, 0n, 2n ** 31n - 1n));
       const filling = holesOf(p).length ? synthesize(p).solutions[0] : [];
@@ -77,10 +78,18 @@ export const register: Register = (program, io, setExit) => {
       const rng = seededRng(seed);
       const sym = new Map<number, number>();
       for (let t = 2; t < p.terms.size; t++) if (!p.terms.isFold(t)) sym.set(t, (rng.below(2 ** 16) * 2 ** 16 + rng.below(2 ** 16)) | 0);
-      const c = lowerToC(p, filling, sym);
+      const c = lowerToC(p, filling, sym, { avx512: o.avx512 ?? false });
       if (o.print) io.out(c.source);
-      if (!hostIsas().has('avx2')) {
-        io.out(`${p.file}: not run: this CPU has no AVX2 (unknown, not a pass)\n`);
+      const want = expectedValues(p, filling, sym);
+      const calls = [...c.calls].map(([name, k]) => `${k} ${name}`).join(', ') || 'no calls';
+      const m = want.findIndex((v, i) => c.interpreted[i] !== v);
+      if (m >= 0) {
+        io.out(`${p.file}: the table's machine differs from the evaluator at cell ${m}: ${c.interpreted[m]} instead of ${want[m]} (seed ${seed})\n`);
+        throw new CheckFailed();
+      }
+      const isa = o.avx512 ? 'avx512' : 'avx2';
+      if (!hostIsas().has(isa)) {
+        io.out(`${p.file}: the table's machine equals the evaluator (${calls}); the C program not run: this CPU has no ${isa.toUpperCase()} (unknown, not a pass)\n`);
         setExit(EXIT.checkFailed);
         return;
       }
@@ -92,10 +101,9 @@ export const register: Register = (program, io, setExit) => {
       } finally {
         bin.done();
       }
-      const want = expectedValues(p, filling, sym);
       const k = want.findIndex((v, i) => got[i] !== v);
       if (k < 0 && got.length === want.length) {
-        io.out(`${p.file}: the C program (${c.permutes} vpermd, ${c.blends} vpblendd) equals the evaluator on all ${want.length} cells (seed ${seed})\n`);
+        io.out(`${p.file}: the C program and the table's machine equal the evaluator on all ${want.length} cells (${calls}; seed ${seed})\n`);
         return;
       }
       io.out(`${p.file}: the C program differs from the evaluator at cell ${k}: ${got[k]} instead of ${want[k]} (seed ${seed})\n`);
