@@ -36,7 +36,7 @@ export function randomSketch(rng: Rng): string {
     const ws = Array.from({ length: b }, (_, j) => (j === 0 && rng.below(2) === 0 ? 'x0' : `w${j}`));
     lines.push(`w1: [${b}] = [${ws.join(', ')}]`, `w: [${a}, ${b}] = broadcast(w1)`, `p: [${a}, ${b}, 2] = stack(${cur}, w)`, `q: [${a}, ${b}] = fold p`);
     cur = 'q';
-    if (space <= 200 && rng.below(2) === 0) {
+    if (space <= 24 && rng.below(2) === 0) {
       // a hole after a fold: the products must already be in place, as in the multiplications
       lines.push(`k: [${a}, ${b}] = ?cond_keep{consts=[0, 1]}(q)`);
       cur = 'k';
