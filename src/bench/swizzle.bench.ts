@@ -23,8 +23,11 @@ const BENCHMARKS: readonly { file: string; gpu: boolean; seed?: string }[] = [
   { file: 'ffm-4', gpu: true },
   { file: 'ffm-8', gpu: true, seed: 'search 3 s (§5.3)' },
   { file: 'trove-crc-32x5', gpu: true },
+  { file: 'trove-rcr-32x5', gpu: true },
+  { file: 'trove-sum-32x5', gpu: true },
   { file: 'conv1d-7', gpu: true },
   { file: 'conv1d-9', gpu: true },
+  { file: 'conv1d-11', gpu: true },
   { file: 'stencil2d-9', gpu: true, seed: 'a minute or two (§5.2)' },
   { file: 'hvx-gaussian', gpu: false, seed: '0.6 s (§5.2)' },
 ];
