@@ -46,7 +46,7 @@ export interface Values {
   readonly read: (model: { eval: (e: Val, complete: boolean) => unknown }, v: Val) => bigint;
 }
 
-// implements [HR-DOMAIN]
+/** The domain `halide` ([HR-DOMAIN]): refsem's integer operators. */
 export function halideValues(c: Ctx): Values {
   const I = (v: Val) => v as IntE;
   return {
