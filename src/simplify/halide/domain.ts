@@ -5,7 +5,7 @@
 // same operator names, so a rule is encoded once whatever its domain.
 import type { BitVec } from 'z3-solver';
 import type { OpName } from '../../expr/ast.js';
-import { type BoolE, type Ctx, type IntE, intOp } from '../../expr/smt.js';
+import { type BoolE, type Ctx, type IntE, type SortOps, intOp, opOver } from '../../expr/smt.js';
 import { euclidBV } from '../../fpir/smt.js';
 import { type ScalarType, tmax, tmin } from '../../fpir/types.js';
 
@@ -76,47 +76,18 @@ export function wrappingValues(c: Ctx, t: ScalarType): Values {
   const one = lit(1n);
   const ite = (b: BoolE, x: BV, y: BV) => c.If(b, x, y) as BV;
   const bool = (b: BoolE) => ite(b, one, zero);
-  const lt = (a: BV, b: BV) => (t.signed ? a.slt(b) : a.ult(b));
-  const truth = (a: BV) => a.neq(zero);
-  const divmod = (o: 'div' | 'mod', a: BV, b: BV): BV => {
-    if (t.signed) {
-      const { q, r } = euclidBV(c, a, b);
-      return o === 'div' ? q : r;
-    }
-    return ite(b.eq(zero), zero, o === 'div' ? a.udiv(b) : a.urem(b));
+  const sort: SortOps<BV> = {
+    zero, one,
+    add: (x, y) => x.add(y),
+    sub: (x, y) => x.sub(y),
+    mul: (x, y) => x.mul(y),
+    div: (x, y) => (t.signed ? euclidBV(c, x, y).q : ite(y.eq(zero), zero, x.udiv(y))),
+    mod: (x, y) => (t.signed ? euclidBV(c, x, y).r : ite(y.eq(zero), zero, x.urem(y))),
+    lt: (x, y) => (t.signed ? x.slt(y) : x.ult(y)),
+    le: (x, y) => (t.signed ? x.sle(y) : x.ule(y)),
+    eq: (x, y) => x.eq(y),
   };
-  const op = (o: OpName, args: readonly Val[]): BV => {
-    const [x, y, z] = args.map(B) as [BV, BV, BV];
-    switch (o) {
-      case '+':
-        return x.add(y);
-      case '-':
-        return x.sub(y);
-      case '*':
-        return x.mul(y);
-      case 'div':
-      case 'mod':
-        return divmod(o, x, y);
-      case '<':
-        return bool(lt(x, y));
-      case '>':
-        return bool(lt(y, x));
-      case '=':
-        return bool(x.eq(y));
-      case 'and':
-        return bool(c.And(truth(x), truth(y)));
-      case 'or':
-        return bool(c.Or(truth(x), truth(y)));
-      case 'not':
-        return bool(x.eq(zero));
-      case 'select':
-        return ite(truth(x), y, z);
-      case 'min':
-        return ite(lt(y, x), y, x);
-      case 'max':
-        return ite(lt(x, y), y, x);
-    }
-  };
+  const op = (o: OpName, args: readonly Val[]): BV => opOver(c, sort, o, args.map(B));
   return {
     lit,
     named: (name) => c.BitVec.const(name, n),
