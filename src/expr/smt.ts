@@ -62,13 +62,16 @@ export interface SortOps<V> {
   readonly mod: (x: V, y: V) => V;
   readonly lt: (x: V, y: V) => BoolE;
   readonly le: (x: V, y: V) => BoolE;
+  readonly gt: (x: V, y: V) => BoolE;
+  readonly ge: (x: V, y: V) => BoolE;
   readonly eq: (x: V, y: V) => BoolE;
+  readonly neq: (x: V, y: V) => BoolE;
 }
 
 /** The result of an operator on values of one sort; truth values are 0 and 1. */
 export function opOver<V>(c: Ctx, s: SortOps<V>, o: OpName, a: readonly V[]): V {
   const asV = (b: BoolE): V => c.If(b, s.one as never, s.zero as never) as V;
-  const truth = (e: V): BoolE => s.eq(e, s.zero).not();
+  const truth = (e: V): BoolE => s.neq(e, s.zero);
   const pick = (b: BoolE, x: V, y: V): V => c.If(b, x as never, y as never) as V;
   const [x, y, z] = a as [V, V, V];
   switch (o) {
@@ -85,7 +88,7 @@ export function opOver<V>(c: Ctx, s: SortOps<V>, o: OpName, a: readonly V[]): V 
     case '<':
       return asV(s.lt(x, y));
     case '>':
-      return asV(s.lt(y, x));
+      return asV(s.gt(x, y));
     case '=':
       return asV(s.eq(x, y));
     case 'and':
@@ -99,7 +102,7 @@ export function opOver<V>(c: Ctx, s: SortOps<V>, o: OpName, a: readonly V[]): V 
     case 'min':
       return pick(s.le(x, y), x, y);
     case 'max':
-      return pick(s.le(y, x), x, y);
+      return pick(s.ge(x, y), x, y);
   }
 }
 
@@ -115,7 +118,10 @@ export function intSort(c: Ctx): SortOps<IntE> {
     mod: (x, y) => c.If(y.eq(zero), zero, x.mod(y)) as IntE,
     lt: (x, y) => x.lt(y),
     le: (x, y) => x.le(y),
+    gt: (x, y) => x.gt(y),
+    ge: (x, y) => x.ge(y),
     eq: (x, y) => x.eq(y),
+    neq: (x, y) => x.neq(y),
   };
 }
 

@@ -85,7 +85,10 @@ export function wrappingValues(c: Ctx, t: ScalarType): Values {
     mod: (x, y) => (t.signed ? euclidBV(c, x, y).r : ite(y.eq(zero), zero, x.urem(y))),
     lt: (x, y) => (t.signed ? x.slt(y) : x.ult(y)),
     le: (x, y) => (t.signed ? x.sle(y) : x.ule(y)),
+    gt: (x, y) => (t.signed ? x.sgt(y) : x.ugt(y)),
+    ge: (x, y) => (t.signed ? x.sge(y) : x.uge(y)),
     eq: (x, y) => x.eq(y),
+    neq: (x, y) => x.neq(y),
   };
   const op = (o: OpName, args: readonly Val[]): BV => opOver(c, sort, o, args.map(B));
   return {
