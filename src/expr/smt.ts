@@ -48,41 +48,84 @@ export function withZ3<T>(f: (c: Ctx) => Promise<T>): Promise<T> {
   return next;
 }
 
-/** The integer result of an operator on integer arguments; truth values are 0 and 1. */
-export function intOp(c: Ctx, o: OpName, a: readonly IntE[]): IntE {
-  const zero = c.Int.val(0);
-  const one = c.Int.val(1);
-  const asInt = (b: BoolE): IntE => c.If(b, one, zero) as IntE;
-  const truth = (e: IntE): BoolE => e.neq(zero);
-  const [x, y, z] = a as [IntE, IntE, IntE];
+/**
+ * A sort of values as the operators need it: its arithmetic (division and remainder total, by
+ * zero giving zero) and its order. Integers here; Halide's wrapping types as bit-vectors.
+ */
+export interface SortOps<V> {
+  readonly zero: V;
+  readonly one: V;
+  readonly add: (x: V, y: V) => V;
+  readonly sub: (x: V, y: V) => V;
+  readonly mul: (x: V, y: V) => V;
+  readonly div: (x: V, y: V) => V;
+  readonly mod: (x: V, y: V) => V;
+  readonly lt: (x: V, y: V) => BoolE;
+  readonly le: (x: V, y: V) => BoolE;
+  readonly gt: (x: V, y: V) => BoolE;
+  readonly ge: (x: V, y: V) => BoolE;
+  readonly eq: (x: V, y: V) => BoolE;
+  readonly neq: (x: V, y: V) => BoolE;
+}
+
+/** The result of an operator on values of one sort; truth values are 0 and 1. */
+export function opOver<V>(c: Ctx, s: SortOps<V>, o: OpName, a: readonly V[]): V {
+  const asV = (b: BoolE): V => c.If(b, s.one as never, s.zero as never) as V;
+  const truth = (e: V): BoolE => s.neq(e, s.zero);
+  const pick = (b: BoolE, x: V, y: V): V => c.If(b, x as never, y as never) as V;
+  const [x, y, z] = a as [V, V, V];
   switch (o) {
     case '+':
-      return x.add(y);
+      return s.add(x, y);
     case '-':
-      return x.sub(y);
+      return s.sub(x, y);
     case '*':
-      return x.mul(y);
+      return s.mul(x, y);
     case 'div':
-      return c.If(y.eq(zero), zero, x.div(y)) as IntE;
+      return s.div(x, y);
     case 'mod':
-      return c.If(y.eq(zero), zero, x.mod(y)) as IntE;
+      return s.mod(x, y);
     case '<':
-      return asInt(x.lt(y));
+      return asV(s.lt(x, y));
     case '>':
-      return asInt(x.gt(y));
+      return asV(s.gt(x, y));
     case '=':
-      return asInt(x.eq(y));
+      return asV(s.eq(x, y));
     case 'and':
-      return asInt(c.And(truth(x), truth(y)));
+      return asV(c.And(truth(x), truth(y)));
     case 'or':
-      return asInt(c.Or(truth(x), truth(y)));
+      return asV(c.Or(truth(x), truth(y)));
     case 'not':
-      return asInt(x.eq(zero));
+      return asV(s.eq(x, s.zero));
     case 'select':
-      return c.If(truth(x), y, z) as IntE;
+      return pick(truth(x), y, z);
     case 'min':
-      return c.If(x.le(y), x, y) as IntE;
+      return pick(s.le(x, y), x, y);
     case 'max':
-      return c.If(x.ge(y), x, y) as IntE;
+      return pick(s.ge(x, y), x, y);
   }
+}
+
+/** The integers as a sort ([OP-DIV], [OP-MOD]: Euclidean, by zero gives zero). */
+export function intSort(c: Ctx): SortOps<IntE> {
+  const zero = c.Int.val(0);
+  return {
+    zero, one: c.Int.val(1),
+    add: (x, y) => x.add(y),
+    sub: (x, y) => x.sub(y),
+    mul: (x, y) => x.mul(y),
+    div: (x, y) => c.If(y.eq(zero), zero, x.div(y)) as IntE,
+    mod: (x, y) => c.If(y.eq(zero), zero, x.mod(y)) as IntE,
+    lt: (x, y) => x.lt(y),
+    le: (x, y) => x.le(y),
+    gt: (x, y) => x.gt(y),
+    ge: (x, y) => x.ge(y),
+    eq: (x, y) => x.eq(y),
+    neq: (x, y) => x.neq(y),
+  };
+}
+
+/** The integer result of an operator on integer arguments; truth values are 0 and 1. */
+export function intOp(c: Ctx, o: OpName, a: readonly IntE[]): IntE {
+  return opOver(c, intSort(c), o, a);
 }

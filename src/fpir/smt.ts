@@ -37,6 +37,24 @@ export function widestBits(es: readonly FExpr[]): number {
   return w;
 }
 
+/**
+ * Euclidean quotient and remainder of two's complement bit-vectors, both 0 for a zero divisor
+ * ([OP-DIV]): SMT-LIB's truncating sdiv/srem, corrected when the remainder is negative. The
+ * quotient of the most negative value by −1 wraps, as every result does modulo 2^width.
+ */
+export function euclidBV(c: Ctx, a: BV, b: BV): { q: BV; r: BV } {
+  const zero = c.BitVec.val(0, a.size());
+  const one = c.BitVec.val(1, a.size());
+  const ite = (x: ZBool, y: BV, z: BV): BV => c.If(x, y, z) as BV;
+  const q0 = a.sdiv(b);
+  const r0 = a.srem(b);
+  const neg = r0.slt(zero);
+  const pos = b.sgt(zero);
+  const q = ite(b.eq(zero), zero, ite(neg, ite(pos, q0.sub(one), q0.add(one)), q0));
+  const r = ite(b.eq(zero), zero, ite(neg, ite(pos, r0.add(b), r0.sub(b)), r0));
+  return { q, r };
+}
+
 export function encoder(c: Ctx, widest: number): Encoder {
   const k = 2 * widest + 6;
   const val = (v: bigint): BV => c.BitVec.val(BigInt.asUintN(k, v), k);
@@ -69,15 +87,6 @@ export function encoder(c: Ctx, widest: number): Encoder {
     const r = x.add(one.shl(y.sub(one))).shr(y);
     return ite(y.sle(zero), shift(x, zero.sub(y)), ite(y.sgt(big), zero, r));
   };
-  const euclid = (a: BV, b: BV): { q: BV; r: BV } => {
-    const q0 = a.sdiv(b);
-    const r0 = a.srem(b);
-    const neg = r0.slt(zero);
-    const pos = b.sgt(zero);
-    const q = ite(b.eq(zero), zero, ite(neg, ite(pos, q0.sub(one), q0.add(one)), q0));
-    const r = ite(b.eq(zero), zero, ite(neg, ite(pos, r0.add(b), r0.sub(b)), r0));
-    return { q, r };
-  };
   const prim = (op: PrimOp, a: BV, b: BV, t: ScalarType): BV => {
     switch (op) {
       case '+':
@@ -87,9 +96,9 @@ export function encoder(c: Ctx, widest: number): Encoder {
       case '*':
         return wrap(a.mul(b), t);
       case '/':
-        return wrap(euclid(a, b).q, t);
+        return wrap(euclidBV(c, a, b).q, t);
       case '%':
-        return wrap(euclid(a, b).r, t);
+        return wrap(euclidBV(c, a, b).r, t);
       case 'min':
         return ite(a.slt(b), a, b);
       case 'max':

@@ -4,22 +4,31 @@ import { Worker } from 'node:worker_threads';
 import type { Modelled } from '../simplify/halide/model.js';
 import { type SynthesizedPredicate, asksForPredicate, synthesizePredicate } from '../simplify/halide/predicate.js';
 import type { Prepared } from '../simplify/halide/report.js';
-import { type HVerdict, type VerifyOptions, verifyHalideRule } from '../simplify/halide/verify.js';
+import { type HVerdict, type VerifyOptions, verifyInDomains } from '../simplify/halide/verify.js';
+import type { DomainName } from '../simplify/halide/domain.js';
 
 export interface RunOptions extends VerifyOptions {
   readonly jobs?: number;
+  /** check only in these domains (default: every domain a rule's guards admit) */
+  readonly domains?: readonly DomainName[];
   /** called after each verdict, with the number done and the total */
   readonly progress?: (done: number, total: number) => void;
 }
 
 export async function verifyPrepared(prepared: readonly Prepared[], opts: RunOptions = {}): Promise<Map<Prepared, HVerdict>> {
-  const todo = prepared.flatMap((p) => (p.model.ok ? [{ p, rule: p.model.rule }] : []));
+  const only = opts.domains;
+  const todo = prepared.flatMap((p) => {
+    if (!p.model.ok) return [];
+    const rule = p.model.rule;
+    const domains = (rule.domains ?? ['halide']).filter((d) => !only || only.includes(d));
+    return domains.length > 0 ? [{ p, rule: { ...rule, domains } }] : [];
+  });
   const out = new Map<Prepared, HVerdict>();
   const verifyOpts: VerifyOptions = { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.bits ? { bits: opts.bits } : {}) };
   const jobs = Math.max(1, Math.min(opts.jobs ?? 1, todo.length));
   if (jobs === 1) {
     for (const t of todo) {
-      out.set(t.p, await verifyHalideRule(t.rule, verifyOpts));
+      out.set(t.p, await verifyInDomains(t.rule, t.rule.domains, verifyOpts));
       opts.progress?.(out.size, todo.length);
     }
     return out;

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { shutdownZ3 } from '../expr/smt.js';
 import type { Modelled } from '../simplify/halide/model.js';
-import { type VerifyOptions, verifyHalideRule } from '../simplify/halide/verify.js';
+import { type VerifyOptions, verifyInDomains } from '../simplify/halide/verify.js';
 
 const opts = workerData as VerifyOptions;
 parentPort!.on('message', (msg: { i: number; rule: Modelled } | 'stop') => {
@@ -11,5 +11,5 @@ parentPort!.on('message', (msg: { i: number; rule: Modelled } | 'stop') => {
     void shutdownZ3().then(() => process.exit(0));
     return;
   }
-  void verifyHalideRule(msg.rule, opts).then((verdict) => parentPort!.postMessage({ i: msg.i, verdict }));
+  void verifyInDomains(msg.rule, msg.rule.domains ?? ['halide'], opts).then((verdict) => parentPort!.postMessage({ i: msg.i, verdict }));
 });

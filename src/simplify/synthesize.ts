@@ -6,12 +6,15 @@
 // so far, and is then given to Z3: a proof ends the search, a counterexample joins the tests.
 import { type Expr, type OpName, OP_ARITY, exprEquals, walkExpr } from '../expr/ast.js';
 import { evalExpr } from '../expr/eval.js';
+import { parseExprText } from '../expr/parse.js';
 import { printExpr } from '../expr/print.js';
+import { showH } from './halide/ast.js';
+import { constantGrid, holds, predicateCandidates } from './halide/predicate.js';
 import { E_MEM, E_RDOM, type Value, int, valueFromJson } from '../expr/value.js';
 import { seededRng } from '../rng.js';
 import { ruleDecreases } from './order.js';
 import { proveRule } from './prove-z3.js';
-import { type Domain, type Rule, wildcards } from './rule.js';
+import { type Domain, type Rule, groupOf, isConstWildcard, wildcards } from './rule.js';
 
 /** Operators right-hand sides are built from (select and the logical ones add little here). */
 const RHS_OPS: readonly OpName[] = ['+', '-', '*', 'div', 'mod', 'min', 'max'];
@@ -41,6 +44,14 @@ function candidates(leaves: readonly Expr[], maxOps: number): Expr[][] {
   return bySize;
 }
 
+/** Leaves of right-hand sides: the wildcards, 0 and 1, and the integer constants of the left-hand side. */
+function leavesOf(lhs: Expr): Expr[] {
+  const { terms, consts } = wildcards(lhs);
+  const literals = new Set<Value>([0, 1]);
+  walkExpr(lhs, (x) => void (x.k === 'const' && typeof x.value !== 'object' && literals.add(x.value)));
+  return [...[...terms, ...consts].map((v): Expr => ({ k: 'var', name: v })), ...[...literals].map((value): Expr => ({ k: 'const', value }))];
+}
+
 /** Test environments: random small values for every wildcard, error values for term wildcards in `values`. */
 function initialTests(lhs: Expr, domain: Domain, n: number): Map<string, Value>[] {
   const { terms, consts } = wildcards(lhs);
@@ -65,15 +76,10 @@ export async function synthesizeRhs(
   domain: Domain,
   opts: { pred?: Expr; maxOps?: number; timeoutMs?: number; tests?: number; accept?: (rhs: Expr) => boolean } = {},
 ): Promise<SynthesisResult> {
-  const { terms, consts } = wildcards(lhs);
-  // Leaves: the wildcards, 0 and 1, and the integer constants of the left-hand side.
-  const literals = new Set<Value>([0, 1]);
-  walkExpr(lhs, (x) => void (x.k === 'const' && typeof x.value !== 'object' && literals.add(x.value)));
-  const leaves: Expr[] = [...[...terms, ...consts].map((v): Expr => ({ k: 'var', name: v })), ...[...literals].map((value): Expr => ({ k: 'const', value }))];
   const tests = initialTests(lhs, domain, opts.tests ?? 24);
   let proofs = 0;
   let counterexamples = 0;
-  for (const size of candidates(leaves, opts.maxOps ?? 2)) {
+  for (const size of candidates(leavesOf(lhs), opts.maxOps ?? 2)) {
     for (const rhs of size) {
       if (exprEquals(rhs, lhs)) continue;
       const rule: Rule = { name, domain, lhs, rhs, ...(opts.pred ? { pred: opts.pred } : {}) };
@@ -120,4 +126,92 @@ export function proposeLhs(e: Expr, maxNodes = 7): Extract<Expr, { k: 'op' }>[] 
     }
   });
   return out;
+}
+
+/**
+ * A rule with a predicate for a left-hand side no right-hand side holds for on every constant
+ * ([SIMP-SYNTH] step 3b, the TRS paper's predicates, §4): every candidate below the left-hand side
+ * in the order is tried at each point of a grid of constant values ([HR-PRED]'s grid) on the test
+ * environments; the candidates that hold at some points but not all are ranked by how many points
+ * they cover, then by size, and for each the simplest predicate of [HR-PRED]'s grammar that is true
+ * exactly where it holds on the grid is proposed. Z3 proves the rule with that predicate, or its
+ * counterexample joins the tests.
+ */
+export async function synthesizeGuarded(
+  name: string,
+  lhs: Extract<Expr, { k: 'op' }>,
+  domain: Domain,
+  opts: { maxOps?: number; timeoutMs?: number; tests?: number; tries?: number } = {},
+): Promise<SynthesisResult> {
+  const consts = [...wildcards(lhs).consts].sort();
+  if (consts.length === 0 || consts.length > 3) return { proofs: 0, counterexamples: 0 };
+  const { grid } = constantGrid(consts);
+  const tests = initialTests(lhs, domain, opts.tests ?? 24);
+  // Each test at each grid point, with the left-hand side's value there computed once.
+  const points = grid.map((g) =>
+    tests.map((env) => {
+      const e = new Map([...env, ...[...g].map(([k, v]) => [k, Number(v) as Value] as const)]);
+      return { env: e, lhs: evalExpr(lhs, e) };
+    }),
+  );
+  const ranked: { rhs: Expr; truth: boolean[]; covered: number; size: number }[] = [];
+  for (const [size, level] of candidates(leavesOf(lhs), opts.maxOps ?? 2).entries()) {
+    for (const rhs of level) {
+      if (exprEquals(rhs, lhs) || !ruleDecreases({ name, domain, lhs, rhs }).greater) continue;
+      const truth = points.map((ts) => ts.every((t) => evalExpr(rhs, t.env) === t.lhs));
+      const covered = truth.filter(Boolean).length;
+      if (covered > 0 && covered < grid.length) ranked.push({ rhs, truth, covered, size });
+    }
+  }
+  ranked.sort((a, b) => b.covered - a.covered || a.size - b.size);
+  const preds = predicateCandidates(consts);
+  let proofs = 0;
+  let counterexamples = 0;
+  for (const cand of ranked.slice(0, opts.tries ?? 8)) {
+    const p = preds.find((q) => grid.every((g, i) => holds(q, g) === cand.truth[i]));
+    if (!p) continue;
+    const rule: Rule = { name, domain, lhs, rhs: cand.rhs, pred: parseExprText(showH(p), 'alg') };
+    proofs++;
+    const v = await proveRule(rule, opts.timeoutMs ?? 2000);
+    if (v.status === 'proved') return { rule, proofs, counterexamples };
+    if (v.status === 'refuted') counterexamples++;
+  }
+  return { proofs, counterexamples };
+}
+
+/** Does the pattern `general` match everything `specific` matches (a constant wildcard matching a constant or a constant wildcard)? */
+function covers(general: Expr, specific: Expr, b = new Map<string, Expr>()): boolean {
+  if (general.k === 'var') {
+    if (isConstWildcard(general.name) && !(specific.k === 'const' || (specific.k === 'var' && isConstWildcard(specific.name)))) return false;
+    const known = b.get(general.name);
+    if (known) return exprEquals(known, specific);
+    b.set(general.name, specific);
+    return true;
+  }
+  if (general.k === 'const') return specific.k === 'const' && specific.value === general.value;
+  return general.k === 'op' && specific.k === 'op' && general.op === specific.op && general.args.every((a, i) => covers(a, specific.args[i]!, b));
+}
+
+export interface Placement {
+  readonly rules: Rule[];
+  /** the rule of the same root the new one is placed before, if any */
+  readonly before?: string;
+  readonly group: string;
+}
+
+/**
+ * Places a synthesized rule among `rules` ([SIMP-SYNTH] step 4): rules of one root are tried in
+ * order and the first match wins, so the new rule goes before the first rule of its root whose
+ * left-hand side covers its own (which would otherwise shadow it), else after the last rule of its
+ * root. Only a rule below its left-hand side in the order is placed: every rule of the set then
+ * still decreases, and so the set still terminates ([SIMP-ORDER]).
+ */
+export function placeRule(rules: readonly Rule[], rule: Rule): Placement | undefined {
+  if (!ruleDecreases(rule).greater) return undefined;
+  const group = groupOf(rule);
+  const shadow = rules.findIndex((r) => r.lhs.op === rule.lhs.op && covers(r.lhs, rule.lhs));
+  if (shadow >= 0) return { rules: [...rules.slice(0, shadow), rule, ...rules.slice(shadow)], before: rules[shadow]!.name, group };
+  const same = rules.map((r, i) => (r.lhs.op === rule.lhs.op ? i + 1 : 0));
+  const at = Math.max(0, ...same) || rules.length;
+  return { rules: [...rules.slice(0, at), rule, ...rules.slice(at)], group };
 }

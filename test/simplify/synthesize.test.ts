@@ -6,7 +6,8 @@ import type { Expr } from '../../src/expr/ast.js';
 import { parseExprText } from '../../src/expr/parse.js';
 import { printExpr } from '../../src/expr/print.js';
 import { shutdownZ3 } from '../../src/expr/smt.js';
-import { proposeLhs, synthesizeRhs } from '../../src/simplify/synthesize.js';
+import type { Rule } from '../../src/simplify/rule.js';
+import { placeRule, proposeLhs, synthesizeGuarded, synthesizeRhs } from '../../src/simplify/synthesize.js';
 
 afterAll(async () => {
   await shutdownZ3();
@@ -33,4 +34,22 @@ describe('synthesis [SIMP-SYNTH]', () => {
     expect(show(r.rule!.rhs)).toBe('0');
     expect(r).toMatchObject({ proofs: 2, counterexamples: 1 });
   }, 60_000);
+});
+
+describe('rules with predicates, and their place [SIMP-SYNTH]', () => {
+  it("finds the TRS paper's predicate for a factor pulled out of a min", async () => {
+    // A generous solver limit: the proof is nonlinear, and the machine may be loaded.
+    const r = await synthesizeGuarded('s', p('min(x * c0, y * c0)'), 'integers', { timeoutMs: 30_000 });
+    expect(r.rule && `${show(r.rule.rhs)} if ${show(r.rule.pred!)}`).toBe('c0 * min(x, y) if !(c0 < 0)');
+  }, 60_000);
+
+  it('places a rule before an earlier rule of its root that would shadow it, else after the last of its root, and never a rule that does not decrease', () => {
+    const rule = (name: string, lhs: string, rhs: string): Rule => ({ name, domain: 'integers', lhs: p(lhs), rhs: parseExprText(rhs, 'alg') });
+    const set = [rule('a', 'x + 0', 'x'), rule('b', 'x * c0', 'x'), rule('c', 'x * y', 'y'), rule('d', 'x - x', '0')];
+    const shadowed = placeRule(set, rule('n', 'x * 0', '0'));
+    expect(shadowed?.rules.map((r) => r.name)).toEqual(['a', 'n', 'b', 'c', 'd']);
+    expect(shadowed).toMatchObject({ before: 'b', group: 'SR-MUL' });
+    expect(placeRule(set, rule('m', 'x + (y - x)', 'y'))?.rules.map((r) => r.name)).toEqual(['a', 'm', 'b', 'c', 'd']);
+    expect(placeRule(set, rule('s', 'x + y', 'y + x'))).toBeUndefined();
+  });
 });

@@ -17,6 +17,7 @@ import type { Unreadable } from '../../simplify/halide/parse.js';
 import { buildReport, prepare, reportText } from '../../simplify/halide/report.js';
 import { synthesizeAsked, verifyPrepared } from '../../node/halide-rules-run.js';
 import { UserError, argLoc } from '../../diag.js';
+import { DOMAIN_NAMES } from '../../simplify/halide/domain.js';
 
 interface Options {
   timeout?: string;
@@ -24,6 +25,7 @@ interface Options {
   halideSrc?: string;
   rules: string[];
   jobs: string;
+  domains?: string;
 }
 
 /** Halide's rules: read, modelled, verified, ordered; exit 1 unless every rule read is proved and decreases. */
@@ -37,12 +39,15 @@ async function halideRules(o: Options, timeout: number, io: Parameters<Register>
   }
   rules.push(...readHalideRuleFiles(o.rules));
   const jobs = Number(parseIntOption('--jobs', o.jobs, 1n, 64n));
+  const domains = o.domains?.split(',').map((d) => d.trim());
+  const bad = domains?.find((d) => !DOMAIN_NAMES.includes(d));
+  if (bad !== undefined) throw new UserError(`unknown domain '${bad}'`, argLoc('--domains'), `the domains are ${DOMAIN_NAMES.join(', ')}`);
   const prepared = prepare(rules);
   const t0 = performance.now();
   let verdicts;
   let synthesized;
   try {
-    verdicts = await verifyPrepared(prepared, { timeoutMs: timeout, jobs });
+    verdicts = await verifyPrepared(prepared, { timeoutMs: timeout, jobs, ...(domains ? { domains } : {}) });
     synthesized = await synthesizeAsked(prepared, { timeoutMs: timeout });
   } finally {
     await shutdownZ3();
@@ -85,6 +90,7 @@ export const register: Register = (program, io) => {
     .option('--halide-src <dir>', "check the rewrite(...) rules of a Halide checkout's src/Simplify_*.cpp")
     .option('--rules <file>', 'check a file of rules in Halide syntax, one rewrite(...) per line (repeatable)', collect, [])
     .option('--jobs <n>', 'Halide rules: worker threads, each with its own solver', '1')
+    .option('--domains <list>', `Halide rules: check only in these domains, comma-separated (${DOMAIN_NAMES.join(', ')}; default: every domain a rule's guards admit)`)
     .action(async (files: string[], o: Options) => {
       const halide = o.halideSrc !== undefined || o.rules.length > 0;
       const timeout = Number(parseIntOption('--timeout', o.timeout ?? (halide ? '2000' : '10000'), 1n, 3_600_000n));

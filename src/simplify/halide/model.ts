@@ -3,6 +3,7 @@
 // `b`, `true_value`, …) become those operands, markers without a value (`likely`) disappear, and
 // everything else that is not modelled is named by construct so that reports can count it.
 import { type HExpr, type HRule, isConstWild, walkH } from './ast.js';
+import { DOMAIN_NAMES, type DomainName, wrappingType } from './domain.js';
 
 /** The term wildcards of Halide's IRMatch (`Wild<0>` … `Wild<5>`). */
 export const TERM_WILDS = new Set(['x', 'y', 'z', 'w', 'u', 'v']);
@@ -23,6 +24,29 @@ export interface Modelled {
   readonly lhs: HExpr;
   readonly rhs: HExpr;
   readonly pred?: HExpr;
+  /** the domains the rule is claimed in, from its guards ([HR-WRAP]); `halide` alone when absent */
+  readonly domains?: readonly DomainName[];
+}
+
+/**
+ * The domains a rule is claimed in ([HR-WRAP]): a rule is tried on every type its guards let
+ * through. `no_overflow(t)` (and its `_int`, `_scalar_int` forms) admits only the wide signed
+ * types, the domain `halide`; `!no_overflow(t)` only the wrapping types; `t.is_int()` no unsigned
+ * type; `!t.is_uint()` likewise; `t.is_uint()` only unsigned ones; `t.is_bool()` only booleans,
+ * which the domain `halide` checks as 0 and 1.
+ */
+export function domainsOf(guards: readonly string[]): DomainName[] {
+  let ds = [...DOMAIN_NAMES];
+  const keep = (f: (d: DomainName) => boolean) => void (ds = ds.filter(f));
+  const unsigned = (d: DomainName) => wrappingType(d)?.signed === false;
+  for (const g of guards) {
+    if (/^no_overflow(_int|_scalar_int)?\(/.test(g) || /is_bool\(\)$/.test(g)) keep((d) => d === 'halide');
+    else if (/^!no_overflow\(/.test(g)) keep((d) => d !== 'halide');
+    else if (/is_int\(\)$/.test(g) && !g.startsWith('!')) keep((d) => !unsigned(d));
+    else if (/^!.*is_uint\(\)$/.test(g)) keep((d) => !unsigned(d));
+    else if (/is_uint\(\)$/.test(g)) keep(unsigned);
+  }
+  return ds;
 }
 
 export type ModelResult = { readonly ok: true; readonly rule: Modelled } | { readonly ok: false; readonly constructs: readonly string[] };
@@ -79,17 +103,16 @@ export function modelRule(r: Pick<HRule, 'lhs' | 'rhs' | 'pred'> & { readonly gu
   const rhs = rewrite(r.rhs, 'rhs');
   let pred = r.pred ? rewrite(r.pred, 'pred') : undefined;
   for (const g of r.guards ?? []) {
-    // Guards that change the domain: a rule for floats or for wrapping types only is not a claim
-    // about unbounded integers; a non-zero denominator is an assumption about the matched node.
+    // A rule for floats only is not a claim about integers; a non-zero denominator is an
+    // assumption about the matched node. The types a guard admits are read by domainsOf.
     if (/^[a-z_>.()-]*is_float\(\)$/.test(g) && !g.startsWith('!')) missing.add('guard: floats only');
-    else if (g.startsWith('!no_overflow')) missing.add('guard: wrapping types only');
     else if (g === 'denominator_non_zero' && operands[1]) {
       const nz: HExpr = { k: 'bin', op: '!=', a: operands[1], b: { k: 'int', v: 0n } };
       pred = pred ? { k: 'bin', op: '&&', a: pred, b: nz } : nz;
     }
   }
   if (missing.size > 0) return { ok: false, constructs: [...missing].sort() };
-  return { ok: true, rule: { lhs, rhs, ...(pred ? { pred } : {}) } };
+  return { ok: true, rule: { lhs, rhs, ...(pred ? { pred } : {}), domains: domainsOf(r.guards ?? []) } };
 }
 
 /** Does an expression use vectors (broadcast or ramp)? */

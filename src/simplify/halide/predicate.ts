@@ -35,8 +35,8 @@ const substitute = (e: HExpr, at: ReadonlyMap<string, bigint>): HExpr => {
   }
 };
 
-/** Candidate predicates over the constants, simplest first. */
-function candidates(consts: readonly string[]): HExpr[] {
+/** Candidate predicates over the constants, simplest first (also used by rule synthesis, [SIMP-SYNTH]). */
+export function predicateCandidates(consts: readonly string[]): HExpr[] {
   const id = (name: string): HExpr => ({ k: 'id', name });
   const lit = (v: bigint): HExpr => ({ k: 'int', v });
   const atoms: HExpr[] = [];
@@ -56,7 +56,7 @@ function candidates(consts: readonly string[]): HExpr[] {
 }
 
 /** Evaluates a predicate over constants only. */
-function holds(p: HExpr, at: ReadonlyMap<string, bigint>): boolean {
+export function holds(p: HExpr, at: ReadonlyMap<string, bigint>): boolean {
   const v = (e: HExpr): bigint => {
     if (e.k === 'int') return e.v;
     if (e.k === 'id') return at.get(e.name) ?? 0n;
@@ -74,16 +74,22 @@ function holds(p: HExpr, at: ReadonlyMap<string, bigint>): boolean {
   return v(p) !== 0n;
 }
 
+/** Every value of the constants on the grid: each in [−8, 8] for one, [−4, 4] for two, [−2, 2] for three. */
+export function constantGrid(consts: readonly string[]): { radius: number; grid: Map<string, bigint>[] } {
+  const radius = consts.length === 1 ? 8 : consts.length === 2 ? 4 : 2;
+  const values = Array.from({ length: 2 * radius + 1 }, (_, i) => BigInt(i - radius));
+  let grid: Map<string, bigint>[] = [new Map()];
+  for (const c of consts) grid = grid.flatMap((g) => values.map((v) => new Map([...g, [c, v]])));
+  return { radius, grid };
+}
+
 // implements [HR-PRED]
 export async function synthesizePredicate(r: Modelled, opts: { timeoutMs?: number } = {}): Promise<SynthesizedPredicate | undefined> {
   const names = new Set<string>();
   walkH(r.lhs, (x) => void (x.k === 'id' && isConstWild(x.name) && names.add(x.name)));
   const consts = [...names].sort();
   if (consts.length === 0 || consts.length > 3) return undefined;
-  const radius = consts.length === 1 ? 8 : consts.length === 2 ? 4 : 2;
-  const values = Array.from({ length: 2 * radius + 1 }, (_, i) => BigInt(i - radius));
-  let grid: Map<string, bigint>[] = [new Map()];
-  for (const c of consts) grid = grid.flatMap((g) => values.map((v) => new Map([...g, [c, v]])));
+  const { radius, grid } = constantGrid(consts);
   const timeoutMs = opts.timeoutMs ?? 1000;
   const quick = { timeoutMs, bits: [] };
   // The rule at each grid point, constants fixed: where it holds is the weakest predicate there.
@@ -92,7 +98,7 @@ export async function synthesizePredicate(r: Modelled, opts: { timeoutMs?: numbe
     const v: HVerdict = await verifyHalideRule({ lhs: substitute(r.lhs, at), rhs: substitute(r.rhs, at) }, quick);
     truth.push(v.status === 'proved');
   }
-  const scored = candidates(consts).map((p) => {
+  const scored = predicateCandidates(consts).map((p) => {
     const got = grid.map((at) => holds(p, at));
     const sound = got.every((g, i) => !g || truth[i]);
     const covered = got.filter((g, i) => g && truth[i]).length;

@@ -46,6 +46,8 @@ export interface HalideReport {
   readonly total: FileRow;
   /** constructs not modelled, with how many rules each keeps out */
   readonly unmodelled: Readonly<Record<string, number>>;
+  /** per domain ([HR-WRAP]): the rules checked in it and their verdicts there */
+  readonly domains: Readonly<Record<string, Readonly<Record<string, number>>>>;
   readonly seconds: number;
   readonly rules_per_second: number;
 }
@@ -103,8 +105,18 @@ export function buildReport(
   const unmodelled: Record<string, number> = {};
   for (const r of rules) for (const k of r.unmodelled ?? []) unmodelled[k] = (unmodelled[k] ?? 0) + 1;
   const checked = rules.filter((r) => r.verdict).length;
+  const domains: Record<string, Record<string, number>> = {};
+  for (const r of rules) {
+    const v = r.verdict;
+    if (!v) continue;
+    for (const [d, st] of Object.entries(v.domains ?? { [v.domain ?? 'halide']: v.status })) {
+      const row = (domains[d] ??= { checked: 0, proved: 0, vacuous: 0, refuted: 0, unknown: 0 });
+      row.checked!++;
+      row[st]!++;
+    }
+  }
   return {
-    rules, unreadable,
+    rules, unreadable, domains,
     files: files.map((f) => row(f, rules.filter((r) => r.file === f), unreadable.filter((u) => u.file === f).length)),
     total: row('total', rules, unreadable.length),
     unmodelled,
@@ -128,9 +140,11 @@ export function reportTable(rep: HalideReport): string {
 export function reportText(rep: HalideReport): string {
   const out: string[] = [];
   const at = (r: RuleResult) => `${r.file}:${r.line}`;
+  // The domain is named when it is not the default one.
+  const inDomain = (v: HVerdict) => (v.domain && v.domain !== 'halide' ? ` in ${v.domain}` : '');
   for (const r of rep.rules) {
     const v = r.verdict;
-    if (v?.status === 'refuted') out.push(`refuted ${at(r)} (${r.node}): ${r.rule}\n  counterexample: ${v.counterexample}; left ${v.lhs}, right ${v.rhs}`);
+    if (v?.status === 'refuted') out.push(`refuted ${at(r)} (${r.node})${inDomain(v)}: ${r.rule}\n  counterexample: ${v.counterexample}; left ${v.lhs}, right ${v.rhs}`);
   }
   for (const r of rep.rules) {
     const syn = r.synthesized;
@@ -139,7 +153,7 @@ export function reportText(rep: HalideReport): string {
     const grid = `${syn.exactOnGrid ? 'exactly' : 'not exactly'} where the rule holds for constants in [-${syn.radius}, ${syn.radius}]`;
     out.push(`predicate ${at(r)} (${r.node}): ${r.rule}\n  ${syn.pred} (${how}; holds ${grid})`);
   }
-  for (const r of rep.rules) if (r.verdict?.status === 'unknown') out.push(`unknown ${at(r)} (${r.node}): ${r.rule}\n  ${r.verdict.reason}`);
+  for (const r of rep.rules) if (r.verdict?.status === 'unknown') out.push(`unknown ${at(r)} (${r.node})${inDomain(r.verdict)}: ${r.rule}\n  ${r.verdict.reason}`);
   for (const r of rep.rules) if (r.verdict?.status === 'vacuous' && !r.synthesized) out.push(`vacuous ${at(r)} (${r.node}): ${r.rule}\n  its predicate never holds`);
   for (const r of rep.rules) {
     if (r.order.status === 'violation') out.push(`order   ${at(r)} (${r.node}): ${r.rule}\n  ${r.order.why}: left ${r.order.lhs}; right ${r.order.rhs}`);
@@ -148,6 +162,8 @@ export function reportText(rep: HalideReport): string {
   for (const u of rep.unreadable) out.push(`unreadable ${u.file}:${u.line} (${u.node}): ${u.error}`);
   const kinds = Object.entries(rep.unmodelled).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (kinds.length > 0) out.push(`not modelled (rules per construct): ${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  const byDomain = Object.entries(rep.domains).map(([d, n]) => `${d} ${['proved', 'vacuous', 'refuted', 'unknown'].map((k) => n[k]).join('/')}`);
+  if (byDomain.length > 1) out.push(`per domain, proved/vacuous/refuted/unknown: ${byDomain.join(', ')}`);
   out.push(reportTable(rep));
   // Times are in the JSON report only: the text is the same on every run.
   out.push(`${rep.total.modelled} of ${rep.total.read} rules modelled`);

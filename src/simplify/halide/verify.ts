@@ -1,14 +1,17 @@
-// Proving or refuting one of Halide's rules in the domain `halide` (spec/simplify.md
-// [HR-VERDICT]): assert the predicate and that the two sides differ, and ask Z3 for a model. A
-// model is replayed with refsem's operators (eval.ts) before the rule is called refuted. When Z3
-// gives up, two more attacks follow: division and remainder as quotient and remainder variables,
-// and a search bounded to 8-bit and then 16-bit values, which can refute but never prove.
+// Proving or refuting one of Halide's rules in one domain (spec/simplify.md [HR-VERDICT]): assert
+// the predicate and that the two sides differ, and ask Z3 for a model. A model is replayed with
+// refsem's operators (eval.ts) before the rule is called refuted. When Z3 gives up in the domain
+// `halide`, two more attacks follow: division and remainder as quotient and remainder variables,
+// and a search bounded to 8-bit and then 16-bit values, which can refute but never prove. A rule
+// claimed in several domains ([HR-WRAP]) is checked in each until one refutes it.
 import type { BoolE, Ctx, IntE } from '../../expr/smt.js';
 import { withZ3 } from '../../expr/smt.js';
 import { type HExpr, walkH } from './ast.js';
-import { type EncodeOptions, type Encoding, encodeRule } from './encode.js';
+import { type DomainName, type Val, valuesOf, wrappingType } from './domain.js';
+import { type EncodeOptions, type Encoding, encodeRule, laneOperand } from './encode.js';
 import { evalH } from './eval.js';
 import { type Modelled, isVector, wildcardTypes } from './model.js';
+import { inRange } from '../../fpir/types.js';
 
 export type Attack = 'z3' | 'division variables' | 'bounded search' | 'lane enumeration';
 
@@ -30,27 +33,34 @@ function laneNames(r: Modelled): string[] {
   const out = new Set<string>();
   for (const e of [r.lhs, r.rhs]) {
     walkH(e, (x) => {
-      if (x.k !== 'call' || (x.f !== 'broadcast' && x.f !== 'ramp')) return;
-      const n = x.args[x.f === 'broadcast' ? 1 : 2];
+      const n = laneOperand(x);
       if (n?.k === 'id') out.add(n.name);
     });
   }
   return [...out].sort();
 }
 
-export type HVerdict =
+export type HVerdict = (
   | { readonly status: 'proved'; readonly by: Attack; readonly ms: number }
-  /** the predicate holds for no match: the rule never fires, so its proof says nothing */
+  /** the predicate holds for no match (or a literal of the left side is not a value of the type): the rule never fires, so its proof says nothing */
   | { readonly status: 'vacuous'; readonly ms: number }
   | { readonly status: 'refuted'; readonly by: Attack; readonly ms: number; readonly counterexample: string; readonly lhs: string; readonly rhs: string }
   /** `bits`: the bounded search found no counterexample with values of that many bits */
-  | { readonly status: 'unknown'; readonly ms: number; readonly reason: string; readonly bits?: number; readonly lanes?: number };
+  | { readonly status: 'unknown'; readonly ms: number; readonly reason: string; readonly bits?: number; readonly lanes?: number }
+) & {
+  /** the domain a refutation or an unknown is in */
+  readonly domain?: DomainName;
+  /** the verdict in each domain checked, when the rule is claimed in several */
+  readonly domains?: Readonly<Record<DomainName, HVerdict['status']>>;
+};
 
 export interface VerifyOptions {
   /** per solver call */
   readonly timeoutMs?: number;
   /** the widths of the bounded search, smallest first */
   readonly bits?: readonly number[];
+  /** the domain (default `halide`) */
+  readonly domain?: DomainName;
 }
 
 const usesDivision = (r: Modelled): boolean => {
@@ -74,27 +84,29 @@ const readModel = (s: InstanceType<Ctx['Solver']>): boolean => {
 
 type Model = ReturnType<InstanceType<Ctx['Solver']>['model']>;
 
-/** Reads a model, replays it, and describes it; undefined when it does not replay. */
-function replay(c: Ctx, r: Modelled, enc: Encoding, model: Model): { counterexample: string; lhs: string; rhs: string } | undefined {
-  const num = (e: IntE): bigint => {
+/** Reads a model, replays it (in the domain's type), and describes it; undefined when it does not replay. */
+function replay(c: Ctx, r: Modelled, enc: Encoding, model: Model, domain: DomainName): { counterexample: string; lhs: string; rhs: string } | undefined {
+  const t = wrappingType(domain);
+  const num = (e: Val): bigint => enc.values.read(model as never, e);
+  const lane = (e: IntE): bigint => {
     const v = model.eval(e, true);
     return c.isIntVal(v) ? v.value() : 0n;
   };
-  const scalars = new Map([...enc.scalars].map(([k, v]) => [k, num(v)] as const));
-  const wildcard = (name: string, lane: bigint) => num(enc.wildcard(name, c.Int.val(lane)));
+  const scalars = new Map([...[...enc.scalars].map(([k, v]) => [k, num(v)] as const), ...[...enc.laneScalars].map(([k, v]) => [k, lane(v)] as const)]);
+  const wildcard = (name: string, at: bigint) => num(enc.wildcard(name, c.Int.val(at)));
   const p = { scalars, wildcard };
-  const l = enc.lane ? num(enc.lane.l) : 0n;
-  const n = enc.lane ? num(enc.lane.n) : 1n;
-  if (evalH(r.pred ?? { k: 'bool', v: true }, p) === 0n) return undefined;
-  const lv = evalH(r.lhs, p, l, n);
-  const rv = evalH(r.rhs, p, l, n);
+  const l = enc.lane ? lane(enc.lane.l) : 0n;
+  const n = enc.lane ? lane(enc.lane.n) : 1n;
+  if (evalH(r.pred ?? { k: 'bool', v: true }, p, 0n, 1n, t) === 0n) return undefined;
+  const lv = evalH(r.lhs, p, l, n, t);
+  const rv = evalH(r.rhs, p, l, n, t);
   if (lv === rv) return undefined;
   const names = new Set<string>();
   for (const e of [r.lhs, r.rhs, ...(r.pred ? [r.pred] : [])]) walkH(e, (x) => void (x.k === 'id' && names.add(x.name)));
   const parts: string[] = [];
   if (enc.lane) parts.push(`L = ${n}`, `lane = ${l}`);
   for (const name of [...names].sort()) {
-    if (enc.scalars.has(name)) parts.push(`${name} = ${scalars.get(name)}`);
+    if (scalars.has(name)) parts.push(`${name} = ${scalars.get(name)}`);
     else if (enc.lane) parts.push(`${name} = [${Array.from({ length: Math.min(Number(n), 8) }, (_, i) => wildcard(name, BigInt(i))).join(', ')}]`);
     else parts.push(`${name} = ${wildcard(name, 0n)}`);
   }
@@ -102,25 +114,43 @@ function replay(c: Ctx, r: Modelled, enc: Encoding, model: Model): { counterexam
   return { counterexample: parts.join(', '), lhs: `${lv}`, rhs: `${rv}` };
 }
 
+/** Does every literal of the left side's values name a value of the type? One that does not never matches. */
+function literalsFit(r: Modelled, domain: DomainName): boolean {
+  const t = wrappingType(domain);
+  if (!t) return true;
+  let fits = true;
+  const lanes = new Set<HExpr>();
+  walkH(r.lhs, (x) => {
+    const n = laneOperand(x);
+    if (n) walkH(n, (y) => void lanes.add(y));
+    if (x.k === 'int' && !lanes.has(x) && !inRange(x.v, t)) fits = false;
+  });
+  return fits;
+}
+
 /** Every leaf within ±2^(bits−1), and at most 2^(bits−1) lanes (the bounded search). */
 function bounded(c: Ctx, enc: Encoding, bits: number): BoolE {
   const b = 1n << BigInt(bits - 1);
-  const inBox = enc.leaves.map((v) => c.And(v.ge(-b), v.lt(b)));
+  const inBox = enc.leaves.map((v) => c.And((v as IntE).ge(-b), (v as IntE).lt(b)));
   return c.And(...inBox, ...(enc.lane ? [enc.lane.n.le(Math.min(bits, 16))] : []));
 }
 
 // implements [HR-VERDICT]
 export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise<HVerdict> {
   const timeout = opts.timeoutMs ?? 2000;
+  const domain = opts.domain ?? 'halide';
+  if (!literalsFit(r, domain)) return Promise.resolve({ status: 'vacuous', ms: 0 });
   return withZ3(async (c) => {
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);
     const types = wildcardTypes(r);
+    const values = valuesOf(c, domain);
+    const holds = (enc: Encoding) => enc.values.eq(enc.pred, enc.values.lit(0n)).not();
     const attempt = async (eo: EncodeOptions, extra?: (enc: Encoding) => BoolE) => {
-      const enc = encodeRule(c, r, types, eo);
+      const enc = encodeRule(c, r, types, { ...eo, values });
       const s = new c.Solver();
       s.set('timeout', timeout);
-      s.add(...enc.facts, enc.pred.neq(0), enc.lhs.neq(enc.rhs));
+      s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
       if (extra) s.add(extra(enc));
       const answer = await s.check();
       if (answer !== 'sat') return { answer, enc, s } as const;
@@ -128,7 +158,7 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
       // smallest box ±4^k that holds one.
       let found = false;
       for (let b = 1; b <= 1 << 16 && !found; b *= 4) {
-        const inBox = c.And(...enc.leaves.map((v) => c.And(v.ge(-b), v.le(b))));
+        const inBox = c.And(...enc.leaves.map((v) => enc.values.box(v, BigInt(b))));
         found = (await s.check(inBox)) === 'sat';
       }
       if (!found) await s.check();
@@ -141,17 +171,19 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
         // A proof under a predicate that never holds proves nothing: report it as vacuous.
         const v = new c.Solver();
         v.set('timeout', timeout);
-        v.add(...enc.facts, enc.pred.neq(0));
+        v.add(...enc.facts, holds(enc));
         return (await v.check()) === 'unsat' ? { status: 'vacuous', ms: ms() } : { status: 'proved', by, ms: ms() };
       }
       if (answer === 'sat') {
-        const shown = readModel(s) && replay(c, r, enc, s.model());
+        const shown = readModel(s) && replay(c, r, enc, s.model(), domain);
         if (shown) return { status: 'refuted', by, ms: ms(), ...shown };
       }
       return undefined;
     };
     const first = await judge('z3', {});
     if (first) return first;
+    // Bit-vectors are decided by Z3 given time: only the unbounded domain has more to try.
+    if (domain !== 'halide') return { status: 'unknown', ms: ms(), reason: `Z3 gave up in ${domain}` };
     if (usesDivision(r)) {
       const second = await judge('division variables', { divisionVariables: true });
       if (second) return second;
@@ -162,10 +194,10 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
       let all = true;
       for (const total of LANE_TOTALS) {
         for (const pick of assignments(names, divisors(total))) {
-          const fix = (enc: Encoding) => c.And(enc.lane!.n.eq(total), ...[...pick].map(([k, v]) => enc.scalars.get(k)?.eq(v) ?? c.Bool.val(true)));
+          const fix = (enc: Encoding) => c.And(enc.lane!.n.eq(total), ...[...pick].map(([k, v]) => enc.laneScalars.get(k)?.eq(v) ?? c.Bool.val(true)));
           const { answer, enc, s } = await attempt({}, fix);
           if (answer === 'sat') {
-            const shown = replay(c, r, enc, s.model());
+            const shown = replay(c, r, enc, s.model(), domain);
             if (shown) return { status: 'refuted', by: 'lane enumeration', ms: ms(), ...shown };
           }
           if (answer !== 'unsat') all = false;
@@ -177,7 +209,7 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
     for (const n of opts.bits ?? [8, 16]) {
       const { answer, enc, s } = await attempt({}, (enc) => bounded(c, enc, n));
       if (answer === 'sat') {
-        const shown = replay(c, r, enc, s.model());
+        const shown = replay(c, r, enc, s.model(), domain);
         if (shown) return { status: 'refuted', by: 'bounded search', ms: ms(), ...shown };
       }
       if (answer !== 'unsat') break;
@@ -189,4 +221,28 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
       ...(bits ? { bits } : {}),
     };
   });
+}
+
+/**
+ * A rule checked in every domain it is claimed in ([HR-WRAP]), `halide` first, until one refutes
+ * it: proved when proved in every domain where it can fire, vacuous when it fires in none, and
+ * otherwise refuted or unknown in the first domain that says so.
+ */
+export async function verifyInDomains(r: Modelled, domains: readonly DomainName[], opts: VerifyOptions = {}): Promise<HVerdict> {
+  const got: Record<DomainName, HVerdict['status']> = {};
+  let ms = 0;
+  let proved: HVerdict | undefined;
+  let unknown: HVerdict | undefined;
+  for (const domain of domains) {
+    const v = await verifyHalideRule(r, { ...opts, domain });
+    got[domain] = v.status;
+    ms += v.ms;
+    const many = domains.length > 1 ? { domains: { ...got } } : {};
+    if (v.status === 'refuted') return { ...v, ms, domain, ...many };
+    if (v.status === 'unknown') unknown ??= { ...v, domain };
+    if (v.status === 'proved') proved ??= v;
+  }
+  const many = domains.length > 1 ? { domains: got } : {};
+  if (unknown) return { ...unknown, ms, ...many };
+  return proved ? { ...proved, ms, ...many } : { status: 'vacuous', ms, ...many };
 }
