@@ -1,7 +1,8 @@
 // Runs selected FPIR code on this CPU against the interpreter (spec/fpir.md, [FPIR-RUN]): the
 // emitted functions of one or more expressions are compiled into one small program that reads
 // each input's lanes from a file and writes each result's; every lane is compared with
-// evalVector. The `fpir` fuzz property, the Sobel benchmark and the zoo use it.
+// evalVector. The `fpir` fuzz property, the Sobel benchmark and the zoo use it; Neon code runs
+// under qemu-aarch64.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { evalVector } from '../fpir/eval.js';
 import { PRELUDE, type EmitFaults, type EmittedFunction, cScalar, emitFunction } from '../fpir/emit-program.js';
 import type { Selected } from '../fpir/select.js';
 import type { Target } from '../fpir/intrinsics.js';
+import { NEON_PACKAGES, neonToolchain } from './fpir-harness.js';
 import { compileStandalone, type ToolchainOptions } from './toolchain.js';
 
 export interface RunOutcome {
@@ -52,8 +54,8 @@ export interface RunItem {
   readonly fn?: EmittedFunction;
 }
 
-/** What every run includes: one text, so that it is precompiled once ([C-PCH]). */
-const HEADER = [PRELUDE, '#include <immintrin.h>', '#include <stdio.h>', '#include <stdlib.h>', '#include <time.h>', ''].join('\n');
+/** What every run includes: one text per instruction set, so that it is precompiled once ([C-PCH]). */
+const header = (intrinsics: string) => [PRELUDE, `#include <${intrinsics}>`, '#include <stdio.h>', '#include <stdlib.h>', '#include <time.h>', ''].join('\n');
 
 // implements [FPIR-RUN]
 /**
@@ -97,11 +99,18 @@ export async function runSelectedAll(items: readonly RunItem[], opts: ToolchainO
     '}',
     '',
   ].join('\n');
-  const bin = await compileStandalone(src, opts, HEADER);
+  // Neon code is cross-compiled ($AARCH64_CC, $AARCH64_CFLAGS, static) and run under qemu-aarch64, as the table's Neon entries are ([FPIR-TABLE-CPU]).
+  const neon = items.some((it) => it.target === 'neon');
+  if (neon && !items.every((it) => it.target === 'neon')) throw new Error('one run holds Neon code or x86 code, not both');
+  const cross = neon ? neonToolchain(opts.env) : undefined;
+  if (neon && !cross) return items.map(() => ({ status: 'failed', detail: `needs ${NEON_PACKAGES.join(' and ')} (scripts/system-deps.sh)` }));
+  const env = cross ? { ...(opts.env ?? process.env), CC: cross.cc, CFLAGS: `${(opts.env ?? process.env).AARCH64_CFLAGS ?? '-O1'} -static` } : opts.env;
+  const bin = await compileStandalone(src, { ...opts, ...(env ? { env } : {}) }, header(neon ? 'arm_neon.h' : 'immintrin.h'));
   if ('error' in bin) return items.map(() => ({ status: 'failed', detail: bin.error }));
   try {
     writeFileSync(join(bin.dir, 'in.bin'), Buffer.concat(fns.flatMap((fn, j) => fn.inputs.map((v) => toBytes(items[j]!.env.get(v.name)!, v.type.bits)))));
-    const r = spawnSync(bin.bin, [join(bin.dir, 'in.bin'), join(bin.dir, 'out.bin')], { encoding: 'utf8' });
+    const args = [join(bin.dir, 'in.bin'), join(bin.dir, 'out.bin')];
+    const r = cross ? spawnSync(cross.qemu, [bin.bin, ...args], { encoding: 'utf8' }) : spawnSync(bin.bin, args, { encoding: 'utf8' });
     if (r.status !== 0) return items.map(() => ({ status: 'failed', detail: `${r.signal ?? `exit ${r.status}`} ${r.stderr}` }));
     const out = readFileSync(join(bin.dir, 'out.bin'));
     const ns = r.stdout.trim().split('\n').map(Number);

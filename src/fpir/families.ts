@@ -210,7 +210,8 @@ function x86Set1(): Intrinsic[] {
 // ---- Arm Neon: 64-bit (d) and 128-bit (q) registers ----------------------------------------------
 
 const NEON_TYPES = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32'] as const;
-const neonSuffix = (t: ScalarType): string => `${t.signed ? 's' : 'u'}${t.bits}`;
+/** Neon's type suffix: u8, s16. */
+export const neonSuffix = (t: ScalarType): string => `${t.signed ? 's' : 'u'}${t.bits}`;
 
 interface NeonFamily {
   /** C name pattern: `q` where the 128-bit form has its q, `$` the type suffix (u8, s16) */

@@ -1,7 +1,7 @@
 // Lifting rules (Pitchfork §3.2; spec/fpir.md, [FPIR-LIFT]): plain integer code to FPIR, as data.
 // Each rule is written once over a type placeholder and instantiated for every type it holds for
 // (`T` the operand type, `W` the type of twice its width and same signedness, `S` the signed
-// type of twice its width, `N`/`X` the type's minimum and maximum). Rules are tried bottom-up, so
+// type of twice its width, `I` the signed type of T's width, `N`/`X` the type's minimum and maximum). Rules are tried bottom-up, so
 // later rules are written over the FPIR the earlier ones produce (e.g. halving over widening_add).
 import { INT_TYPES, type ScalarType, tmax, tmin, typeName, widen, withSign } from './types.js';
 
@@ -29,6 +29,9 @@ const TEMPLATES: readonly Template[] = [
   { name: 'widening-add', lhs: 'W(x_T) + W(y_T)', rhs: 'widening_add(x_T, y_T)', types: narrowable },
   { name: 'widening-sub', lhs: 'S(x_T) - S(y_T)', rhs: 'widening_sub(x_T, y_T)', types: narrowable },
   { name: 'widening-mul', lhs: 'W(x_T) * W(y_T)', rhs: 'widening_mul(x_T, y_T)', types: narrowable },
+  // A product of an unsigned and a signed value, widened ([FPIR-MIXED-SIGN]; vpmaddubsw's operands), in both orders.
+  { name: 'widening-mul-mixed', lhs: 'S(x_T) * S(y_I)', rhs: 'widening_mul(x_T, y_I)', types: (t) => narrowable(t) && !t.signed },
+  { name: 'widening-mul-mixed-left', lhs: 'S(y_I) * S(x_T)', rhs: 'widening_mul(y_I, x_T)', types: (t) => narrowable(t) && !t.signed },
   // Fig. 4: `u16(x_u8) + y_u16 -> extending_add(y_u16, x_u8)`, in both operand orders.
   { name: 'extending-add', lhs: 'y_W + W(x_T)', rhs: 'extending_add(y_W, x_T)', types: narrowable },
   { name: 'extending-add-left', lhs: 'W(x_T) + y_W', rhs: 'extending_add(y_W, x_T)', types: narrowable },
@@ -76,6 +79,7 @@ function instantiateTemplate(tp: Template, t: ScalarType): RewriteRule {
       .replace(/\bT\(|_T\b|<T>/g, (m) => m.replace('T', typeName(t)))
       .replace(/\bW\(|_W\b/g, (m) => m.replace('W', typeName(widen(t)!)))
       .replace(/\bS\(|_S\b/g, (m) => m.replace('S', typeName(withSign(widen(t)!, true))))
+      .replace(/_I\b/g, `_${typeName(withSign(t, true))}`)
       .replace(/\bN\b/g, String(tmin(t)))
       .replace(/\bX\b/g, String(tmax(t)))
       .replace(/\bB\b/g, String(t.bits));

@@ -6,6 +6,8 @@
 // mappings, compound instructions, predicated rules and specific constants.
 import type { Target } from './intrinsics.js';
 import type { RewriteRule } from './lift-rules.js';
+import { neonSuffix } from './families.js';
+import { type ScalarType, typeName, typeNamed } from './types.js';
 
 export interface LoweringRule extends RewriteRule {
   readonly target: Target;
@@ -28,6 +30,17 @@ const x86Each = (target: 'avx2' | 'avx512', name: string, lhs: string, c: string
 
 /** Both 64-bit factors within the 32-bit range, where vpmuldq's product is exact. */
 const FACTORS_FIT_I32 = '(x_i64 >= -2147483648) & (x_i64 <= 2147483647) & (y_i64 >= -2147483648) & (y_i64 <= 2147483647)';
+
+/**
+ * An AVX2 dot product `x·y + z·w` over `regs` registers per operand: x with z and y with w
+ * interleaved (vpermq 0xd8, then unpack low / high per 128-bit block), then the pairwise entry
+ * `madd`; each operand register gives two result registers, lowest lanes first.
+ */
+const x86Dot = (madd: string, unpack: string, regs: number): string => {
+  const p = (v: string, k: number) => `_mm256_permute4x64_epi64(${v}.${k}, 216)`;
+  const half = (k: number, hl: 'lo' | 'hi') => `_mm256_${madd}(_mm256_unpack${hl}_${unpack}(${p('x', k)}, ${p('z', k)}), _mm256_unpack${hl}_${unpack}(${p('y', k)}, ${p('w', k)}))`;
+  return `[${Array.from({ length: regs }, (_, k) => [half(k, 'lo'), half(k, 'hi')]).flat().join(', ')}]`;
+};
 
 const x86Common = (t: 'avx2' | 'avx512'): LoweringRule[] => [
   x86Each(t, 'saturating-add-u8', 'saturating_add(x_u8, y_u8)', 'adds_epu8', 1),
@@ -60,6 +73,14 @@ const x86Common = (t: 'avx2' | 'avx512'): LoweringRule[] => [
 ];
 
 const AVX2: readonly LoweringRule[] = [
+  // Dot products (§5.1.1): vpmaddwd / vpmaddubsw sum adjacent lanes, so both products' operands
+  // are interleaved first. An unpack interleaves within 128-bit blocks; vpermq 0xd8 first puts
+  // lanes 0–3 and 8–11 (16-bit) in the low block, so the unpacks give the pairs in lane order.
+  rule('avx2', 'dot-i16', 'widening_mul(x_i16, y_i16) + widening_mul(z_i16, w_i16)', x86Dot('madd_epi16', 'epi16', 2)),
+  rule('avx2', 'dot-u8-i8', 'saturating_add(widening_mul(x_u8, y_i8), widening_mul(z_u8, w_i8))', x86Dot('maddubs_epi16', 'epi8', 1)),
+  // A narrowing shift (§5.1.3): x86 has none; a shift then the pack. A u16 shifted by ≥ 1 is at
+  // most 32767, where vpackuswb's signed reading is right (the i16 ones compose from the rules above).
+  rule('avx2', 'saturating-shr-narrow-u16-u8', 'saturating_cast<u8>(x_u16 >> c0_u16)', '_mm256_permute4x64_epi64(_mm256_packus_epi16(_mm256_srli_epi16(x.0, c0), _mm256_srli_epi16(x.1, c0)), 216)', '(c0_u16 >= 1) & (c0_u16 <= 255)'),
   ...x86Common('avx2'),
   // Compound (§3.3): x86 has no absolute difference; both saturating differences, one of them 0.
   rule('avx2', 'absd-u8', 'absd(x_u8, y_u8)', '_mm256_or_si256(_mm256_subs_epu8(x.0, y.0), _mm256_subs_epu8(y.0, x.0))'),
@@ -123,6 +144,14 @@ const NEON: readonly LoweringRule[] = [
   rule('neon', 'widening-mul-u8', 'widening_mul(x_u8, y_u8)', '[vmull_u8(vget_low_u8(x.0), vget_low_u8(y.0)), vmull_u8(vget_high_u8(x.0), vget_high_u8(y.0))]'),
   rule('neon', 'widening-shl-u8', 'widening_shl(x_u8, c0_u8)', '[vshll_n_u8(vget_low_u8(x.0), c0), vshll_n_u8(vget_high_u8(x.0), c0)]', 'c0_u8 <= 8'),
   rule('neon', 'widening-shl-u8-signed', 'i16(widening_shl(x_u8, c0_u8))', '[vreinterpretq_s16_u16(vshll_n_u8(vget_low_u8(x.0), c0)), vreinterpretq_s16_u16(vshll_n_u8(vget_high_u8(x.0), c0))]', 'c0_u8 <= 8'),
+  // Dot products of two pairs (§5.1.1): the widening multiply, then the multiply-accumulate
+  // (before umlal/smlal, which would take the first product as their accumulator).
+  ...(['u8', 'i8', 'u16', 'i16'] as const).map((n) => {
+    const s = neonSuffix(typeNamed(n)!);
+    const half = (k: number, hl: 'low' | 'high') => `vmlal_${s}(vmull_${s}(vget_${hl}_${s}(x.${k}), vget_${hl}_${s}(y.${k})), vget_${hl}_${s}(z.${k}), vget_${hl}_${s}(w.${k}))`;
+    const regs = n.endsWith('8') ? 1 : 2;
+    return rule('neon', `dot-${n}`, `widening_mul(x_${n}, y_${n}) + widening_mul(z_${n}, w_${n})`, `[${Array.from({ length: regs }, (_, k) => [half(k, 'low'), half(k, 'high')]).flat().join(', ')}]`);
+  }),
   // Fused (§5.1.1): a widening multiply-accumulate, in either operand order.
   ...(['u', 's'] as const).flatMap((s) => {
     const [w, n] = s === 'u' ? ['u16', 'u8'] : ['i16', 'i8'];
@@ -132,6 +161,23 @@ const NEON: readonly LoweringRule[] = [
   }),
   // Fused (§3.3): an add of a widening shift by one is a widening multiply-accumulate by 2.
   rule('neon', 'umlal-shl-1', 'x_u16 + widening_shl(y_u8, 1)', '[vmlal_u8(x.0, vget_low_u8(y.0), vdup_n_u8(2)), vmlal_u8(x.1, vget_high_u8(y.0), vdup_n_u8(2))]'),
+  // Narrowing shifts right by 1 … half the width (§5.1.3; Arm's immediate range): truncating
+  // (shrn), rounding (rshrn), saturating (sqshrn/uqshrn) and both (sqrshrn/uqrshrn). The
+  // rounding_shr of a value shifted by ≥ 1 never wraps, so its saturating cast is the narrowing's.
+  ...(['u16', 'i16', 'u32', 'i32'] as const).flatMap((t) => {
+    const wide = typeNamed(t)!;
+    const half = { signed: wide.signed, bits: wide.bits / 2 } as ScalarType;
+    const h = typeName(half);
+    const s = neonSuffix(wide);
+    const narrow = (c: string) => `[${Array.from({ length: wide.bits / 8 / 2 }, (_, k) => `vcombine_${neonSuffix(half)}(${c}(x.${2 * k}, c0), ${c}(x.${2 * k + 1}, c0))`).join(', ')}]`;
+    const pre = `(c0_${t} >= 1) & (c0_${t} <= ${wide.bits / 2})`;
+    return [
+      rule('neon', `shr-narrow-${t}`, `${h}(x_${t} >> c0_${t})`, narrow(`vshrn_n_${s}`), pre),
+      rule('neon', `rounding-shr-narrow-${t}`, `${h}(rounding_shr(x_${t}, c0_${t}))`, narrow(`vrshrn_n_${s}`), pre),
+      rule('neon', `saturating-shr-narrow-${t}`, `saturating_cast<${h}>(x_${t} >> c0_${t})`, narrow(`vqshrn_n_${s}`), pre),
+      rule('neon', `saturating-rounding-shr-narrow-${t}`, `saturating_cast<${h}>(rounding_shr(x_${t}, c0_${t}))`, narrow(`vqrshrn_n_${s}`), pre),
+    ];
+  }),
   rule('neon', 'add-u16', 'x_u16 + y_u16', '[vaddq_u16(x.0, y.0), vaddq_u16(x.1, y.1)]'),
   rule('neon', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', 'vcombine_u8(vqmovn_u16(x.0), vqmovn_u16(x.1))'),
   rule('neon', 'saturating-narrow-u16', 'saturating_narrow(x_u16)', 'vcombine_u8(vqmovn_u16(x.0), vqmovn_u16(x.1))'),

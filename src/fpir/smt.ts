@@ -21,7 +21,7 @@ export interface Encoder {
   readonly expr: (e: FExpr, env: (name: string) => BV) => BV;
   /** the fact that `v` lies in t's range */
   readonly inRange: (v: BV, t: ScalarType) => ZBool;
-  /** a fresh variable of type `t`, with the fact that it lies in t's range */
+  /** a fresh variable of type `t`, and the fact that it lies in t's range (true by construction) */
   readonly fresh: (name: string, t: ScalarType) => { v: BV; inRange: ZBool };
 }
 
@@ -194,9 +194,12 @@ export function encoder(c: Ctx, widest: number): Encoder {
     }
   };
   const inRange = (v: BV, t: ScalarType): ZBool => c.And(v.sge(val(tmin(t))), v.sle(val(tmax(t))));
+  // A variable of t's own width, extended: the solver sees which bits are copies of the sign (or
+  // zero) instead of learning it from a range fact, which keeps products of narrow values small.
   const fresh = (name: string, t: ScalarType) => {
-    const v = c.BitVec.const(name, k);
-    return { v, inRange: inRange(v, t) };
+    const narrow = c.BitVec.const(name, t.bits);
+    const v = t.signed ? narrow.signExt(k - t.bits) : narrow.zeroExt(k - t.bits);
+    return { v, inRange: c.Bool.val(true) };
   };
   return { k, val, wrap, clamp, expr, inRange, fresh };
 }

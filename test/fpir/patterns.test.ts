@@ -37,6 +37,30 @@ describe('the seed’s missed patterns lift and select its instructions', () => 
   });
 });
 
+describe('dot products and narrowing shifts select the seed’s instructions (FPIR-LOWER)', () => {
+  it('a sum of two 16-bit products is vpmaddwd on AVX2 and smull + smlal on Neon', () => {
+    const src = 'i32(a_i16) * i32(b_i16) + i32(c_i16) * i32(d_i16)';
+    expect(selected(src, 'avx2')).toMatchObject({ rules: ['lower-avx2-dot-i16'], intrinsics: expect.arrayContaining(['_mm256_madd_epi16']), portable: 0 });
+    expect(selected(src, 'neon')).toMatchObject({ rules: ['lower-neon-dot-i16'], intrinsics: expect.arrayContaining(['vmull_s16', 'vmlal_s16']), portable: 0 });
+  });
+  it('the saturated sum of two u8 · i8 products lifts through the mixed-sign widening multiply to vpmaddubsw', () => {
+    const src = 'i16(min(max(i32(i16(a_u8) * i16(b_i8)) + i32(i16(c_u8) * i16(d_i8)), -32768), 32767))';
+    expect(selected(src, 'avx2')).toMatchObject({ lifted: 'saturating_add(widening_mul(a_u8, b_i8), widening_mul(c_u8, d_i8))', rules: ['lower-avx2-dot-u8-i8'], portable: 0 });
+  });
+  it.each([
+    ['u8(u16((u32(x_u16) + 8) >> 4))', 'vrshrn_n_u16'],
+    ['u8(min(u16((u32(x_u16) + 8) >> 4), 255))', 'vqrshrn_n_u16'],
+    ['u8(x_u16 >> 3)', 'vshrn_n_u16'],
+    ['i8(min(max(x_i16 >> 2, -128), 127))', 'vqshrn_n_s16'],
+    ['i16(min(max(x_i32 >> 16, -32768), 32767))', 'vqshrn_n_s32'],
+  ])('%s is the narrowing shift %s on Neon', (src, intrinsic) => {
+    expect(selected(src, 'neon')).toMatchObject({ intrinsics: expect.arrayContaining([intrinsic]), portable: 0 });
+  });
+  it('a narrowing shift by 17 is beyond Arm’s immediate range and is not selected', () => {
+    expect(selected('i16(min(max(x_i32 >> 17, -32768), 32767))', 'neon').intrinsics).not.toContain('vqshrn_n_s32');
+  });
+});
+
 describe('FPIR-LIFT-ORDER', () => {
   it('every lifting rule decreases the weight, and no wildcard occurs more often on the right', () => {
     expect(LIFTING_RULES.map(orderViolation).filter((v) => v !== undefined)).toEqual([]);
