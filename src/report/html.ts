@@ -156,7 +156,8 @@ h1,h2,h3,p,.verdict{overflow-wrap:anywhere}h2{border-bottom:1px solid #ccc;margi
 details{margin-left:1.2em}.dnum{color:#999;font-size:11px}.same{font-size:12px}
 .proofwrap{overflow:auto;max-width:100%;padding:.5em 6em .5em .5em}.proof{display:inline-flex;flex-direction:column;vertical-align:bottom;margin:0 .5em}.proof .premises{display:flex;justify-content:center;align-items:flex-end;gap:.4em;margin:0}
 .proof details.premises{display:block;text-align:center;font-size:12px;color:#555}.proof .line{border-top:1.5px solid #333;position:relative;min-width:2em;height:0;margin:.15em 0}.proof .line .rule{position:absolute;left:100%;top:-.7em;padding-left:.3em;font-size:11px;white-space:nowrap}
-.proof .concl{text-align:center;white-space:nowrap}.notexp{color:#777}.steptext{margin:.4em 0}.stepnav{margin:.3em 0}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
+.proof .concl{text-align:center;white-space:nowrap}.notexp{color:#777}
+#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked{background:#ffe082}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.stepnav{margin:.3em 0}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
@@ -261,11 +262,58 @@ export function initRules(root: PageNode & { rulesReady?: boolean }): void {
   });
 }
 
+/**
+ * Links the views of one run (implements [REPORT-LINKS]): hovering a loop of a loop nest colours
+ * the iteration-space picture by that loop's iterations and marks the same loop in every nest and
+ * the directives that changed it; hovering a cell of the picture marks the loops around it in the
+ * nests and names their values. Embedded in the HTML file as its own source, so it uses nothing
+ * outside its argument; one listener on the root serves every render of the playground.
+ */
+export function initLinks(root: PageNode & { linksReady?: boolean }): void {
+  if (root.linksReady) return;
+  root.linksReady = true;
+  type Lit = PageNode & { classList: { add(c: string): void; remove(c: string): void } };
+  const all = (sel: string) => Array.from(root.querySelectorAll(sel)) as Lit[];
+  const clear = () => {
+    for (const n of all('.linked')) n.classList.remove('linked');
+    for (const t of all('.space .linkinfo')) t.textContent = '';
+  };
+  const markLoop = (name: string) => {
+    for (const li of all(`#programs li[data-key="for ${name}"]`)) li.classList.add('linked');
+    all('#programs .looptree').forEach((tree, i) => {
+      if (tree.querySelector(`li.changed[data-key="for ${name}"]`)) root.querySelector(`#T${i}`) && (root.querySelector(`#T${i}`) as Lit).classList.add('linked');
+    });
+  };
+  root.addEventListener!('mouseover', (e) => {
+    const li = e.target?.closest?.('#programs li[data-key^="for "]');
+    const cell = e.target?.closest?.('.space rect[data-g]');
+    if (!li && !cell) return;
+    clear();
+    if (li) {
+      const name = li.getAttribute!('data-key')!.slice(4).replace(/ #\d+$/, '');
+      markLoop(name);
+      for (const sp of all('.space')) {
+        const opt = sp.querySelector(`option[data-loop="${name}"]`) as (PageNode & { value: string }) | null;
+        if (!opt) continue;
+        (sp as Lit & { colourBy?: (k: string) => void }).colourBy?.(opt.value);
+        sp.classList.add('linked');
+      }
+      return;
+    }
+    const space = cell!.closest!('.space')!;
+    const values = cell!.getAttribute!('data-g')!.split(',');
+    const loops = Array.from(space.querySelectorAll('option[data-loop]')).map((o, i) => [o.getAttribute!('data-loop')!, values[i + 1]] as const);
+    for (const [name] of loops) markLoop(name);
+    space.querySelector('.linkinfo')!.textContent = `point ${cell!.getAttribute!('data-p')}: ${loops.map(([n, v]) => `${n} = ${v}`).join(', ')}`;
+  });
+}
+
 /** Everything a page's script does; the playground calls it after each update. */
 export function initPage(root: PageNode): void {
   initSteppers(root, { text: heapText, svg: heapGraphSvg });
   initSpaces(root);
   initRules(root);
+  initLinks(root);
 }
 
 /** The sections of a report, without the page around them (the playground embeds them). */
@@ -316,5 +364,5 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
 
 /** The whole page: the sections, the style, and the slider script. */
 export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document, { text: ${heapText.toString()}, svg: ${heapGraphSvg.toString()} });(${initSpaces.toString()})(document);(${initRules.toString()})(document);</script></body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document, { text: ${heapText.toString()}, svg: ${heapGraphSvg.toString()} });(${initSpaces.toString()})(document);(${initRules.toString()})(document);(${initLinks.toString()})(document);</script></body></html>\n`;
 }

@@ -167,6 +167,27 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(await perceus.locator('.stepno').textContent()).toBe('step 1 of 281');
   });
 
+  it('[REPORT-LINKS] hovering a loop colours the picture by its iterations and marks its directives; hovering a cell marks the loops around it', async () => {
+    if (!page.url().startsWith(url)) await page.goto(url);
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #space svg');
+    const last = page.locator('#programs .looptree').last();
+    await last.locator('li[data-key="for f.s0.xi"]').first().hover();
+    expect(await page.locator('#space select.colour').inputValue()).toBe('2');
+    expect(await page.locator('#space .space.linked').count()).toBe(1);
+    // the split made f.s0.xi: its directive is marked, and the loop in every nest that has it
+    expect(await page.locator('#T1').getAttribute('class')).toContain('linked');
+    expect(await page.locator('#programs li.linked[data-key="for f.s0.xi"]').count()).toBe(await page.locator('#programs li[data-key="for f.s0.xi"]').count());
+    // the cells of one iteration of f.s0.xi share a colour: x = 1 and x = 4 (xi = 1), not x = 2
+    const fill = (x: number) => page.locator(`#space rect[data-p="${x}"]`).getAttribute('fill');
+    expect(await fill(1)).toBe(await fill(4));
+    expect(await fill(1)).not.toBe(await fill(2));
+    await page.locator('#space rect[data-p="4"]').hover();
+    expect(await page.locator('#space .linkinfo').textContent()).toBe('point 4: f.s0.xo = 1, f.s0.xi = 1');
+    expect(await page.locator('#programs li.linked[data-key="for f.s0.xo"]').count()).toBeGreaterThan(0);
+    await page.locator('#programs').screenshot({ path: join(ARTIFACTS, 'playground-links.png') });
+  });
+
   it('a derivation opens, and a repeated sub-derivation refers to its first occurrence', async () => {
     await page.selectOption('#example', 'sec22');
     await afterEdit(page, () => page.fill('#alg', 'pipeline f() {\n  func g(x) = x * x;\n  func f(x) = g(x) + g(x);\n}\n'));

@@ -71,6 +71,14 @@ describe('regressions of the report', () => {
     expect(m.programs.some((p) => p.directive?.includes('harris.halide:1:1'))).toBe(false);
   });
 
+  it('[REPORT-LINKS] every loop the picture colours by is a loop of the nests, by the same name', () => {
+    const page = reportBody(buildReport({ source: sec22, schedule: sched, window: [[0, 6]] }));
+    const colouredBy = [...page.matchAll(/<option value="\d+" data-loop="([^"]+)">/g)].map((x) => x[1]);
+    expect(colouredBy).toEqual(['f.s0.xo', 'f.s0.xi']);
+    for (const name of colouredBy) expect(page).toContain(`data-key="for ${name}"`);
+    expect(page).toContain('<p class="linkinfo"></p>');
+  });
+
   it('[REPORT-PROOF] a derivation too long to show whole is shown to a depth, its deeper accesses not expanded', () => {
     // each func reads the next one twice: 2^16 lookups, more than the report's derivation budget
     const funcs = Array.from({ length: 16 }, (_, i) => `  func f${i}(x) = f${i + 1}(x) + f${i + 1}(x + 1);`).reverse();
