@@ -102,7 +102,7 @@ export function printHeapGraph(g: HeapGraph): string {
  * The graph as SVG: a cell is a box in the column of its depth (the longest path to it from a cell
  * no other cell points to), its reference count in a badge; an arrow leaves each field that holds
  * a live cell. A cell allocated in reused memory gets a dashed arrow from a ghost of the freed
- * cell it replaced, in a column of its own on the left. A fixed layout from the ids alone, so the
+ * cell it replaced, drawn right under it. A fixed layout from the ids alone, so the
  * same heap is drawn the same way. The page script draws each step with this function's own source
  * (`initHeaps`), so it uses nothing outside its argument.
  */
@@ -120,18 +120,21 @@ export function heapGraphSvg(g: HeapGraph): string {
     }
     if (!moved) break;
   }
-  const reused = (g.reused ?? []).filter((r) => depth.has(r.id));
-  const shift = reused.length > 0 ? 1 : 0;
+  const reused = new Map((g.reused ?? []).map((r) => [r.id, r]));
   const [W, H, GX, GY] = [150, 34, 60, 16];
   const rows = new Map<number, number>();
   const at = new Map<number, { x: number; y: number }>();
-  for (const c of g.cells) {
-    const d = depth.get(c.id)! + shift;
+  const ghostAt = new Map<number, { x: number; y: number }>();
+  const place = (d: number) => {
     const r = rows.get(d) ?? 0;
     rows.set(d, r + 1);
-    at.set(c.id, { x: 10 + d * (W + GX), y: 10 + r * (H + GY) });
+    return { x: 10 + d * (W + GX), y: 10 + r * (H + GY) };
+  };
+  // A ghost takes the row right under its cell, so the reuse arrow crosses no other box.
+  for (const c of g.cells) {
+    at.set(c.id, place(depth.get(c.id)!));
+    if (reused.has(c.id)) ghostAt.set(c.id, place(depth.get(c.id)!));
   }
-  rows.set(0, Math.max(rows.get(0) ?? 0, reused.length));
   const width = 20 + Math.max(1, ...[...rows.keys()].map((d) => d + 1)) * (W + GX);
   const height = 20 + Math.max(1, ...rows.values()) * (H + GY);
   const label = (text: string, x: number, y: number) => `<text x="${x + 6}" y="${y + 21}">${esc(text.length > 22 ? `${text.slice(0, 21)}…` : text)}</text><title>${esc(text)}</title>`;
@@ -144,10 +147,10 @@ export function heapGraphSvg(g: HeapGraph): string {
     const [a, b] = [at.get(e.from)!, at.get(e.to)!];
     return `<line x1="${a.x + W}" y1="${a.y + H / 2}" x2="${b.x}" y2="${b.y + H / 2}" marker-end="url(#heap-arrow)" data-edge="${e.from}.${e.field}"/>`;
   };
-  const ghost = (r: HeapReuse, i: number) => {
-    const [x, y] = [10, 10 + i * (H + GY)];
+  const ghost = (r: HeapReuse) => {
+    const { x, y } = ghostAt.get(r.id)!;
     const to = at.get(r.id)!;
-    return `<g class="ghost" data-reused="${r.id}"><rect x="${x}" y="${y}" width="${W}" height="${H}" rx="4"/>${label(`freed #${r.id} ${r.was}`, x, y)}<text class="rc" x="${x + W - 4}" y="${y - 3}">token since step ${r.reservedAt}</text></g><line class="reuse" x1="${x + W}" y1="${y + H / 2}" x2="${to.x}" y2="${to.y + H / 2}" marker-end="url(#heap-reuse)" data-reuse="${r.id}"/>`;
+    return `<g class="ghost" data-reused="${r.id}"><rect x="${x}" y="${y}" width="${W}" height="${H}" rx="4"/>${label(`freed #${r.id} ${r.was}`, x, y)}<text class="rc" x="${x + W - 4}" y="${y - 3}">token since step ${r.reservedAt}</text></g><line class="reuse" x1="${x + 14}" y1="${y}" x2="${to.x + 14}" y2="${to.y + H}" marker-end="url(#heap-reuse)" data-reuse="${r.id}"/>`;
   };
   return [
     `<svg class="heap" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="heap after step ${g.step}">`,
@@ -155,7 +158,7 @@ export function heapGraphSvg(g: HeapGraph): string {
     '<marker id="heap-reuse" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path class="reuse" d="M0,0L8,4L0,8z"/></marker></defs>',
     `<g class="edges">${edges.map(arrow).join('')}</g>`,
     g.cells.map(box).join(''),
-    reused.map(ghost).join(''),
+    [...reused.values()].filter((r) => at.has(r.id)).map(ghost).join(''),
     '</svg>',
   ].join('');
 }
