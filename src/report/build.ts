@@ -55,7 +55,7 @@ export function stepWindowOf(window: readonly (readonly [number, number])[]): (r
 }
 
 /** Limits that keep a report small enough to read and to compute in a moment. */
-export const REPORT_LIMITS = { machineSteps: 5_000, derivationSteps: 30_000, derivationNodes: 3_000, stepPoints: 64, evalSteps: 10_000_000 } as const;
+export const REPORT_LIMITS = { machineSteps: 5_000, derivationSteps: 30_000, derivationNodes: 3_000, derivationDepth: 3, stepPoints: 64, evalSteps: 10_000_000 } as const;
 
 const message = (e: unknown): string => (e instanceof UserError ? e.render() : `internal error: ${(e as Error)?.message ?? String(e)}`);
 
@@ -176,11 +176,16 @@ export function buildReport(req: ReportRequest): ReportModel {
     const parsed = parsePoint(text);
     if (!parsed) throw new UserError(`the point '${text}' is not a func applied to integers`, { file: '<point>', line: 1, col: 1 }, 'write e.g. f(3, -4)');
     const { func, point } = parsed;
-    const r = derivePoint(alg, params, func, point, derivationSteps);
+    // A derivation too long to show whole is shown to a depth, as `refsem explain --depth` does
+    // (spec/report.md, [REPORT-PROOF]): deeper func values come from the evaluator.
+    const whole = derivePoint(alg, params, func, point, derivationSteps);
+    const depth = whole.kind === 'value' ? undefined : REPORT_LIMITS.derivationDepth;
+    const r = depth === undefined ? whole : derivePoint(alg, params, func, point, derivationSteps, depth);
     if (r.kind === 'value') {
       const budget = { left: REPORT_LIMITS.derivationNodes };
-      derivation = { point: `${func}(${point.join(', ')})`, tree: toNode(r.tree, rule, budget), truncated: budget.left <= 0 };
-    } else notes.push(`the derivation of ${func}(${point.join(', ')}) takes more than ${derivationSteps} steps; choose a point of a producer with --point to see one`);
+      const tree = toNode(r.tree, rule, budget);
+      derivation = { point: `${func}(${point.join(', ')})`, tree, truncated: budget.left <= 0, nodes: REPORT_LIMITS.derivationNodes, budget: derivationSteps, ...(depth !== undefined ? { depth } : {}) };
+    } else notes.push(`the derivation of ${func}(${point.join(', ')}) takes more than ${derivationSteps} steps even to depth ${depth}; choose a point of a producer with --point to see one`);
   } catch (e) {
     errors.push(message(e));
   }

@@ -3,11 +3,11 @@
 // bounds, the output window, the machine step by step, a derivation), so reading the page top to
 // bottom is reading the semantics in order. The few scripts inline here only move sliders and
 // fold trees; everything shown is in the HTML itself.
-import { type Folded, foldRepeats } from '../alg-semantics/spec-eval.js';
+import { type Folded, foldRepeats, NOT_EXPANDED } from '../alg-semantics/spec-eval.js';
 import { escapeHtml } from './escape.js';
 import { initSpaces, spaceHtml } from './space-html.js';
 import { loopTreeHtml, TREE_STYLE } from './tree-html.js';
-import { HEAP_STYLE, heapGraphSvg } from './heap-graph.js';
+import { type HeapGraph, HEAP_STYLE, heapGraphSvg, heapText } from './heap-graph.js';
 import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef, RuleText } from './model.js';
 
 export interface RenderOptions {
@@ -73,11 +73,19 @@ export function foldDerivation(root: DerivationNode): Folded<DerivationNode> {
   return foldRepeats(root, (n) => n.rule.id);
 }
 
-function derivationHtml(n: Folded<DerivationNode>, o: RenderOptions, open: number): string {
-  const head = `<span class="dnum" id="d${n.id}">${n.id}</span> ${ruleLink(n.node.rule, o)} <code>${withRules(n.node.text, o)}</code>`;
-  if (n.sameAs !== undefined) return `<div class="dleaf">${head} <a class="same" href="#d${n.sameAs}">same as ${n.sameAs}</a></div>`;
-  if (n.children.length === 0) return `<div class="dleaf">${head}</div>`;
-  return `<details${open > 0 ? ' open' : ''}><summary>${head}</summary>${n.children.map((c) => derivationHtml(c, o, open - 1)).join('')}</details>`;
+/**
+ * A derivation drawn as a proof (fig. 2.6): a node's premises side by side over a line, its
+ * judgement under the line, the rule's name at the line's right end (implements [REPORT-PROOF]).
+ * The `open` top levels are drawn; below them each node's premises are one click away, so a
+ * learner unfolds the proof from its conclusion up. A repeated sub-derivation names the first.
+ */
+function proofHtml(n: Folded<DerivationNode>, o: RenderOptions, open: number): string {
+  const rule = n.node.rule.id === NOT_EXPANDED ? '<span class="rule notexp" title="below the depth shown: the value comes from the evaluator">not expanded</span>' : ruleLink(n.node.rule, o);
+  const concl = `<div class="concl"><span class="dnum" id="d${n.id}">${n.id}</span> <code>${withRules(n.node.text, o)}</code></div>`;
+  if (n.sameAs !== undefined) return `<div class="proof"><div class="premises"><a class="same" href="#d${n.sameAs}">same as ${n.sameAs}</a></div><div class="line">${rule}</div>${concl}</div>`;
+  const above = n.children.map((c) => proofHtml(c, o, open - 1)).join('');
+  const premises = n.children.length === 0 ? '' : open > 0 ? `<div class="premises">${above}</div>` : `<details class="premises"><summary>${n.children.length} premise${n.children.length === 1 ? '' : 's'}</summary><div class="premises">${above}</div></details>`;
+  return `<div class="proof">${premises}<div class="line">${rule}</div>${concl}</div>`;
 }
 
 /** A colour from cold to hot for a value's place between the window's least and greatest values. */
@@ -103,19 +111,37 @@ function outputHtml(t: OutputTable): string {
   return `<div class="outwrap"><table class="out">${head}${rows.join('')}</table></div>`;
 }
 
+/** Data for a page script, inside a `<script type="application/json">`: `</` cannot end the element early once escaped. */
+const scriptJson = (v: unknown) => JSON.stringify(v).replace(/<\//g, '<\\/');
+
 /** A machine's steps as data for the slider script, with rule links pre-rendered. */
 function stepsData(steps: readonly MachineStep[], o: RenderOptions): string {
-  const rows = steps.map((s) => [ruleLink(s.rule, o), withRules(s.text, o), s.state === undefined ? '' : escapeHtml(s.state)]);
-  // `</` cannot end the script element early once escaped.
-  return JSON.stringify(rows).replace(/<\//g, '<\\/');
+  return scriptJson(steps.map((s) => [ruleLink(s.rule, o), withRules(s.text, o), s.rule.id, s.heap ?? -1]));
 }
 
-function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions): string {
+/** How a heap machine's stepper draws the heap: the distinct heaps of the run, and where to start. */
+export interface StepperHeaps {
+  readonly graphs: readonly Omit<HeapGraph, 'step'>[];
+  /** the step (from 0) the slider starts at */
+  readonly start: number;
+}
+
+/**
+ * A stepper: a slider with previous/next, "next step of a rule" and "go to step", the step and
+ * the four before it, the state after it; for the heap machine the heap after it as a graph,
+ * drawn again at each step by `initSteppers` (implements [REPORT-STEPPER]).
+ */
+function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions, heaps?: StepperHeaps): string {
   if (steps.length === 0) return '<p>No steps.</p>';
+  const start = heaps?.start ?? 0;
+  const rules = [...new Set(steps.map((s) => s.rule.id))].sort();
+  const first = heaps && steps[start]?.heap !== undefined ? heaps.graphs[steps[start]!.heap!] : undefined;
   return [
     `<div class="stepper" data-steps="${id}">`,
-    `<input type="range" min="0" max="${steps.length - 1}" value="0" aria-label="step"> <span class="stepno">step 1 of ${steps.length}</span>`,
-    `<div class="steptext"></div><pre class="stepstate"></pre>`,
+    `<div class="stepnav"><button type="button" class="prev" aria-label="previous step">◀</button><input type="range" min="0" max="${steps.length - 1}" value="${start}" aria-label="step"><button type="button" class="next" aria-label="next step">▶</button> <span class="stepno">step ${start + 1} of ${steps.length}</span></div>`,
+    `<div class="stepnav"><label>next step of <select class="rulekind">${rules.map((r) => `<option>${escapeHtml(r)}</option>`).join('')}</select></label> <button type="button" class="runto">run to it</button> <label>go to step <input type="number" class="goto" min="1" max="${steps.length}" value="${start + 1}"></label> <span class="stepmsg"></span></div>`,
+    `<div class="steptext"></div><pre class="stepstate">${first ? escapeHtml(heapText(first)) : ''}</pre>`,
+    heaps ? `<h3 class="heapcap">${first ? `The heap after step ${start + 1}: ${first.cells.length} cells` : ''}</h3><div class="heapwrap">${first ? heapGraphSvg({ ...first, step: start + 1 }) : ''}</div><script type="application/json" class="heaps">${scriptJson(heaps.graphs)}</script>` : '',
     `<script type="application/json" class="steps" id="${id}">${stepsData(steps, o)}</script>`,
     '</div>',
   ].join('');
@@ -127,7 +153,11 @@ h1,h2,h3,p,.verdict{overflow-wrap:anywhere}h2{border-bottom:1px solid #ccc;margi
 .diff .add{background:#e3f6e3}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
 .notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}.verdict{padding:.5em 1em;margin:.5em 0;border-left:4px solid}.verdict.ok{background:#e8f5e9;border-color:#2e7d32}.verdict.differs{background:#fdecea;border-color:#c62828}.verdict.vacuous{background:#fff8e1;border-color:#f9a825}
 .outwrap{overflow:auto;max-width:100%;max-height:40em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
-details{margin-left:1.2em}.dleaf{margin-left:2.4em}.dnum{color:#999;font-size:11px}.same{font-size:12px}.steptext{margin:.4em 0}
+details{margin-left:1.2em}.dnum{color:#999;font-size:11px}.same{font-size:12px}
+.proofwrap{overflow:auto;max-width:100%;padding:.5em}.proof{display:inline-flex;flex-direction:column;vertical-align:bottom;margin:0 .5em}.proof .premises{display:flex;justify-content:center;align-items:flex-end;gap:1em;margin:0}
+.proof details.premises{display:block;text-align:center;font-size:12px;color:#555}.proof .line{display:flex;align-items:center;gap:.3em;margin:.1em 0}.proof .line::before{content:"";flex:1;min-width:2em;border-top:1.5px solid #333}.proof .line .rule{font-size:11px;white-space:nowrap}
+.proof .concl{text-align:center;white-space:nowrap}.notexp{color:#777}
+#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked{background:#ffe082}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.stepnav{margin:.3em 0}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
@@ -157,17 +187,23 @@ export interface PageEvent {
 }
 
 /**
- * Makes the step sliders of a page work: each `.stepper` shows its step and the four before it.
- * The HTML file embeds this function's own source, and the playground calls it after each
- * update, so the two cannot drift apart. It uses nothing outside its argument.
+ * Makes the steppers of a page work: each `.stepper` shows its step and the four before it, moves
+ * by its slider, its previous/next buttons, to the next step of a chosen rule, or to a step by
+ * number; a heap machine's stepper prints and draws the heap after the step with `heap` (the page
+ * passes the own source of `heapText` and `heapGraphSvg`). The HTML file embeds this function's own source, and the playground
+ * calls it after each update, so the two cannot drift apart. It uses nothing outside its arguments.
  */
-export function initSteppers(root: PageNode): void {
+export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 'cells'>) => string; svg: (g: HeapGraph) => string }): void {
   for (const el of Array.from(root.querySelectorAll('.stepper'))) {
-    const data = JSON.parse(el.querySelector('script')!.textContent!) as string[][];
-    const range = el.querySelector('input')!;
+    const data = JSON.parse(el.querySelector('script.steps')!.textContent!) as [string, string, string, number][];
+    const heapData = el.querySelector('script.heaps');
+    const graphs = heapData ? (JSON.parse(heapData.textContent!) as Omit<HeapGraph, 'step'>[]) : [];
+    const range = el.querySelector('input[type=range]')!;
     const text = el.querySelector('.steptext')!;
     const state = el.querySelector('.stepstate')!;
     const counter = el.querySelector('.stepno')!;
+    const msg = el.querySelector('.stepmsg')!;
+    const goto = el.querySelector('.goto')!;
     const show = () => {
       const i = Number(range.value);
       const lo = Math.max(0, i - 4);
@@ -175,11 +211,31 @@ export function initSteppers(root: PageNode): void {
         .slice(lo, i + 1)
         .map((d, k) => (lo + k === i ? `<b>${lo + k + 1}. ${d[0]} ${d[1]}</b>` : `${lo + k + 1}. ${d[0]} ${d[1]}`))
         .join('<br>');
-      state.innerHTML = data[i]![2]!;
-      state.style!.display = data[i]![2] ? '' : 'none';
       counter.textContent = `step ${i + 1} of ${data.length}`;
+      goto.value = String(i + 1);
+      const g = graphs[data[i]![3]];
+      state.textContent = g && heap ? heap.text(g) : '';
+      state.style!.display = g && heap ? '' : 'none';
+      if (heapData && heap) {
+        el.querySelector('.heapcap')!.textContent = g ? `The heap after step ${i + 1}: ${g.cells.length} cells` : '';
+        el.querySelector('.heapwrap')!.innerHTML = g ? heap.svg({ ...g, step: i + 1 }) : '';
+      }
     };
-    range.addEventListener!('input', show);
+    const move = (i: number) => {
+      range.value = String(Math.max(0, Math.min(data.length - 1, i)));
+      msg.textContent = '';
+      show();
+    };
+    range.addEventListener!('input', () => move(Number(range.value)));
+    el.querySelector('.prev')!.addEventListener!('click', () => move(Number(range.value) - 1));
+    el.querySelector('.next')!.addEventListener!('click', () => move(Number(range.value) + 1));
+    goto.addEventListener!('change', () => move(Number(goto.value) - 1));
+    el.querySelector('.runto')!.addEventListener!('click', () => {
+      const rule = el.querySelector('.rulekind')!.value;
+      const at = data.findIndex((d, k) => k > Number(range.value) && d[2] === rule);
+      if (at < 0) msg.textContent = `no later step applies [${rule}]`;
+      else move(at);
+    });
     show();
   }
 }
@@ -206,11 +262,58 @@ export function initRules(root: PageNode & { rulesReady?: boolean }): void {
   });
 }
 
+/**
+ * Links the views of one run (implements [REPORT-LINKS]): hovering a loop of a loop nest colours
+ * the iteration-space picture by that loop's iterations and marks the same loop in every nest and
+ * the directives that changed it; hovering a cell of the picture marks the loops around it in the
+ * nests and names their values. Embedded in the HTML file as its own source, so it uses nothing
+ * outside its argument; one listener on the root serves every render of the playground.
+ */
+export function initLinks(root: PageNode & { linksReady?: boolean }): void {
+  if (root.linksReady) return;
+  root.linksReady = true;
+  type Lit = PageNode & { classList: { add(c: string): void; remove(c: string): void } };
+  const all = (sel: string) => Array.from(root.querySelectorAll(sel)) as Lit[];
+  const clear = () => {
+    for (const n of all('.linked')) n.classList.remove('linked');
+    for (const t of all('.space .linkinfo')) t.textContent = '';
+  };
+  const markLoop = (name: string) => {
+    for (const li of all(`#programs li[data-key="for ${name}"]`)) li.classList.add('linked');
+    all('#programs .looptree').forEach((tree, i) => {
+      if (tree.querySelector(`li.changed[data-key="for ${name}"]`)) root.querySelector(`#T${i}`) && (root.querySelector(`#T${i}`) as Lit).classList.add('linked');
+    });
+  };
+  root.addEventListener!('mouseover', (e) => {
+    const li = e.target?.closest?.('#programs li[data-key^="for "]');
+    const cell = e.target?.closest?.('.space rect[data-g]');
+    if (!li && !cell) return;
+    clear();
+    if (li) {
+      const name = li.getAttribute!('data-key')!.slice(4).replace(/ #\d+$/, '');
+      markLoop(name);
+      for (const sp of all('.space')) {
+        const opt = sp.querySelector(`option[data-loop="${name}"]`) as (PageNode & { value: string }) | null;
+        if (!opt) continue;
+        (sp as Lit & { colourBy?: (k: string) => void }).colourBy?.(opt.value);
+        sp.classList.add('linked');
+      }
+      return;
+    }
+    const space = cell!.closest!('.space')!;
+    const values = cell!.getAttribute!('data-g')!.split(',');
+    const loops = Array.from(space.querySelectorAll('option[data-loop]')).map((o, i) => [o.getAttribute!('data-loop')!, values[i + 1]] as const);
+    for (const [name] of loops) markLoop(name);
+    space.querySelector('.linkinfo')!.textContent = `point ${cell!.getAttribute!('data-p')}: ${loops.map(([n, v]) => `${n} = ${v}`).join(', ')}`;
+  });
+}
+
 /** Everything a page's script does; the playground calls it after each update. */
 export function initPage(root: PageNode): void {
-  initSteppers(root);
+  initSteppers(root, { text: heapText, svg: heapGraphSvg });
   initSpaces(root);
   initRules(root);
+  initLinks(root);
 }
 
 /** The sections of a report, without the page around them (the playground embeds them). */
@@ -247,11 +350,13 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
   }
   if (m.derivation) {
     const folded = foldDerivation(m.derivation.tree);
-    sec.push(`<section id="derivation"><h2>Derivation of <code>${escapeHtml(m.derivation.point)}</code></h2>${m.derivation.truncated ? '<p class="notes">Sub-derivations below the depth limit are not shown.</p>' : ''}${derivationHtml(folded, o, 2)}</section>`);
+    const d = m.derivation;
+    const depth = d.depth === undefined ? '' : `<p class="notes">The whole derivation takes more than ${d.budget} steps; it is shown to depth ${d.depth} as <code>refsem explain --depth ${d.depth}</code> prints it: a func access below is <em>not expanded</em>, its value taken from the evaluator.</p>`;
+    sec.push(`<section id="derivation"><h2>Derivation of <code>${escapeHtml(d.point)}</code></h2>${depth}${d.truncated ? `<p class="notes">Only the first ${d.nodes} nodes of the derivation are shown.</p>` : ''}<div class="proofwrap">${proofHtml(folded, o, 3)}</div></section>`);
   }
   if (m.perceus) {
     const p = m.perceus;
-    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3>Heap machine</h3>${stepperHtml('heap-steps', p.steps, o)}${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Result: <code>${escapeHtml(p.result)}</code></p>${p.heap ? `<h3 id="heap">The heap after step ${p.heap.step}: ${p.heap.cells.length} cells</h3><div class="heapwrap">${heapGraphSvg(p.heap)}</div>` : ''}</section>`);
+    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3 id="heap">Heap machine</h3><p>Result: <code>${escapeHtml(p.result)}</code></p>${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}${stepperHtml('heap-steps', p.steps, o, { graphs: p.graphs, start: p.heap ? p.heap.step - 1 : 0 })}</section>`);
   }
   const body = sec.join('\n');
   return body + rulesAppendix(body, o);
@@ -259,5 +364,5 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
 
 /** The whole page: the sections, the style, and the slider script. */
 export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document);(${initSpaces.toString()})(document);(${initRules.toString()})(document);</script></body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document, { text: ${heapText.toString()}, svg: ${heapGraphSvg.toString()} });(${initSpaces.toString()})(document);(${initRules.toString()})(document);(${initLinks.toString()})(document);</script></body></html>\n`;
 }

@@ -3,7 +3,6 @@
 // each step (cells reserved as reuse tokens shown as such). Bad input becomes a located message.
 import { UserError } from '../diag.js';
 import { CONFIGS, annotate, showRV } from '../perceus/pipeline.js';
-import { type Cell, RESERVED, type RV, STATIC } from '../perceus/heap-code.js';
 import { compile } from '../perceus/heap-compile.js';
 import { run } from '../perceus/heap-machine.js';
 import { printProgram } from '../perceus/print.js';
@@ -11,23 +10,12 @@ import { loadProgram } from '../perceus/scope.js';
 import type { TraceLine } from '../perceus/heap-machine.js';
 import type { MachineStep, ReportModel, RuleRef } from './model.js';
 import { REPORT_LIMITS } from './build.js';
-import { type HeapGraph, heapGraph } from './heap-graph.js';
+import { type HeapGraph, heapGraph, reuseWatcher } from './heap-graph.js';
 
 export interface LambdaReportRequest {
   readonly source: { readonly file: string; readonly text: string };
   /** the step (from 1, as the stepper counts) whose heap is drawn as a graph; default the first at which the heap is largest */
   readonly step?: number;
-}
-
-/** One value as the heap shows it: an integer, a static constructor, or a cell's id. */
-const showField = (v: RV): string => (typeof v !== 'object' ? String(v) : v.rc === STATIC ? (v.con?.name ?? 'NULL') : `#${v.id}`);
-
-/** The live cells, one per line: id, constructor or closure with its fields, reference count. */
-function showHeap(live: ReadonlySet<Cell>): string {
-  const cells = [...live].sort((a, b) => a.id - b.id);
-  if (cells.length === 0) return '(empty heap)';
-  const state = (c: Cell) => (c.rc === RESERVED ? 'reserved for reuse' : `rc=${c.rc}`);
-  return cells.map((c) => `#${c.id} ${c.con ? c.con.name : 'closure'}(${c.fields.map(showField).join(', ')}) ${state(c)}`).join('\n');
 }
 
 export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
@@ -38,26 +26,34 @@ export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
     const config = CONFIGS.find((c) => c.name === '+reusespec')!;
     const annotated = annotate(core, config);
     const trace: TraceLine[] = [];
-    const heaps: { step: number; heap: string }[] = [];
+    const heaps: { step: number; graph: number }[] = [];
     // The heap after each step, read through the per-step hook (which also makes the machine
     // track its live cells); it never reports a violation. A binding of a computed value takes two
     // steps but one call of the hook, so a step shows the heap of the first hook at or after it.
+    // Equal heaps are kept once (`graphs`), so the page can draw the graph at every step.
     let graph: HeapGraph | undefined;
+    const graphs: Omit<HeapGraph, 'step'>[] = [];
+    const known = new Map<string, number>();
+    const reuses = reuseWatcher();
     const result = run(compile(annotated, false), {
       trace,
       maxSteps: REPORT_LIMITS.machineSteps,
       check: (state, step) => {
-        heaps.push({ step, heap: showHeap(state.live) });
         // the hook runs after the step that added the last trace line
         const shown = trace.length;
-        if (req.step !== undefined ? !graph && shown >= req.step : state.live.size > (graph?.cells.length ?? -1)) graph = heapGraph(state.live, shown);
+        const g = heapGraph(state.live, shown, reuses(state.live, shown));
+        const { step: _, ...shape } = g;
+        const key = JSON.stringify(shape);
+        if (!known.has(key)) (known.set(key, graphs.length), graphs.push(shape));
+        heaps.push({ step, graph: known.get(key)! });
+        if (req.step !== undefined ? !graph && shown >= req.step : state.live.size > (graph?.cells.length ?? -1)) graph = g;
         return undefined;
       },
     });
     let h = 0;
     const steps: MachineStep[] = trace.map((t) => {
       while (h < heaps.length - 1 && heaps[h]!.step < t.step) h++;
-      return { rule: rule(t.rule), text: t.text, state: heaps[h]?.heap ?? '' };
+      return { rule: rule(t.rule), text: t.text, ...(heaps[h] ? { heap: heaps[h]!.graph } : {}) };
     });
     const stopped = result.stop?.kind === 'budget';
     return {
@@ -70,6 +66,7 @@ export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
         result: result.value !== undefined ? showRV(result.value) : stopped ? `not finished after ${REPORT_LIMITS.machineSteps} steps` : 'no value',
         truncated: stopped,
         ...(graph ? { heap: graph } : {}),
+        graphs,
       },
     };
   } catch (e) {

@@ -35,8 +35,8 @@ export interface DerivationNode {
 export interface MachineStep {
   readonly rule: RuleRef;
   readonly text: string;
-  /** the state after the step, when the machine shows one (the heap of λ1) */
-  readonly state?: string;
+  /** for the heap machine, the heap after the step: an index into the report's `perceus.graphs` */
+  readonly heap?: number;
 }
 
 export interface OutputTable {
@@ -67,7 +67,16 @@ export interface ReportModel {
   /** which loop iteration wrote each output point, and what each tile computed of each producer */
   readonly space?: IterationSpace;
   readonly machine?: { readonly window: string; readonly steps: readonly MachineStep[]; readonly outcome: string; readonly truncated: boolean };
-  readonly derivation?: { readonly point: string; readonly tree: DerivationNode; readonly truncated: boolean };
+  readonly derivation?: {
+    readonly point: string;
+    readonly tree: DerivationNode;
+    /** more than `nodes` nodes: the tree is cut */
+    readonly truncated: boolean;
+    readonly nodes: number;
+    /** set when the whole derivation exceeded `budget` steps and this one was derived to this depth only */
+    readonly depth?: number;
+    readonly budget: number;
+  };
   readonly perceus?: {
     readonly translated: string;
     readonly steps: readonly MachineStep[];
@@ -75,6 +84,8 @@ export interface ReportModel {
     readonly truncated: boolean;
     /** the heap as a graph at one step: the one asked for, else the first at which the heap is largest */
     readonly heap?: HeapGraph;
+    /** the distinct heaps of the run, each once; a step names its own by index */
+    readonly graphs: readonly Omit<HeapGraph, 'step'>[];
   };
 }
 

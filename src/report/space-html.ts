@@ -10,7 +10,7 @@ import { cellTile, type IterationSpace } from './iteration-space.js';
 export const groupColour = (g: number): string => `hsl(${Math.round((g * 137.508) % 360)},62%,74%)`;
 
 /** The colourings a reader can choose: by tile, by the iteration of each loop, by parallel worker. */
-function modes(s: IterationSpace): { label: string; group: (cell: readonly number[]) => number }[] {
+function modes(s: IterationSpace): { label: string; loop?: string; group: (cell: readonly number[]) => number }[] {
   const tiles = new Map<string, number>();
   const tile = (c: readonly number[]) => {
     const k = cellTile(s, c);
@@ -19,7 +19,7 @@ function modes(s: IterationSpace): { label: string; group: (cell: readonly numbe
   const worker = s.loops.findIndex((l) => l.parallel);
   return [
     { label: 'tile', group: tile },
-    ...s.loops.map((l, i) => ({ label: `iteration of ${l.name}`, group: (c: readonly number[]) => c[i]! })),
+    ...s.loops.map((l, i) => ({ label: `iteration of ${l.name}`, loop: l.name, group: (c: readonly number[]) => c[i]! })),
     ...(worker >= 0 ? [{ label: `parallel worker (${s.loops[worker]!.name})`, group: (c: readonly number[]) => c[worker]! }] : []),
   ];
 }
@@ -70,13 +70,13 @@ export function spaceHtml(s: IterationSpace): string {
   const loops = s.loops.map((l) => `<code>${escapeHtml(l.name)}</code>${l.parallel ? ' (parallel)' : ''}`).join(', ');
   return [
     '<div class="space">',
-    `<div class="controls"><label>Colour by <select class="colour">${ms.map((m, k) => `<option value="${k}">${escapeHtml(m.label)}</option>`).join('')}</select></label>`,
+    `<div class="controls"><label>Colour by <select class="colour">${ms.map((m, k) => `<option value="${k}"${m.loop ? ` data-loop="${escapeHtml(m.loop)}"` : ''}>${escapeHtml(m.label)}</option>`).join('')}</select></label>`,
     flat.length > 0 ? ` <label>Producer <select class="producer">${producerOptions}</select></label>` : '',
     ' <button type="button" class="play">play in loop order</button></div>',
     `<svg class="grid" xmlns="http://www.w3.org/2000/svg" width="${(x1 - x0) * c}" height="${(y1 - y0) * c}" viewBox="0 0 ${(x1 - x0) * c} ${(y1 - y0) * c}" role="img" aria-label="iteration space of ${escapeHtml(s.func)}">`,
     `<g class="cells">${rects.join('')}</g>${window}<g class="overlay"></g>${conflict}</svg>`,
     k ? `<p class="conflict-text">The run stopped at a ${escapeHtml(k.text)}; the cell marked × is that point of <code>${escapeHtml(k.func)}</code>.</p>` : '',
-    `<p class="caption">Loops around the stores of <code>${escapeHtml(s.func)}</code>: ${loops || 'none'}. Click a cell to see what its tile computes.</p>`,
+    `<p class="caption">Loops around the stores of <code>${escapeHtml(s.func)}</code>: ${loops || 'none'}. Click a cell to see what its tile computes; hover a loop of a loop nest to colour by its iterations.</p><p class="linkinfo"></p>`,
     `<script type="application/json" class="spacedata">${data}</script>`,
     '</div>',
   ].join('');
@@ -93,6 +93,8 @@ interface SvgNode {
   textContent: string | null;
   innerHTML: string;
   value: string;
+  /** set by `initSpaces`: colour the cells by mode `k` of the selector (the page's links use it) */
+  colourBy?: (k: string) => void;
 }
 
 interface SpaceData {
@@ -148,6 +150,7 @@ export function initSpaces(root: { querySelectorAll(selector: string): ArrayLike
       caption.textContent = `Tile ${tile || '(outside every tile)'}: ${p.func} allocated ${region} and computed ${here?.points.length ?? 0} points, ${again} of them also computed by another tile.`;
     };
     colour.addEventListener('change', recolour);
+    el.colourBy = (k) => ((colour.value = k), recolour());
     producer?.addEventListener('change', draw);
     el.querySelector('.cells')!.addEventListener('click', (e) => {
       const r = e.target?.closest('rect[data-tile]');

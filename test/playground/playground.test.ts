@@ -137,18 +137,74 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(await page.locator('#machine .steptext b').textContent()).toMatch(/^21\. \[[A-Z-]+\]/);
   });
 
+  it('[REPORT-STEPPER] [REPORT-HEAP-REUSE] the heap graph follows the stepper of map, and the step that reuses a cell draws the arrow from the freed one', async () => {
+    if (!page.url().startsWith(url)) await page.goto(url);
+    await page.selectOption('#example', 'map');
+    await page.waitForSelector('#report #perceus .heapwrap svg');
+    const perceus = page.locator('#perceus');
+    const cap = () => perceus.locator('.heapcap').textContent();
+    expect(await cap()).toMatch(/^The heap after step 123: 11 cells$/);
+    await perceus.locator('button.next').click();
+    expect(await perceus.locator('.stepno').textContent()).toBe('step 124 of 281');
+    expect(await cap()).toMatch(/^The heap after step 124: /);
+    // the graph and the list beside it are the same cells
+    const boxes = await perceus.locator('.heapwrap g.cell').evaluateAll((gs) => gs.map((g) => `#${g.getAttribute('data-cell')}`));
+    const listed = ((await perceus.locator('.stepstate').textContent()) ?? '').split('\n').map((l) => l.split(' ')[0]);
+    expect(boxes).toEqual(listed);
+    await perceus.locator('select.rulekind').selectOption('CONRU-R');
+    await perceus.locator('button.runto').click();
+    expect(await perceus.locator('.stepno').textContent()).toBe('step 209 of 281');
+    expect(await perceus.locator('.steptext b').textContent()).toMatch(/^209\. \[CONRU-R\]/);
+    expect(await perceus.locator('.heapwrap line.reuse').count()).toBe(1);
+    expect(await perceus.locator('.heapwrap g.ghost').textContent()).toContain('freed #1 Cons(10, Nil)');
+    await perceus.locator('.heapwrap').screenshot({ path: join(ARTIFACTS, 'playground-heap-reuse.png') });
+    await perceus.locator('button.next').click();
+    expect(await perceus.locator('.heapwrap line.reuse').count()).toBe(0);
+    await perceus.locator('input.goto').fill('1');
+    await perceus.locator('input.goto').dispatchEvent('change');
+    expect(await perceus.locator('.stepno').textContent()).toBe('step 1 of 281');
+    await perceus.locator('button.prev').click();
+    expect(await perceus.locator('.stepno').textContent()).toBe('step 1 of 281');
+  });
+
+  it('[REPORT-LINKS] hovering a loop colours the picture by its iterations and marks its directives; hovering a cell marks the loops around it', async () => {
+    if (!page.url().startsWith(url)) await page.goto(url);
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #space svg');
+    const last = page.locator('#programs .looptree').last();
+    await last.locator('li[data-key="for f.s0.xi"]').first().hover();
+    expect(await page.locator('#space select.colour').inputValue()).toBe('2');
+    expect(await page.locator('#space .space.linked').count()).toBe(1);
+    // the split made f.s0.xi: its directive is marked, and the loop in every nest that has it
+    expect(await page.locator('#T1').getAttribute('class')).toContain('linked');
+    expect(await page.locator('#programs li.linked[data-key="for f.s0.xi"]').count()).toBe(await page.locator('#programs li[data-key="for f.s0.xi"]').count());
+    // the cells of one iteration of f.s0.xi share a colour: x = 1 and x = 4 (xi = 1), not x = 2
+    const fill = (x: number) => page.locator(`#space rect[data-p="${x}"]`).getAttribute('fill');
+    expect(await fill(1)).toBe(await fill(4));
+    expect(await fill(1)).not.toBe(await fill(2));
+    await page.locator('#space rect[data-p="4"]').hover();
+    expect(await page.locator('#space .linkinfo').textContent()).toBe('point 4: f.s0.xo = 1, f.s0.xi = 1');
+    expect(await page.locator('#programs li.linked[data-key="for f.s0.xo"]').count()).toBeGreaterThan(0);
+    await page.locator('#programs').screenshot({ path: join(ARTIFACTS, 'playground-links.png') });
+  });
+
   it('a derivation opens, and a repeated sub-derivation refers to its first occurrence', async () => {
     await page.selectOption('#example', 'sec22');
     await afterEdit(page, () => page.fill('#alg', 'pipeline f() {\n  func g(x) = x * x;\n  func f(x) = g(x) + g(x);\n}\n'));
     await afterEdit(page, () => page.fill('#point', 'f(2)'));
-    expect(await page.locator('#derivation > details').getAttribute('open')).not.toBeNull();
-    expect(await page.locator('#derivation summary').first().textContent()).toContain('f(2) ⇓ 8');
+    // [REPORT-PROOF] drawn as a proof: the conclusion under the line, the rule's name at the line
+    const root = page.locator('#derivation .proofwrap > .proof');
+    expect(await root.locator('> .concl').textContent()).toContain('f(2) ⇓ 8');
+    expect(await root.locator('> .line a.rule').getAttribute('data-rule')).toBe('REALIZE');
+    // the premises stand above the conclusion
+    const [above, below] = await Promise.all([root.locator('> .premises').boundingBox(), root.locator('> .concl').boundingBox()]);
+    expect(above!.y + above!.height).toBeLessThanOrEqual(below!.y);
     const same = page.locator('#derivation a.same');
     expect(await same.count()).toBe(1);
     const target = (await same.getAttribute('href'))!;
     expect(await page.locator(`#derivation ${target}`).count()).toBe(1);
-    await page.locator('#derivation details details summary').first().click();
     expect(await page.locator('#derivation').textContent()).toContain('g(2) ⇓ 4');
+    await page.locator('#derivation').screenshot({ path: join(ARTIFACTS, 'playground-proof.png') });
   });
 
   it('a shared link reproduces the view; a corrupted one opens the default example with a notice', async () => {
@@ -321,4 +377,33 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('[REPORT-HEAP-REUSE] the heap graph of a λ1 report follows its stepper in the file\'s own script too', async () => {
+    const { runCli } = await import('../support/cli.js');
+    const dir = mkdtempSync(join(tmpdir(), 'refsem-html-'));
+    const map = join(dir, 'map.html');
+    expect((await runCli(['html', join(root, 'examples', 'perceus', 'map.lam'), '-o', map])).code).toBe(0);
+    const b = await launchChromium();
+    try {
+      const p = await b.newPage();
+      const errors: string[] = [];
+      p.on('pageerror', (e) => errors.push(String(e)));
+      await p.goto(`file://${map}`);
+      await p.locator('#perceus select.rulekind').selectOption('CONRU-R');
+      await p.locator('#perceus button.runto').click();
+      expect(await p.locator('#perceus .heapcap').textContent()).toMatch(/^The heap after step 209: /);
+      expect(await p.locator('#perceus .heapwrap line.reuse').count()).toBe(1);
+      await p.locator('#perceus button.next').click();
+      expect(await p.locator('#perceus .heapcap').textContent()).toMatch(/^The heap after step 210: /);
+      await p.locator('#perceus').screenshot({ path: join(ARTIFACTS, 'html-report-heap.png') });
+      const phone = await b.newPage({ viewport: { width: 390, height: 844 } });
+      await phone.goto(`file://${map}`);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await phone.locator('#perceus').screenshot({ path: join(ARTIFACTS, 'html-report-heap-phone.png') });
+      expect(errors).toEqual([]);
+    } finally {
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -3,7 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../src/report/build.js';
+import { NOT_EXPANDED } from '../../src/alg-semantics/spec-eval.js';
+import { buildReport, REPORT_LIMITS } from '../../src/report/build.js';
+import { reportBody } from '../../src/report/html.js';
+import type { DerivationNode } from '../../src/report/model.js';
 import { runCli } from '../support/cli.js';
 import { example, examplesDir, scratch } from '../support/files.js';
 
@@ -68,6 +71,29 @@ describe('regressions of the report', () => {
     expect(m.programs.some((p) => p.directive?.includes('harris.halide:1:1'))).toBe(false);
   });
 
+  it('[REPORT-LINKS] every loop the picture colours by is a loop of the nests, by the same name', () => {
+    const page = reportBody(buildReport({ source: sec22, schedule: sched, window: [[0, 6]] }));
+    const colouredBy = [...page.matchAll(/<option value="\d+" data-loop="([^"]+)">/g)].map((x) => x[1]);
+    expect(colouredBy).toEqual(['f.s0.xo', 'f.s0.xi']);
+    for (const name of colouredBy) expect(page).toContain(`data-key="for ${name}"`);
+    expect(page).toContain('<p class="linkinfo"></p>');
+  });
+
+  it('[REPORT-PROOF] a derivation too long to show whole is shown to a depth, its deeper accesses not expanded', () => {
+    // each func reads the next one twice: 2^16 lookups, more than the report's derivation budget
+    const funcs = Array.from({ length: 16 }, (_, i) => `  func f${i}(x) = f${i + 1}(x) + f${i + 1}(x + 1);`).reverse();
+    const text = `pipeline f0() {\n  func f16(x) = x;\n${funcs.join('\n')}\n}\n`;
+    const m = buildReport({ source: { file: 'deep.alg', text }, window: [[0, 1]] });
+    expect(m.errors).toEqual([]);
+    expect(m.derivation).toMatchObject({ point: 'f0(0)', depth: REPORT_LIMITS.derivationDepth, budget: REPORT_LIMITS.derivationSteps });
+    const rules = (n: DerivationNode): string[] => [n.rule.id, ...n.children.flatMap(rules)];
+    expect(rules(m.derivation!.tree)).toContain(NOT_EXPANDED);
+    expect(m.derivation!.tree.text).toMatch(/⇓ \d+$/);
+    const page = reportBody(m);
+    expect(page).toContain(`shown to depth ${REPORT_LIMITS.derivationDepth} as <code>refsem explain --depth ${REPORT_LIMITS.derivationDepth}</code>`);
+    expect(page).toContain('<span class="rule notexp"');
+  });
+
   it('the machine stopped by the report’s step limit says so, and does not call itself stuck', () => {
     const m = buildReport({ source: { file: 'blur.alg', text: example('blur.alg') }, schedule: { file: 'blur.sched', text: example('blur.sched') }, stepWindow: [[0, 8], [0, 8]] });
     expect(m.machine!.truncated).toBe(true);
@@ -125,7 +151,8 @@ describe('buildLambdaReport', () => {
     expect(m.errors).toEqual([]);
     expect(m.perceus!.translated).toContain('Cons@ru1(t, t\'1)');
     expect(m.perceus!.result).toBe('65');
-    const heaps = m.perceus!.steps.map((s) => s.state!);
+    const { heapText } = await import('../../src/report/heap-graph.js');
+    const heaps = m.perceus!.steps.map((s) => heapText(m.perceus!.graphs[s.heap!]!));
     // the list 1 … 10 is built, reused in place by map (its cells reserved as tokens), then freed
     expect(heaps.some((h) => h.split('\n').length >= 10 && h.includes('Cons(10, Nil)'))).toBe(true);
     expect(heaps.some((h) => h.includes('reserved for reuse'))).toBe(true);

@@ -1,7 +1,7 @@
 // The report renderer: line diffs, folding of repeated sub-derivations, and the page's structure.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, foldDerivation, lineDiff, renderReport } from '../../src/report/html.js';
+import { escapeHtml, foldDerivation, lineDiff, renderReport, reportBody } from '../../src/report/html.js';
 import type { DerivationNode, ReportModel } from '../../src/report/model.js';
 
 describe('lineDiff', () => {
@@ -53,6 +53,27 @@ describe('foldDerivation', () => {
     for (let i = 1; i <= 40; i++) n = { rule: { id: 'OP-EVAL' }, text: `x${i}`, children: [n, n] };
     const count = (x: ReturnType<typeof foldDerivation>): number => 1 + x.children.reduce((a, c) => a + count(c), 0);
     expect(count(foldDerivation(n))).toBe(81);
+  });
+});
+
+describe('[REPORT-PROOF] a derivation as a proof', () => {
+  const leaf = (text: string): DerivationNode => ({ rule: { id: 'CONST-EVAL' }, text, children: [] });
+  const chain = (depth: number): DerivationNode => (depth === 0 ? leaf('0 ⇓ 0') : { rule: { id: 'OP-EVAL' }, text: `e${depth} ⇓ 0`, children: [chain(depth - 1), leaf(`${depth} ⇓ ${depth}`)] });
+  const body = (tree: DerivationNode) => reportBody({ title: 't', errors: [], notes: [], programs: [], derivation: { point: 'f(0)', tree, truncated: false, nodes: 3000, budget: 30000 } });
+
+  it('draws the premises, then the line with the rule, then the conclusion', () => {
+    const page = body({ rule: { id: 'OP-EVAL' }, text: '1 + 2 ⇓ 3', children: [leaf('1 ⇓ 1'), leaf('2 ⇓ 2')] });
+    const root = page.slice(page.indexOf('<div class="proofwrap">'));
+    const [p, l, c] = ['<div class="premises">', '<div class="line"><span class="rule">[OP-EVAL]', '1 + 2 ⇓ 3'].map((x) => root.indexOf(x));
+    expect(p).toBeGreaterThan(0);
+    expect(p < l && l < c).toBe(true);
+    expect(root.indexOf('1 ⇓ 1')).toBeLessThan(l);
+  });
+
+  it('draws three levels open and folds the premises below them', () => {
+    const page = body(chain(6));
+    expect(page.match(/<details class="premises">/g)).toHaveLength(3);
+    expect(page.match(/<div class="proof">/g)).toHaveLength(13);
   });
 });
 
