@@ -14,7 +14,10 @@ import { type LoopInfo, isInside, loopsOf } from '../target-semantics/walk.js';
 import { resolveLoop } from '../schedule/loops.js';
 import { JIT_TARGET_PY } from './jit-target.js';
 
-/** A reason the bridge cannot state a case in Halide: counted as `rejected_by_refsem`. */
+/**
+ * A reason the bridge cannot state a case in Halide: counted as `rejected_by_refsem`. Its message
+ * starts with the rule of spec/halide.md that documents the hazard, in brackets.
+ */
 export class BridgeRefusal extends Error {}
 
 /** One applied directive with the programs before and after it (the bridge reads new loop names off them). */
@@ -45,9 +48,9 @@ interface Scope {
 function value(e: Expr, s: Scope): string {
   switch (e.k) {
     case 'const': {
-      if (isError(e.value)) throw new BridgeRefusal('the algorithm writes an error constant, which Halide has no value for');
+      if (isError(e.value)) throw new BridgeRefusal('[HALIDE-OPS] the algorithm writes an error constant, which Halide has no value for');
       const b = toBig(e.value);
-      if (b > INT64_MAX || b < INT64_MIN) throw new BridgeRefusal(`the constant ${b} does not fit Halide's Int(64)`);
+      if (b > INT64_MAX || b < INT64_MIN) throw new BridgeRefusal(`[HALIDE-TYPES] the constant ${b} does not fit Halide's Int(64)`);
       return `hl.i64(${b})`;
     }
     case 'var':
@@ -55,11 +58,11 @@ function value(e: Expr, s: Scope): string {
       if (s.rvars.has(e.name)) return `hl.i64(${s.rvars.get(e.name)!})`;
       if (s.params.has(e.name)) return pyParam(e.name);
       if (s.window?.has(e.name)) return `hl.i64(${s.window.get(e.name)!})`;
-      throw new BridgeRefusal(`unbound variable '${e.name}'`);
+      throw new BridgeRefusal(`[HALIDE-OPS] unbound variable '${e.name}'`);
     case 'access':
       return `${pyFunc(e.func)}[${e.args.map((a) => index(a, s)).join(', ')}]`;
     case 'hole':
-      throw new BridgeRefusal('a bounds hole is not part of an algorithm');
+      throw new BridgeRefusal('[HALIDE-OPS] a bounds hole is not part of an algorithm');
     case 'op': {
       const [a, b, c] = e.args.map((x) => value(x, s));
       const truth = (x: string) => `(${x} != 0)`;
@@ -153,7 +156,7 @@ class LoopVars {
     // A loop copied into a specialization before any directive renamed it there is the same
     // Halide variable as the loop it was copied from (Halide's specializations share the Vars).
     const v = this.known.get(loop) ?? this.known.get(loop.replace(/\.k\d+\./, '.'));
-    if (!v) throw new BridgeRefusal(`the bridge does not know loop ${loop}`);
+    if (!v) throw new BridgeRefusal(`[HALIDE-SCHEDULE] the bridge does not know loop ${loop}`);
     return v;
   }
 
@@ -181,7 +184,7 @@ const MAX_LANES = 65535n;
 // has no faithful Halide 14 statement.
 function refuseWideVector(len: Expr): void {
   if (len.k === 'const' && !isError(len.value) && toBig(len.value) > MAX_LANES) {
-    throw new BridgeRefusal(`a vector of ${toBig(len.value)} lanes: Halide 14 holds at most ${MAX_LANES} (it wraps the count and its compiler fails); vectorize a split of at most ${MAX_LANES}`);
+    throw new BridgeRefusal(`[HALIDE-LANES] a vector of ${toBig(len.value)} lanes: Halide 14 holds at most ${MAX_LANES} (it wraps the count and its compiler fails); vectorize a split of at most ${MAX_LANES}`);
   }
 }
 
@@ -196,7 +199,7 @@ function scheduleCall(p: Pipeline, step: ScheduleStep, loops: LoopVars, outer: S
   const name = step.call.directive.name;
   const at = (loop: string) => {
     const n = parseLoopName(loop);
-    if (!n) throw new BridgeRefusal(`loop ${loop} is not named ⟨func, stage, variable⟩`);
+    if (!n) throw new BridgeRefusal(`[HALIDE-SCHEDULE] loop ${loop} is not named ⟨func, stage, variable⟩`);
     return n;
   };
   const stage = (loop: string) => {
@@ -259,7 +262,7 @@ function scheduleCall(p: Pipeline, step: ScheduleStep, loops: LoopVars, outer: S
     case 'store-at': {
       const loop = resolve(a.loop as string);
       const n = at(loop);
-      if (n.spec > 0) throw new BridgeRefusal(`${name} at ${loop}, a loop of a specialization: Halide's LoopLevel cannot name one`);
+      if (n.spec > 0) throw new BridgeRefusal(`[HALIDE-SPECIALIZE] ${name} at ${loop}, a loop of a specialization: Halide's LoopLevel cannot name one`);
       const level = n.stage === 0 ? `${pyFunc(n.func)}, ${loops.of(loop)}` : `hl.LoopLevel(${pyFunc(n.func)}, ${loops.of(loop)}, ${n.stage})`;
       if (name === 'compute-at') placed.set(a.func as string, level);
       else stored.add(a.func as string);
@@ -280,7 +283,7 @@ function scheduleCall(p: Pipeline, step: ScheduleStep, loops: LoopVars, outer: S
       return [`${pyFunc(f!)}.align_bounds(${pyVar(d!)}, ${i32(a.modulus)}${a.remainder === undefined ? '' : `, ${i32(a.remainder)}`})`];
     }
     default:
-      throw new BridgeRefusal(`the bridge does not map directive '${name}' to Halide yet (it maps split, reorder, swap, fuse, traverse, vectorize, unroll, inline, compute-at, store-at, specialize, bound, bound-extent and align-bounds)`);
+      throw new BridgeRefusal(`[HALIDE-SCHEDULE] the bridge does not map directive '${name}' to Halide yet (it maps split, reorder, swap, fuse, traverse, vectorize, unroll, inline, compute-at, store-at, specialize, bound, bound-extent and align-bounds)`);
   }
 }
 
@@ -325,7 +328,7 @@ export function halideProgram(p: Pipeline, steps: readonly ScheduleStep[], input
   const mins = input.window.map(([m]) => toBig(m));
   const lens = input.window.map(([, l]) => toBig(l));
   for (const x of [...mins, ...lens, ...mins.map((m, i) => m + lens[i]!)]) {
-    if (x > 2n ** 31n - 1n || x < -(2n ** 31n)) throw new BridgeRefusal(`the window reaches ${x}, outside Halide's index range (Int(32))`);
+    if (x > 2n ** 31n - 1n || x < -(2n ** 31n)) throw new BridgeRefusal(`[HALIDE-TYPES] the window reaches ${x}, outside Halide's index range (Int(32))`);
   }
   if (lens.some((l) => l <= 0n)) {
     out.push('print(json.dumps({"values": []}))');

@@ -16,12 +16,13 @@ import { BUILTIN_ENGINES } from '../bounds/engine.js';
 import { execTgt } from '../target-semantics/exec.js';
 import { BridgeRefusal, type ScheduleStep, halideProgram } from './emit.js';
 import { HalideServer, OUTPUT_CAP_BYTES, type ProgramExit } from './server.js';
+import { type KnownBug, knownCrash, knownValuesBug } from './findings.js';
 
 export const PYTHON = '/usr/bin/python3';
 
 /** What Halide did with a program. */
 export type HalideRun =
-  | { readonly kind: 'values'; readonly values: readonly string[]; readonly ms?: number }
+  | { readonly kind: 'values'; readonly values: readonly string[]; readonly ms?: number; readonly warnings?: string }
   | { readonly kind: 'rejected'; readonly message: string }
   | { readonly kind: 'crash'; readonly message: string };
 
@@ -81,10 +82,14 @@ function classify(r: ProgramExit, timeoutMs: number): HalideRun {
     return at >= 0 ? { kind: 'rejected', message } : { kind: 'crash', message };
   }
   if (r.stdoutCut) return { kind: 'crash', message: `its output passed ${OUTPUT_CAP_BYTES / 2 ** 20} MB and was cut; narrow the window` };
-  const last = r.stdout.trim().split('\n').pop() ?? '';
+  const lines = r.stdout.trim().split('\n');
+  const last = lines.pop() ?? '';
   try {
     const { values, ms } = JSON.parse(last) as { values: string[]; ms?: number };
-    return { kind: 'values', values, ...(ms !== undefined ? { ms } : {}) };
+    // Halide's compile-time warnings, which may say its values are no evidence ([HALIDE-KNOWN-BUG]);
+    // Halide 14's Python bindings print them on standard output, before the values.
+    const warnings = [...lines, r.stderr].join('\n').trim();
+    return { kind: 'values', values, ...(ms !== undefined ? { ms } : {}), ...(warnings ? { warnings } : {}) };
   } catch {
     return { kind: 'crash', message: `unreadable output: ${last.slice(0, 200)}` };
   }
@@ -93,7 +98,7 @@ function classify(r: ProgramExit, timeoutMs: number): HalideRun {
 const lastLine = (text: string): string | undefined => text.split('\n').filter(Boolean).slice(-1)[0];
 
 /** The verdicts a campaign tallies, in the order its summary lists them. */
-export const HALIDE_VERDICTS = ['equal', 'differs', 'rejected_by_halide', 'rejected_by_refsem', 'crash', 'outside_index_range'] as const;
+export const HALIDE_VERDICTS = ['equal', 'differs', 'rejected_by_halide', 'rejected_by_refsem', 'crash', 'outside_index_range', 'known_halide_bug'] as const;
 
 /** The verdict of one (algorithm, schedule, input) against Halide. */
 export type HalideVerdict =
@@ -101,7 +106,9 @@ export type HalideVerdict =
   | { readonly kind: 'differs'; readonly point: string; readonly expected: string; readonly actual: string }
   | { readonly kind: 'rejected_by_halide'; readonly message: string }
   | { readonly kind: 'rejected_by_refsem'; readonly message: string }
-  | { readonly kind: 'crash'; readonly message: string };
+  | { readonly kind: 'crash'; readonly message: string }
+  /** a crash or values that a documented Halide 14 bug explains: `outcome` is what Halide did */
+  | { readonly kind: 'known_halide_bug'; readonly bug: KnownBug; readonly outcome: string };
 
 /** Compares Halide with the algorithm on one input: implements [HALIDE-VERDICT]. */
 export async function validateHalide(p: Pipeline, steps: readonly ScheduleStep[], input: Input, timeoutMs?: number): Promise<HalideVerdict> {
@@ -113,7 +120,7 @@ export async function validateHalide(p: Pipeline, steps: readonly ScheduleStep[]
   // schedule: Halide is compared then.)
   const done = complete(t, BUILTIN_ENGINES.beta0!);
   const own = done.completedBy.failure === undefined ? execTgt(done, input) : undefined;
-  if (own?.kind === 'stuck' && own.stuck.kind === 'assert-failed') return { kind: 'rejected_by_refsem', message: "the schedule's own assertions fail on this input (a split factor that is not positive, a bound that does not cover what is needed)" };
+  if (own?.kind === 'stuck' && own.stuck.kind === 'assert-failed') return { kind: 'rejected_by_refsem', message: "[HALIDE-VERDICT] the schedule's own assertions fail on this input (a split factor that is not positive, a bound that does not cover what is needed)" };
   let script: string;
   try {
     script = halideProgram(p, steps, input);
@@ -123,17 +130,23 @@ export async function validateHalide(p: Pipeline, steps: readonly ScheduleStep[]
   }
   const run = await runHalide(script, timeoutMs);
   if (run.kind === 'rejected') return { kind: 'rejected_by_halide', message: run.message };
-  if (run.kind === 'crash') return { kind: 'crash', message: run.message };
+  if (run.kind === 'crash') {
+    const bug = knownCrash(p, run.message);
+    return bug ? { kind: 'known_halide_bug', bug, outcome: `Halide crashed: ${run.message}` } : { kind: 'crash', message: run.message };
+  }
   // Products of constants beyond 32 bits leave Int(64) inside funcs as well as at the output,
   // where no output value shows it: such algorithms are not cases for Halide.
   const wide = wideConstant(p);
-  if (wide !== undefined) return { kind: 'rejected_by_refsem', message: `the algorithm's constant ${wide} is beyond 32 bits, so its values may leave Halide's Int(64) inside funcs` };
+  if (wide !== undefined) return { kind: 'rejected_by_refsem', message: `[HALIDE-TYPES] the algorithm's constant ${wide} is beyond 32 bits, so its values may leave Halide's Int(64) inside funcs` };
   const ref = realize(p, input);
   // Halide's Int(64) wraps (spec/halide.md, Int(64) values) where refsem's integers are exact: a window whose values
   // leave Int(64) is no case for Halide. (An intermediate value that leaves it and comes back is not
   // seen here; such a difference shows as `differs`, and spec/halide.md lists it as known.)
   const big = ref.values.find((v) => !isError(v) && (toBig(v) > (1n << 63n) - 1n || toBig(v) < -(1n << 63n)));
-  if (big !== undefined) return { kind: 'rejected_by_refsem', message: `the algorithm's value ${showValue(big)} does not fit Halide's Int(64)` };
+  if (big !== undefined) return { kind: 'rejected_by_refsem', message: `[HALIDE-TYPES] the algorithm's value ${showValue(big)} does not fit Halide's Int(64)` };
+  // The values of a run that meets finding 6 come from storage never written: not compared.
+  const bug = run.warnings !== undefined ? knownValuesBug(run.warnings) : undefined;
+  if (bug) return { kind: 'known_halide_bug', bug, outcome: 'Halide returned values without raising the assertion it warned of; they are not compared' };
   const points: string[] = [];
   forEachPoint(input.window, (c) => points.push(`(${c.map(showValue).join(', ')})`));
   let compared = 0;
@@ -155,6 +168,7 @@ export function showHalideVerdict(v: HalideVerdict): string {
     case 'rejected_by_halide': return `rejected by Halide: ${v.message}`;
     case 'rejected_by_refsem': return `not stated in Halide: ${v.message}`;
     case 'crash': return `Halide crashed: ${v.message}`;
+    case 'known_halide_bug': return `a known Halide 14 bug, finding ${v.bug.finding} of docs/halide-findings.md (${v.bug.title}); not a comparison: ${v.outcome}`;
   }
 }
 

@@ -16,7 +16,7 @@ import { ownExprs } from '../target-semantics/holes.js';
 import { isInside, loopsOf, visitStmts } from '../target-semantics/walk.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { type Translation, arity, nameArg } from './halide-calls.js';
-import type { HalideCall } from './halide-syntax.js';
+import type { HalideArg, HalideCall } from './halide-syntax.js';
 import { isPure, labelOf } from './loops.js';
 
 /** Operators refsem refuses to factor, with the hazard. */
@@ -72,18 +72,24 @@ function readsOf(stage: Stmt, f: string): number {
 export function rfactorCall(tr: Translation, f: string, c: HalideCall): void {
   // implements [HALIDE-STYLE-RFACTOR]
   if (c.stage === 0) refuse(c, `rfactor factors an update definition, and this call is on ${f}'s pure definition`, `write ${f}.update(0).${c.text}`);
-  arity(c, 2);
   const t = tr.program;
   const label = stageLabel(f, c.stage);
   const site = labelOf(t, label)!;
-  const rv = tr.loop(f, c.stage, nameArg(c, c.args[0], 'the reduction variable to factor'));
-  const u = nameArg(c, c.args[1], 'the new pure variable');
   const loops = loopsOf(t).filter((l) => isInside(l.path, site.path)).map((l) => l.stmt.var);
   const reductionLoops = loops.filter((v) => !isPure(t, v));
-  if (!reductionLoops.includes(rv)) {
-    refuse(c, `${rv} is not a reduction loop of ${label}`, reductionLoops.length > 0 ? `factor one of its reduction loops: ${reductionLoops.join(', ')}` : `${label} has no reduction loop to factor`);
+  const factored: string[] = [];
+  const fresh: string[] = [];
+  for (const [r, v] of pairsOf(c)) {
+    const rv = tr.loop(f, c.stage, nameArg(c, r, 'the reduction variable to factor'));
+    const u = nameArg(c, v, 'the new pure variable');
+    if (!reductionLoops.includes(rv)) {
+      refuse(c, `${rv} is not a reduction loop of ${label}`, reductionLoops.length > 0 ? `factor one of its reduction loops: ${reductionLoops.join(', ')}` : `${label} has no reduction loop to factor`);
+    }
+    if (factored.includes(rv)) refuse(c, `${rv} is factored twice`, 'name each reduction variable once in the list');
+    if (loops.includes(tr.loop(f, c.stage, u)) || fresh.includes(u)) refuse(c, `the new variable '${u}' already names a loop of ${label} or another pair of the list`, 'give each of the intermediate\'s new pure variables a fresh name');
+    factored.push(rv);
+    fresh.push(u);
   }
-  if (loops.includes(tr.loop(f, c.stage, u))) refuse(c, `the new variable '${u}' already names a loop of ${label}`, 'give the intermediate\'s new pure variable a fresh name');
   const store = stageStore(site.stmt, f);
   const red = store && reducingOp(store);
   const shown = store ? `${f}[${store.idx.map((e) => printExpr(e, 'tgt')).join(', ')}] <- ${printExpr(store.value, 'tgt')}` : `${label}`;
@@ -95,9 +101,30 @@ export function rfactorCall(tr: Translation, f: string, c: HalideCall): void {
   if (readsOf(site.stmt, f) !== 1) {
     refuse(c, `${shown} reads ${f} at a point other than the one it reduces (or in its predicate), so the partial results would see values of ${f} in another order`, 'keep the update serial (drop rfactor)');
   }
-  tr.factor(label, c, new Set(reductionLoops.filter((v) => v !== rv)));
-  const order = reductionLoops[0] === rv ? 'keeps the order of its operands' : 'reorders its operands (⊕ is commutative)';
+  tr.factor(label, c, new Set(reductionLoops.filter((v) => !factored.includes(v))));
+  // The merge runs over the factored variables outermost, in the rdom's order; the slices keep
+  // the order of the others: the operands keep their order exactly when the factored variables
+  // are the outermost reduction loops.
+  const keeps = factored.every((v) => reductionLoops.slice(0, factored.length).includes(v));
+  const order = keeps ? 'keeps the order of its operands' : 'reorders its operands (⊕ is commutative)';
   tr.notes.push(`${showLoc(c.loc)}: note: ${c.text}: [HALIDE-STYLE-RFACTOR] accepted: ${shown} reduces by ${red}, associative and commutative with an identity on every value, so the factored reduction, which regroups and ${order}, has the values of the update as written; refsem checks the update as written\n`);
+}
+
+/**
+ * The (reduction variable, new pure variable) pairs of an rfactor call: `rfactor(r, u)`, or the list
+ * form `rfactor({{r, u}, {s, v}})` (C++) / `rfactor([(r, u), (s, v)])` (Python).
+ */
+function pairsOf(c: HalideCall): (readonly [HalideArg | undefined, HalideArg | undefined])[] {
+  const list = c.args.length === 1 && c.args[0]!.k === 'list' ? c.args[0]!.items : undefined;
+  if (list === undefined) {
+    arity(c, 2);
+    return [[c.args[0], c.args[1]]];
+  }
+  if (list.length === 0) refuse(c, 'the list of pairs to factor is empty', 'name at least one pair {r, u}');
+  return list.map((p) => {
+    if (p.k !== 'list' || p.items.length !== 2) return refuse(c, 'each item of the list is a pair {r, u} of a reduction variable and a new pure variable', 'write rfactor({{r, u}, {s, v}}) or rfactor([(r, u), (s, v)])');
+    return [p.items[0], p.items[1]] as const;
+  });
 }
 
 /**

@@ -4,12 +4,16 @@
 // of calls with their locations; what the calls mean is halide-style.ts's business.
 import { type Loc, UserError } from '../diag.js';
 
-/** An argument: an integer, a (possibly qualified) name, a call such as `LoopLevel(g, x, 1)`, or arithmetic. */
+/**
+ * An argument: an integer, a (possibly qualified) name, a call such as `LoopLevel(g, x, 1)`,
+ * arithmetic, or a list: C++'s braces `{{r, u}, …}`, Python's `[(r, u), …]` (rfactor's list form).
+ */
 export type HalideArg =
   | { readonly k: 'int'; readonly value: bigint; readonly loc: Loc }
   | { readonly k: 'name'; readonly parts: readonly string[]; readonly loc: Loc }
   | { readonly k: 'call'; readonly parts: readonly string[]; readonly args: readonly HalideArg[]; readonly loc: Loc }
-  | { readonly k: 'op'; readonly op: '+' | '-' | '*'; readonly args: readonly HalideArg[]; readonly loc: Loc };
+  | { readonly k: 'op'; readonly op: '+' | '-' | '*'; readonly args: readonly HalideArg[]; readonly loc: Loc }
+  | { readonly k: 'list'; readonly items: readonly HalideArg[]; readonly loc: Loc };
 
 export interface HalideCall {
   readonly name: string;
@@ -36,7 +40,7 @@ interface Tok {
   readonly offset: number;
 }
 
-const PUNCT = ['::', '.', '(', ')', ',', ';', '+', '-', '*'];
+const PUNCT = ['::', '.', '(', ')', ',', ';', '+', '-', '*', '{', '}', '[', ']'];
 
 /** Tokens of the text: `#` and `//` comments, whitespace and `\` line continuations are skipped. */
 function lex(src: string, file: string): Tok[] {
@@ -119,9 +123,16 @@ export function parseHalideSchedule(src: string, file: string): HalideChain[] {
       pos++;
       return { k: 'int', value: BigInt(t.text), loc: t.loc };
     }
+    if (is('{') || is('[')) {
+      const close = is('{') ? '}' : ']';
+      pos++;
+      return { k: 'list', items: items(close), loc: t.loc };
+    }
     if (is('(')) {
       pos++;
       const e = sum();
+      // `(r, u)`: a Python tuple, a list of its items
+      if (is(',')) return { k: 'list', items: [e, ...(pos++, items(')'))], loc: t.loc };
       expect(')');
       return e;
     }
@@ -134,6 +145,16 @@ export function parseHalideSchedule(src: string, file: string): HalideChain[] {
     if (t.kind !== 'name') return fail('an argument (a name, an integer or an expression)');
     const parts = qualified();
     return is('(') ? { k: 'call', parts, args: args(parts.join('.')), loc: t.loc } : { k: 'name', parts, loc: t.loc };
+  };
+  /** The items of a list up to its closing bracket `close`. */
+  const items = (close: string): HalideArg[] => {
+    const out: HalideArg[] = [];
+    while (!is(close)) {
+      out.push(sum());
+      if (!is(close)) expect(',', `the items of a list are separated by commas and closed by ${close}`);
+    }
+    pos++;
+    return out;
   };
   const binary = (ops: readonly ('+' | '-' | '*')[], next: () => HalideArg) => (): HalideArg => {
     let e = next();

@@ -61,7 +61,7 @@ describe('the exit-code contract', () => {
   it.runIf(halideAvailable())('halide --run on a case that compares nothing (a bound short of the window) exits 4, not 0 like "equal"', async () => {
     const bound = file('short-bound.halide', 'blur_y.bound(x, 0, 4);\n');
     const r = await runCli(['halide', join(examplesDir, 'blur.alg'), '--schedule', bound, '--window', '0+8,0+8', '--run']);
-    expect(r.stdout).toMatch(/^not stated in Halide: the schedule's own assertions fail/);
+    expect(r.stdout).toMatch(/^not stated in Halide: \[HALIDE-VERDICT\] the schedule's own assertions fail/);
     expect(r.code).toBe(4);
   });
 

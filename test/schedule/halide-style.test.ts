@@ -325,6 +325,30 @@ describe('[HALIDE-STYLE-RFACTOR] rfactor of an associative, commutative reductio
     expect(e).toContain('[HALIDE-STYLE-RFACTOR]');
     expect(e).toContain(what);
   });
+  it.each([
+    ['f.update(0).rfactor({{s, u}});', 'keeps the order of its operands'],
+    ['f.update(0).rfactor([(r, u)]);', 'reorders its operands'],
+    ['f.update(0).rfactor({{s, u}, {r, v}});', 'keeps the order of its operands'],
+    ['f.update(0).rfactor([(r, u), (s, v)]);', 'keeps the order of its operands'],
+  ])('the list form %s: accepted with a note, the update checked as written (it was not read)', (text, order) => {
+    const t0 = lower(loadPipeline(SUM2, 'prog.alg'));
+    const s = halideSchedule(`${text}\nf.update(0).split(x, xo, xi, 2, TailStrategy.GuardWithIf);`, 'test.halide', t0);
+    expect(printSchedule(s)).toBe(printSchedule(halideSchedule('f.update(0).split(x, xo, xi, 2, TailStrategy.GuardWithIf);', 'test.halide', t0)));
+    expect(s.notes![0]).toMatch(/^test\.halide:1:13: note: rfactor\(.*\): \[HALIDE-STYLE-RFACTOR\] accepted: .* reduces by \+/);
+    expect(s.notes![0]).toContain(order);
+  });
+  it.each([
+    ['f.update(0).rfactor({{s, u}, {s, v}});', 'f.s1.s is factored twice'],
+    ['f.update(0).rfactor({{s, u}, {r, u}});', "the new variable 'u' already names a loop of f.s1 or another pair of the list"],
+    ['f.update(0).rfactor({{s, u}, {x, v}});', 'f.s1.x is not a reduction loop of f.s1'],
+    ['f.update(0).rfactor({s, u});', 'each item of the list is a pair {r, u}'],
+    ['f.update(0).rfactor({});', 'the list of pairs to factor is empty'],
+    ['f.update(0).rfactor({{s, u}});\nf.update(0).unroll(r);', 'r belongs to the intermediate func of rfactor({{s, u}})'],
+  ])('the list form %s: a located error naming the problem', (text, what) => {
+    const e = failure(SUM2, text);
+    expect(e).toContain('[HALIDE-STYLE-RFACTOR]');
+    expect(e).toContain(what);
+  });
   it('loops named after a split of the factored variable can be factored', () => {
     const t0 = lower(loadPipeline(SUM2, 'prog.alg'));
     const s = halideSchedule('f.update(0).split(s, so, si, 2).rfactor(so, u);\nf.update(0).unroll(so);', 'test.halide', t0);

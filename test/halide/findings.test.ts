@@ -1,0 +1,65 @@
+// Known Halide 14 bugs recognised in a comparison's outcome ([HALIDE-KNOWN-BUG], spec/halide.md):
+// the shape and what Halide did, together, name the finding; neither alone does.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPipeline } from '../../src/alg-semantics/load.js';
+import { int } from '../../src/expr/value.js';
+import { knownCrash, knownValuesBug } from '../../src/halide/findings.js';
+import { halideAvailable, validateHalide } from '../../src/halide/run.js';
+import { refusalClass } from '../../src/fuzz/properties/halide.js';
+import { runCli } from '../support/cli.js';
+import { scratchDir } from '../support/files.js';
+
+const available = halideAvailable();
+if (!available) console.warn('test/halide: skipped, Halide 14 bindings missing: apt-get install python3-halide');
+
+/** finding 5's shape: the predicate of f's update reads f */
+const PREDICATE_READS_F = 'pipeline g() {\n  func f(x) {\n    x;\n    rdom(r = (0, 3)) in (r) <- f(r) + 1 if f(3) != 0;\n  }\n  func g(x) = f(x) * 2;\n}\n';
+/** finding 6's case: an update's point outside a bound of the func */
+const POINT_OUTSIDE_BOUND = 'pipeline g() {\n  func f(x) {\n    x;\n    (-37) <- 0;\n  }\n  func g(x) = f(x);\n}\n';
+const INTERNAL = 'Internal Error at /build/halide-14.0.0/src/Scope.h:134 triggered by user code at : Name not in Scope: f';
+
+describe('[HALIDE-KNOWN-BUG] recognising a documented Halide 14 bug', () => {
+  it("finding 5 is an internal error of an algorithm whose update's predicate reads the func it updates", () => {
+    expect(knownCrash(loadPipeline(PREDICATE_READS_F, 'p.alg'), INTERNAL)?.finding).toBe(5);
+    // a crash of another kind, or the same error without the shape, stays a crash
+    expect(knownCrash(loadPipeline(PREDICATE_READS_F, 'p.alg'), 'the program died of SIGSEGV')).toBeUndefined();
+    expect(knownCrash(loadPipeline('pipeline f() { func f(x) { x; rdom(r = (0, 3)) in (r) <- f(r) + 1 if r > 0; } }', 'p.alg'), INTERNAL)).toBeUndefined();
+    // a predicate without an rdom becomes a select, which Halide runs
+    expect(knownCrash(loadPipeline('pipeline f() { func f(x) { x; (x) <- 1 if f(x) != 0; } }', 'p.alg'), INTERNAL)).toBeUndefined();
+  });
+
+  it('finding 6 is a run that returned values after Halide warned that an assertion must fail', () => {
+    expect(knownValuesBug('Warning: This pipeline is guaranteed to fail an assertion at runtime: \nhalide_error_explicit_bounds_too_small(…)')?.finding).toBe(6);
+    expect(knownValuesBug('Warning: something else')).toBeUndefined();
+  });
+
+  it("a campaign counts refusals by their hazard's rule, without the numbers of the case", () => {
+    expect(refusalClass("[HALIDE-TYPES] the algorithm's constant 4294967296 is beyond 32 bits, so its values may leave Halide's Int(64) inside funcs"))
+      .toBe("[HALIDE-TYPES] the algorithm's constant N is beyond N bits, so its values may leave Halide's Int(N) inside funcs");
+    expect(refusalClass("[HALIDE-SCHEDULE] the bridge does not map directive 'tile' to Halide yet (it maps split, …)")).toBe("[HALIDE-SCHEDULE] the bridge does not map directive 'tile' to Halide yet");
+  });
+});
+
+describe.runIf(available)('[HALIDE-KNOWN-BUG] on Halide 14: named, counted apart, neither a pass nor a failure', () => {
+  const input = (min: number, len: number) => ({ window: [[int(min), int(len)] as const], params: new Map() });
+
+  it("finding 5: Halide's internal error on a predicate reading the updated func (it was a crash)", async () => {
+    const v = await validateHalide(loadPipeline(PREDICATE_READS_F, 'p.alg'), [], input(0, 4));
+    expect(v.kind).toBe('known_halide_bug');
+    expect(v.kind === 'known_halide_bug' && [v.bug.finding, v.outcome]).toEqual([5, expect.stringMatching(/^Halide crashed: Internal Error/)]);
+  }, 120_000);
+
+  it('finding 6: a bound short of an update\'s point; Halide warns, returns unwritten values (it was halide-differs); halide --run exits 4', async () => {
+    const dir = scratchDir('refsem-finding6-');
+    writeFileSync(join(dir, 'p.alg'), POINT_OUTSIDE_BOUND);
+    writeFileSync(join(dir, 'p.sched'), 'bound f.x min -11 len 19\n');
+    const r = await runCli(['halide', join(dir, 'p.alg'), '--schedule', join(dir, 'p.sched'), '--window', '0+3', '--run']);
+    expect(r.stdout).toMatch(/^a known Halide 14 bug, finding 6 of docs\/halide-findings\.md \(.*\); not a comparison: Halide returned values without raising the assertion it warned of; they are not compared\n$/);
+    expect(r.code).toBe(4);
+    // without the bound, Halide computes the algorithm's values
+    const plain = await runCli(['halide', join(dir, 'p.alg'), '--window', '0+3', '--run']);
+    expect(plain.stdout).toBe('equal on 3 points\n');
+  }, 120_000);
+});
