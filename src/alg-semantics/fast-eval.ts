@@ -47,9 +47,12 @@ interface Counter {
   readonly max: number;
 }
 
+/** The evaluator's step limit ran out (a step, or an rdom larger than the whole limit): bad input to a command, a budget to a caller that has one. */
+export class StepLimitExceeded extends UserError {}
+
 function tick(ctr: Counter): void {
   if (++ctr.steps > ctr.max) {
-    throw new UserError(`evaluation needs more than ${ctr.max} steps`, undefined, 'use a smaller window, smaller parameters, or raise the step limit');
+    throw new StepLimitExceeded(`evaluation needs more than ${ctr.max} steps`, undefined, 'use a smaller window, smaller parameters, or raise the step limit');
   }
 }
 
@@ -382,7 +385,7 @@ class StagedFunc implements FuncRt {
     if ((lens as Int[]).some((l) => l < 0)) return { ...base, count: 1, err: E_RDOM };
     const count = (lens as Int[]).reduce<Int>((a, b) => mul(a, b), 1);
     if (count > max) {
-      throw new UserError(`the rdom of update stage ${f.stages.indexOf(s)} of func '${f.name}' has ${count} iterations, more than the step limit ${max}`, s.loc, 'use smaller rdom extents');
+      throw new StepLimitExceeded(`the rdom of update stage ${f.stages.indexOf(s)} of func '${f.name}' has ${count} iterations, more than the step limit ${max}`, s.loc, 'use smaller rdom extents');
     }
     return {
       ...base, count: Number(count), mins: mins as Int[], lens: (lens as Int[]).map(Number),

@@ -11,7 +11,7 @@ import { E_RDOM, type Int, type Value, isError, showValue } from '../expr/value.
 import type { Input, Pipeline, RVar } from './ast.js';
 import { type InputLike, checkInput, inputOf, outputFunc } from './input.js';
 import { forEachPoint } from '../expr/window.js';
-import { makePointEvaluator } from './fast-eval.js';
+import { StepLimitExceeded, makePointEvaluator } from './fast-eval.js';
 
 export interface Derivation {
   readonly rule: string;
@@ -68,13 +68,19 @@ export interface DerivationCut {
   readonly value: (func: string, point: readonly Value[]) => Value;
 }
 
-/** A value oracle whose step limit counts as the derivation's budget running out. */
-function withinBudget(value: DerivationCut['value']): DerivationCut['value'] {
+/**
+ * A value oracle whose step limit counts as the derivation's budget running out. It is made at
+ * its first use, inside the budget: compiling the evaluator already refuses an rdom larger than
+ * the whole limit.
+ */
+function withinBudget(make: () => DerivationCut['value']): DerivationCut['value'] {
+  let value: DerivationCut['value'] | undefined;
   return (f, c) => {
     try {
+      value ??= make();
       return value(f, c);
     } catch (e) {
-      if (e instanceof UserError && /^evaluation needs more than \d+ steps/.test(e.message)) throw new BudgetExceeded();
+      if (e instanceof StepLimitExceeded) throw new BudgetExceeded();
       throw e;
     }
   };
@@ -216,7 +222,7 @@ export function derivePoint(p: Pipeline, params: ReadonlyMap<string, Int>, func:
   // The REALIZE node is level 0 when there is one; the cut counts levels as the printing does.
   // The fast evaluator shares the budget: values below the depth may not cost more than the
   // derivation would have been allowed to.
-  const cut: DerivationCut | undefined = depth === Infinity ? undefined : { depth, value: withinBudget(makePointEvaluator(p, params, { maxSteps: budget })) };
+  const cut: DerivationCut | undefined = depth === Infinity ? undefined : { depth, value: withinBudget(() => makePointEvaluator(p, params, { maxSteps: budget })) };
   return run(budget, (dv) => {
     const r = dv.lookup(d, func, point, realized ? 1 : 0);
     if (!realized) return r;
