@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Mutant } from './list.js';
 
 /** A folder's tests should take a few minutes at most; longer is reported, not counted as a kill. */
-const TESTS_TIMEOUT_MS = 600_000;
+const TESTS_TIMEOUT_MS = 300_000;
 
 export interface TestsResult {
   readonly outcome: 'killed' | 'survived' | 'timeout' | 'no-tests';
