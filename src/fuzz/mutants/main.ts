@@ -43,6 +43,8 @@ const summary = {
   ...(withCampaign ? {
     ...rate(campaignSide, (r) => r.outcome !== 'survived'),
     broken: campaignSide.filter((r) => r.outcome === 'broken').map((r) => r.id),
+    // Kills by a check past its budget: on a loaded machine the load explains them as well as the mutant.
+    killed_by_timeout: campaignSide.filter((r) => r.outcome === 'killed' && r.detail!.endsWith(': timeout')).map((r) => r.id),
     survived: campaignSide.filter((r) => r.outcome === 'survived').map((r) => r.id),
   } : {}),
   ...(withTests ? {
@@ -55,5 +57,5 @@ const summary = {
   results,
 };
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-const line = [withCampaign ? `campaign killed ${summary.killed}/${summary.of}` : '', withTests ? `tests killed ${summary.tests!.killed}/${summary.tests!.of}` : ''].filter(Boolean).join(', ');
+const line = [withCampaign ? `campaign killed ${summary.killed}/${summary.of} (${summary.killed_by_timeout!.length} by a timeout)` : '', withTests ? `tests killed ${summary.tests!.killed}/${summary.tests!.of}` : ''].filter(Boolean).join(', ');
 process.stderr.write(`mutants: ${line}\n`);
