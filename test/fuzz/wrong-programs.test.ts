@@ -20,11 +20,52 @@ describe('wrong-programs property', () => {
 
   it('fails when the program behaves: a reported wrong is what the executors said, not what was built', async () => {
     const env = await makeEnv(DEFAULT_CONFIG);
-    const c = wrongPrograms.concretize({ wrong: 'oob-write', min: 0, len: 2, k: 2, past: 1, c: 3 }, env);
+    const c = wrongPrograms.concretize({ wrong: 'oob-write', min: 0, len: 2, k: 2, past: 1, c: 3, rank: 1, dim: 0, low: false, shift: false, flow: [[0, 0]] }, env);
     // The same program labelled with another wrong: the executors report oob-write, not a race.
     const r = wrongPrograms.check({ ...c, wrong: 'data-race' }, env);
     expect(r).toMatchObject({ status: 'fail', verdict: 'data-race-unreported' });
     const again = wrongPrograms.decode(wrongPrograms.encode(c), env);
     expect(wrongPrograms.check(again, env)).toEqual({ status: 'pass' });
+  });
+
+  const base = { min: 0, len: 2, k: 2, past: 1, c: 3, rank: 1, dim: 0, low: false, shift: false, flow: [[0, 0]] } as const;
+
+  it('builds a race where one iteration only reads what another writes', async () => {
+    // Regression: the only race built was k iterations updating one point, which a detector that
+    // checks writes against other iterations' writes alone still reports.
+    const env = await makeEnv(DEFAULT_CONFIG);
+    const c = wrongPrograms.concretize({ ...base, wrong: 'data-race', shift: true }, env);
+    expect(wrongPrograms.encode(c).target).toContain('g@s1[g.s1.r + 1] <- g@s1[g.s1.r]');
+    expect(wrongPrograms.check(c, env)).toEqual({ status: 'pass' });
+  });
+
+  it.each([[0, false], [0, true], [1, false], [1, true]] as const)('reads and writes a 2-D buffer outside dimension %i (below 0: %s)', async (dim, low) => {
+    // Regression: out-of-bounds accesses were 1-D only, so InBounds on a second dimension went unchecked.
+    const env = await makeEnv(DEFAULT_CONFIG);
+    for (const wrong of ['oob-read', 'oob-write'] as const) {
+      const c = wrongPrograms.concretize({ ...base, wrong, rank: 2, dim, low }, env);
+      expect(wrongPrograms.encode(c).target).toContain(dim === 1 ? (low ? 'g[2, -1]' : 'g[2, 3]') : low ? 'g[-1, 2]' : 'g[3, 2]');
+      expect(wrongPrograms.check(c, env)).toEqual({ status: 'pass' });
+    }
+  });
+
+  it('passes an unwritten value through every operator, in every argument position', async () => {
+    // Regression: ε_mem reached the output only as a bare read, never inside select, not, min, max.
+    const env = await makeEnv(DEFAULT_CONFIG);
+    const texts = new Set<string>();
+    for (let flow = 0; flow < 15; flow++) {
+      for (let at = 0; at < 3; at++) {
+        const c = wrongPrograms.concretize({ ...base, wrong: 'unwritten-read', flow: [[flow, at]] }, env);
+        texts.add(wrongPrograms.encode(c).target!);
+        expect(wrongPrograms.check(c, env)).toEqual({ status: 'pass' });
+      }
+    }
+    expect([...texts].some((s) => s.includes('select(g[2], 4, 5)'))).toBe(true);
+    expect([...texts].some((s) => s.includes('select(3, 4, g[2])'))).toBe(true);
+    expect([...texts].some((s) => s.includes('!g[2]'))).toBe(true);
+    // and through several operators at once
+    const chain = wrongPrograms.concretize({ ...base, wrong: 'unwritten-read', flow: [[12, 0], [14, 1], [8, 0]] }, env);
+    expect(wrongPrograms.encode(chain).target).toContain('!max(3, select(g[2], 4, 5))');
+    expect(wrongPrograms.check(chain, env)).toEqual({ status: 'pass' });
   });
 });

@@ -67,14 +67,30 @@ export function proposeStoreAt(t: TgtProgram, seed: number): AppliedCall[] {
 /**
  * Halide stores a func where it is computed unless told otherwise. A func computed inside a
  * parallel loop but allocated outside it would race ([COMPUTE-AT-PARALLEL]); these calls store
- * each such func at its compute level, as Halide's default would.
+ * each such func at its compute level, as Halide's default would. Funcs in `keep` are left as they
+ * are: a placement under test is judged as it makes them, not after a repair that hides its race.
  */
-export function storeWhereComputed(t: TgtProgram): AppliedCall[] {
-  return funcsOf(t).flatMap((func) => {
+export function storeWhereComputed(t: TgtProgram, keep: ReadonlySet<string> = new Set()): AppliedCall[] {
+  return funcsOf(t).filter((func) => !keep.has(func)).flatMap((func) => {
     const around = loopsAround(t, func);
     const alloc = allocOf(t, func)?.path;
     const par = around.find((l) => l.stmt.trav === 'parallel');
     if (!par || !alloc || isInside(alloc, par.path)) return [];
     return [{ name: 'store-at', args: { func, loop: around[0]!.stmt.var } }];
   });
+}
+
+/**
+ * Parallel traversals of the loops around `loop` (itself included), outermost first: the shape in
+ * which a placement at `loop` is computed once per parallel iteration, so that the placement has
+ * to keep those iterations apart ([COMPUTE-AT-PARALLEL]). Schedules in phase order make a loop
+ * parallel before anything is placed in it, but a random one rarely picks the loop a placement
+ * then goes into.
+ */
+export function parallelAround(t: TgtProgram, loop: string): AppliedCall[] {
+  const target = loopsOf(t).find((l) => l.stmt.var === loop);
+  if (!target) return [];
+  return loopsOf(t)
+    .filter((l) => l.stmt.trav !== 'parallel' && isInside(target.path, l.path))
+    .map((l) => ({ name: 'traverse', args: { loop: l.stmt.var, order: 'parallel' } }));
 }

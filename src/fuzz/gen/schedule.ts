@@ -11,7 +11,7 @@ import type { Args, Directive } from '../../schedule/plugin.js';
 import { PHASES } from '../../schedule/plugin.js';
 import type { FuzzEnv } from '../env.js';
 import { type AppliedCall, ScheduleRejection } from './driver.js';
-import { proposeComputeAt, proposeStoreAt, storeWhereComputed } from './placement.js';
+import { parallelAround, proposeComputeAt, proposeStoreAt, storeWhereComputed } from './placement.js';
 import { proposeRaggedSplit } from './ragged.js';
 import { seededRng } from '../../rng.js';
 
@@ -125,9 +125,11 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
     prelude!(steps[steps.length - 1]!, apply);
   };
   let stored = false;
+  // Funcs the directive under test placed (check-directive): not repaired by storeRacing.
+  const placedByFocus = new Set<string>();
   const storeRacing = () => {
     stored = true;
-    for (const call of storeWhereComputed(steps[steps.length - 1]!)) apply(call);
+    for (const call of storeWhereComputed(steps[steps.length - 1]!, placedByFocus)) apply(call);
   };
   try {
     for (const { d, s } of picked) {
@@ -145,7 +147,13 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
       } catch (e) {
         throw new Trouble({ directive: d.name, message: `generate threw: ${describeThrown(e)}` });
       }
-      if (args !== undefined) apply({ name: d.name, args });
+      if (args === undefined) continue;
+      // check-directive on a placement: half the time a loop around the loop it places into runs
+      // in parallel first, the shape where a placement must keep the iterations apart.
+      const focusPlaces = d.name === env.config.focus && d.phase === 'compute';
+      const { loop, func } = args as { loop?: unknown; func?: unknown };
+      if (focusPlaces && s % 2 === 1 && typeof loop === 'string') parallelAround(t, loop).some((call) => apply(call) !== undefined);
+      if (apply({ name: d.name, args }) !== undefined && focusPlaces && typeof func === 'string') placedByFocus.add(func);
     }
     if (!preluded) runPrelude();
     if (!stored) storeRacing();

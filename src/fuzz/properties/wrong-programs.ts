@@ -1,12 +1,16 @@
-// Programs that must go wrong: target programs built to race, to write or read outside their
-// allocation, to read memory nothing wrote, to touch a func before it is allocated, or to compute
-// one wrong value, each checked on both executors (the fast executor and the machine of fig. 2.8)
+// Programs that must go wrong: target programs built to race (iterations updating one point, or
+// one iteration reading what another writes), to write or read outside their allocation (at either
+// edge of any dimension of a 1-D or 2-D buffer), to read memory nothing wrote (the error value then
+// flowing through an operator, in any argument position: def. 2.6, no operator short-circuits), to
+// touch a func before it is allocated, or to compute one wrong value, each checked on both executors (the fast executor and the machine of fig. 2.8)
 // and, for the wrong value, by the comparison of defs. 2.2–2.3. The soundness
 // properties only ever run programs that should behave; without this one, an executor that stopped
 // detecting races or stopped producing ε_mem would pass every campaign.
 import fc from 'fast-check';
 import { E_MEM, type Int, type Value, int, isError } from '../../expr/value.js';
 import { add } from '../../expr/ops.js';
+import { type OpName, OP_ARITY, cst, op, vr } from '../../expr/ast.js';
+import { printExpr } from '../../expr/print.js';
 import { compareOutputs } from '../../lowering/equivalence.js';
 import type { Input } from '../../alg-semantics/ast.js';
 import type { TgtProgram } from '../../target-semantics/ast.js';
@@ -31,6 +35,43 @@ export interface WrongGen {
   readonly k: number;
   readonly past: number;
   readonly c: number;
+  /** the helper buffer's rank, the dimension an access leaves and at which edge (below 0 or past the end) */
+  readonly rank: 1 | 2;
+  readonly dim: number;
+  readonly low: boolean;
+  /** a race of one iteration reading the point the previous one writes, not an update of one point */
+  readonly shift: boolean;
+  /**
+   * The operators the unwritten value flows through, innermost first: each an index into FLOW_OPS
+   * and the argument position the value takes (a chain, so one case passes it through several).
+   */
+  readonly flow: readonly (readonly [number, number])[];
+}
+
+/** Operators an error value read from memory flows through; 'id' is the read alone. */
+const FLOW_OPS: readonly (OpName | 'id')[] = ['id', ...(Object.keys(OP_ARITY) as OpName[])];
+
+/** `g[n − 1]` (never written) passed up the drawn operators, their other arguments constants. */
+function flowOf(g: WrongGen, n: number): string {
+  const e = g.flow.reduce((inner, [k, pos]) => {
+    const o = FLOW_OPS[k % FLOW_OPS.length]!;
+    if (o === 'id') return inner;
+    const arity = OP_ARITY[o];
+    return op(o, ...Array.from({ length: arity }, (_, i) => (i === pos % arity ? inner : cst(int(g.c + i)))));
+  }, vr('READ'));
+  return printExpr(e, 'tgt').replace('READ', `g[${n - 1}]`);
+}
+
+/** A coordinate tuple of the rank-r helper buffer of n points a side, leaving it in dimension `dim`. */
+function outside(g: WrongGen, n: number): string {
+  const d = g.dim % g.rank;
+  return Array.from({ length: g.rank }, (_, i) => (i !== d ? `${n - 1}` : g.low ? `${-g.past}` : `${n - 1 + g.past}`)).join(', ');
+}
+
+/** The helper buffer g of n points a side, every point written. */
+function helper(g: WrongGen, n: number): string {
+  if (g.rank === 1) return `  allocate g(x in (0, ${n}));\n  for g.s0.x in (0, ${n}) do g[g.s0.x] <- g.s0.x * ${g.c};\n`;
+  return `  allocate g(x in (0, ${n}), y in (0, ${n}));\n  for g.s0.y in (0, ${n}) do for g.s0.x in (0, ${n}) do g[g.s0.x, g.s0.y] <- g.s0.x * ${g.c} + g.s0.y;\n`;
 }
 
 export interface WrongCase {
@@ -45,15 +86,19 @@ function source(g: WrongGen): string {
   const n = g.k + 1;
   switch (g.wrong) {
     case 'data-race':
+      // Iteration r reads g[r], which iteration r − 1 writes: a race whichever runs first.
+      if (g.shift) return `${head}${helper({ ...g, rank: 1 }, n)}  for parallel g.s1.r in (0, ${g.k}) do g@s1[g.s1.r + 1] <- g@s1[g.s1.r];\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- ${g.c}\n}`;
       // k parallel iterations update one point of o.
       return `${head}  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- ${g.c};\n  for parallel o.s1.r in (0, ${g.k}) do o@s1[x.min] <- o@s1[x.min] + o.s1.r\n}`;
     case 'oob-write':
+      if (g.rank === 2) return `${head}${helper(g, n)}  g[${outside(g, n)}] <- ${g.c};\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- ${g.c}\n}`;
       return `${head}  for o.s0.x in (x.min, x.len + ${g.past}) do o[o.s0.x] <- ${g.c}\n}`;
     case 'oob-read':
-      return `${head}  allocate g(x in (0, ${n}));\n  for g.s0.x in (0, ${n}) do g[g.s0.x] <- g.s0.x * ${g.c};\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- g[${n - 1 + g.past}]\n}`;
+      return `${head}${helper(g, n)}  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- g[${outside(g, n)}]\n}`;
     case 'unwritten-read':
-      // g's last point is never written; reading it yields ε_mem, which the output then holds.
-      return `${head}  allocate g(x in (0, ${n}));\n  for g.s0.x in (0, ${n - 1}) do g[g.s0.x] <- ${g.c};\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- g[${n - 1}]\n}`;
+      // g's last point is never written; reading it yields ε_mem, which every operator passes on
+      // to the output.
+      return `${head}  allocate g(x in (0, ${n}));\n  for g.s0.x in (0, ${n - 1}) do g[g.s0.x] <- ${g.c};\n  for o.s0.x in (x.min, x.len) do o[o.s0.x] <- ${flowOf(g, n)}\n}`;
     case 'wrong-value':
       // Every point is c except the window's last, which is c + 1: the comparison with an
       // algorithm that is c everywhere must find the last point (verdicts compare every point).
@@ -92,6 +137,11 @@ export const wrongPrograms: Property<WrongGen, WrongCase> = {
     k: fc.integer({ min: 2, max: 5 }),
     past: fc.integer({ min: 1, max: 3 }),
     c: fc.integer({ min: -9, max: 9 }),
+    rank: fc.constantFrom<1 | 2>(1, 2),
+    dim: fc.integer({ min: 0, max: 1 }),
+    low: fc.boolean(),
+    shift: fc.boolean(),
+    flow: fc.array(fc.tuple(fc.nat({ max: FLOW_OPS.length - 1 }), fc.nat({ max: 2 })), { minLength: 1, maxLength: 3 }),
   }),
   concretize: (g) => ({ wrong: g.wrong, program: parseTgt(source(g), '<wrong program>'), input: { window: [[int(g.min), int(g.len)]], params: new Map() } }),
   check(c): CheckResult {
