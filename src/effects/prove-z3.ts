@@ -8,6 +8,7 @@
 // the model as witness; otherwise unknown. Only commands reach this module (it starts Z3).
 import { type FuncDecl, type Model, type Sort } from 'z3-solver';
 import { printStmt } from '../target-semantics/print.js';
+import { printExpr } from '../expr/print.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { type ForStmt, type StmtPath, isInside, replaceAt, stmtAt as stmtAtPath } from '../target-semantics/walk.js';
 import { type BoolE, type Ctx, type IntE, intOp, withZ3 } from '../expr/smt.js';
@@ -353,9 +354,17 @@ function violationOf(o: Obligation): Violation | string | Answer | undefined {
       return (enc, p) => meet(enc, p, derivedSets(a).All, new Map(), whole, new Map(), o.buf);
     }
     case 'guard': {
+      // Where c is false the statement must touch no location (a loop that runs zero times there).
       const { scope, ctrl } = scopeAt(o.t, o.at);
+      const here = stmtAt(o.t, o.at);
+      const s = here.k === 'if' && here.else.k === 'nop' && printExpr(here.cond, 'tgt') === printExpr(o.cond, 'tgt') ? here.then : here;
+      const touched = derivedSets(stmtEffect(s, scope)).All;
       const cond = lift(o.cond, scope);
-      return (enc, p) => enc.c.And(all(enc, p, ctrl, new Map()), enc.truth(p, eOp('not', cond), new Map()));
+      return (enc, p) => {
+        const none = new Map<string, IntE>();
+        const some = [...buffersOf(touched)].map((b) => enc.member(p, b, enc.location(b, arityIn(touched, b)!), touched, none));
+        return enc.c.And(all(enc, p, ctrl, none), enc.truth(p, eOp('not', cond), none), enc.c.Or(...some));
+      };
     }
     default:
       return undefined;
