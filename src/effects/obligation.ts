@@ -8,8 +8,9 @@ import { printStmt } from '../target-semantics/print.js';
 import { type StmtPath, stmtAt } from '../target-semantics/walk.js';
 
 export type Obligation =
-  /** s_a; s_b ⇝ s_b; s_a (def. 3.8), the two statements at their own places in t */
-  | { readonly k: 'commutes'; readonly t: TgtProgram; readonly a: StmtPath; readonly b: StmtPath }
+  /** s_a; s_b ⇝ s_b; s_a (def. 3.8), the two statements at their own places in t; s_b may contain s_a,
+   *  left out of it (`without`: a statement leaving a loop or a branch, against the rest of it) */
+  | { readonly k: 'commutes'; readonly t: TgtProgram; readonly a: StmtPath; readonly b: StmtPath; readonly without?: StmtPath }
   /** s_a; s_b ⇝ s_b (def. 3.9) */
   | { readonly k: 'shadows'; readonly t: TgtProgram; readonly a: StmtPath; readonly b: StmtPath }
   /** for x: W[for y: s] ⇝ for y: for x: W[s] (§3.5.8, loop reordering); `loop` is the outer loop */
@@ -25,12 +26,21 @@ export type Obligation =
   /** no value of `buf` written in one iteration is read by a later one (a fresh buffer per iteration is
    *  equivalent), the computation of `buf` in an iteration covering that iteration's reads ([EFF-COVER]) */
   | { readonly k: 'private'; readonly t: TgtProgram; readonly loop: StmtPath; readonly buf: string }
-  /** nothing the statements `by` do modifies what the statement at `stmt` reads or modifies */
-  | { readonly k: 'stable'; readonly t: TgtProgram; readonly stmt: StmtPath; readonly by: readonly StmtPath[] }
+  /** nothing the statements `by` do modifies what the statement at `stmt` reads or modifies; `by` may
+   *  contain the statement, left out of them (`without`) */
+  | { readonly k: 'stable'; readonly t: TgtProgram; readonly stmt: StmtPath; readonly by: readonly StmtPath[]; readonly without?: StmtPath }
   /** the split of the loop by `factor` (guard tail) visits exactly its iterations, in order */
   | { readonly k: 'split-exact'; readonly t: TgtProgram; readonly loop: StmtPath; readonly factor: Expr }
   /** the fuse of the loop with the loop inside it visits exactly their iteration pairs, in order */
   | { readonly k: 'fuse-exact'; readonly t: TgtProgram; readonly loop: StmtPath }
+  /** the loop at `loop` of t, replaced in `after` by a nest of loops, lets and guards around its body
+   *  (at `body`), visits its points: `points`, each point of its range and no other; `order`, in
+   *  increasing order, each once */
+  | { readonly k: 'reindex'; readonly t: TgtProgram; readonly loop: StmtPath; readonly after: TgtProgram; readonly body: StmtPath; readonly part: 'points' | 'order' }
+  /** the condition holds wherever the statement at `at` runs: a guard dropped around it, or added */
+  | { readonly k: 'guard'; readonly t: TgtProgram; readonly at: StmtPath; readonly cond: Expr }
+  /** every access to `buf` lies inside the statement at `within` (a buffer allocated, or computed, in a loop) */
+  | { readonly k: 'confined'; readonly t: TgtProgram; readonly buf: string; readonly within: StmtPath }
   /** the loop's new traversal is serial: a parallel loop's iterations may already run in this order */
   | { readonly k: 'serial'; readonly loop: string; readonly trav: Trav }
   /** the statement is the same as before up to a renaming of specialization copies (lemma 2.9) */
@@ -77,8 +87,9 @@ function brief(t: TgtProgram, path: StmtPath): string {
 export function describeObligation(o: Obligation): string {
   switch (o.k) {
     case 'commutes':
+      return `commutes ${brief(o.t, o.a)} ; ${brief(o.t, o.b)}${o.without ? ' (the rest of it)' : ''}`;
     case 'shadows':
-      return `${o.k} ${brief(o.t, o.a)} ; ${brief(o.t, o.b)}`;
+      return `shadows ${brief(o.t, o.a)} ; ${brief(o.t, o.b)}`;
     case 'reorder':
     case 'remove-loop':
     case 'parallel':
@@ -90,7 +101,13 @@ export function describeObligation(o: Obligation): string {
     case 'private':
       return `private ${o.buf} in ${brief(o.t, o.loop)}`;
     case 'stable':
-      return `stable ${brief(o.t, o.stmt)} under ${o.by.map((b) => brief(o.t, b)).join(', ') || 'nothing'}`;
+      return `stable ${brief(o.t, o.stmt)} under ${o.by.map((b) => brief(o.t, b)).join(', ') || 'nothing'}${o.without ? ' (the rest of it)' : ''}`;
+    case 'reindex':
+      return `reindex ${brief(o.t, o.loop)} (${o.part === 'points' ? 'its points' : 'their order'})`;
+    case 'guard':
+      return `guard ${printExpr(o.cond, 'tgt')} around ${brief(o.t, o.at)}`;
+    case 'confined':
+      return `confined ${o.buf} to ${brief(o.t, o.within)}`;
     case 'split-exact':
       return `split-exact ${brief(o.t, o.loop)} by ${printExpr(o.factor, 'tgt')}`;
     case 'serial':

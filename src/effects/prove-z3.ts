@@ -8,8 +8,9 @@
 // the model as witness; otherwise unknown. Only commands reach this module (it starts Z3).
 import { type FuncDecl, type Model, type Sort } from 'z3-solver';
 import { printStmt } from '../target-semantics/print.js';
+import { printExpr } from '../expr/print.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
-import { type ForStmt, type StmtPath, stmtAt as stmtAtPath } from '../target-semantics/walk.js';
+import { type ForStmt, type StmtPath, isInside, replaceAt, stmtAt as stmtAtPath } from '../target-semantics/walk.js';
 import { type BoolE, type Ctx, type IntE, intOp, withZ3 } from '../expr/smt.js';
 import { lift } from './effect.js';
 import { type EffExpr, type Effect, type Scope, eOp, exprEffect, loopBounds, scopeAt, stmtEffect } from './effect.js';
@@ -204,10 +205,11 @@ const all = (enc: Enc, p: Pol, conds: readonly EffExpr[], env: Env): BoolE => en
 /** The statement at a path (which the obligation's maker took from the same program). */
 const stmtAt = (t: TgtProgram, path: StmtPath): Stmt => stmtAtPath(t.body, path)!;
 
-/** The effect of the statement at `path` with the guards it runs under. */
-function effectAt(t: TgtProgram, path: StmtPath): { a: Effect; ctrl: EffExpr[]; scope: Scope } {
+/** The effect of the statement at `path` with the guards it runs under; the statement at `without`, if inside it, left out. */
+function effectAt(t: TgtProgram, path: StmtPath, without?: StmtPath): { a: Effect; ctrl: EffExpr[]; scope: Scope } {
   const { scope, ctrl } = scopeAt(t, path);
-  return { a: stmtEffect(stmtAt(t, path), scope), ctrl, scope };
+  const s = without && isInside(without, path) ? replaceAt(stmtAt(t, path), without.slice(path.length), () => ({ k: 'nop' })) : stmtAt(t, path);
+  return { a: stmtEffect(s, scope), ctrl, scope };
 }
 
 /** A loop's body effect, its control (Bd of the loop last) and the renaming of its variable. */
@@ -231,7 +233,7 @@ function innerBody(t: TgtProgram, loop: StmtPath): { path: StmtPath; inner: ForS
 export const SAFETY_RULE: Readonly<Record<Obligation['k'], string>> = {
   commutes: 'SAFE-COMMUTES', shadows: 'SAFE-SHADOWS', reorder: 'SAFE-REORDER', fission: 'SAFE-FISSION', 'remove-loop': 'SAFE-REMOVE',
   parallel: 'SAFE-PARALLEL', independent: 'SAFE-INDEPENDENT', private: 'SAFE-PRIVATE', stable: 'SAFE-STABLE', 'split-exact': 'SAFE-SPLIT',
-  'fuse-exact': 'SAFE-FUSE', serial: 'SAFE-SERIAL', copies: 'SAFE-COPIES', unchanged: 'SAFE-UNCHANGED', delegated: 'OBL-DELEGATED', unmodelled: 'SAFE-UNMODELLED',
+  'fuse-exact': 'SAFE-FUSE', reindex: 'SAFE-REINDEX', guard: 'SAFE-GUARD', confined: 'SAFE-CONFINED', serial: 'SAFE-SERIAL', copies: 'SAFE-COPIES', unchanged: 'SAFE-UNCHANGED', delegated: 'OBL-DELEGATED', unmodelled: 'SAFE-UNMODELLED',
 };
 
 /** The violation of each effect condition (undefined for the others). */
@@ -240,7 +242,7 @@ function violationOf(o: Obligation): Violation | string | Answer | undefined {
     case 'commutes':
     case 'shadows': {
       const x = effectAt(o.t, o.a);
-      const y = effectAt(o.t, o.b);
+      const y = effectAt(o.t, o.b, o.k === 'commutes' ? o.without : undefined);
       const empty = new Map<string, IntE>();
       const f = o.k === 'commutes' ? notCommutes : notShadows;
       return (enc, p) => enc.c.And(all(enc, p, [...x.ctrl, ...y.ctrl], empty), f(enc, p, { a: x.a, env: empty }, { a: y.a, env: empty }));
@@ -326,7 +328,7 @@ function violationOf(o: Obligation): Violation | string | Answer | undefined {
     }
     case 'stable': {
       const x = effectAt(o.t, o.stmt);
-      const ys = o.by.map((b) => effectAt(o.t, b));
+      const ys = o.by.map((b) => effectAt(o.t, b, o.without));
       return (enc, p) => {
         const none = new Map<string, IntE>();
         const sx = derivedSets(x.a);
@@ -343,6 +345,27 @@ function violationOf(o: Obligation): Violation | string | Answer | undefined {
       return splitViolation(o.t, o.loop, o.factor);
     case 'fuse-exact':
       return fuseViolation(o.t, o.loop);
+    case 'reindex':
+      return reindexViolation(o.t, o.loop, o.after, o.body, o.part);
+    case 'confined': {
+      // The whole program's accesses with the statement at `within` left out.
+      const { a } = effectAt(o.t, [], o.within);
+      const whole: LocSet = { k: 'whole', buf: o.buf };
+      return (enc, p) => meet(enc, p, derivedSets(a).All, new Map(), whole, new Map(), o.buf);
+    }
+    case 'guard': {
+      // Where c is false the statement must touch no location (a loop that runs zero times there).
+      const { scope, ctrl } = scopeAt(o.t, o.at);
+      const here = stmtAt(o.t, o.at);
+      const s = here.k === 'if' && here.else.k === 'nop' && printExpr(here.cond, 'tgt') === printExpr(o.cond, 'tgt') ? here.then : here;
+      const touched = derivedSets(stmtEffect(s, scope)).All;
+      const cond = lift(o.cond, scope);
+      return (enc, p) => {
+        const none = new Map<string, IntE>();
+        const some = [...buffersOf(touched)].map((b) => enc.member(p, b, enc.location(b, arityIn(touched, b)!), touched, none));
+        return enc.c.And(all(enc, p, ctrl, none), enc.truth(p, eOp('not', cond), none), enc.c.Or(...some));
+      };
+    }
     default:
       return undefined;
   }
@@ -398,6 +421,49 @@ function fuseViolation(t: TgtProgram, loop: StmtPath): Violation | string | Answ
     const la = enc.term(lift(outer.len, scope.scope), none);
     const lb = enc.term(lift(nest.inner.len, scope.scope), none);
     return enc.c.And(all(enc, p, scope.ctrl, none), la.lt(0), lb.lt(0));
+  };
+}
+
+/**
+ * `for x in (m, l): s` replaced by a nest (loops, lets, guards) around s
+ * that binds x to X(ū) of its loop variables ū. `points`: some visited X(ū) lies outside
+ * [m, m + l), or some point of [m, m + l) is visited by no ū. `order`: two visits ū <lex ū′ with
+ * X(ū) ≥ X(ū′) (a point visited twice, or out of order).
+ */
+function reindexViolation(t: TgtProgram, loop: StmtPath, after: TgtProgram, body: StmtPath, part: 'points' | 'order'): Violation | string {
+  const l = stmtAt(t, loop) as ForStmt;
+  const outer = scopeAt(t, loop);
+  const inner = scopeAt(after, body);
+  const chain = inner.ctrl.slice(scopeAt(after, loop).ctrl.length);
+  const vars: string[] = [];
+  for (let n = loop.length; n < body.length; n++) {
+    const s = stmtAtPath(after.body, body.slice(0, n));
+    if (s?.k === 'for') vars.push(s.var);
+  }
+  const X = lift({ k: 'var', name: l.var }, inner.scope);
+  if (botIn(X) !== undefined) return `the new index of ${l.var} depends on data`;
+  if (X.k === 'var' && X.name === l.var) return `the nest does not bind ${l.var}`;
+  return (enc, p) => {
+    const c = enc.c;
+    const none = new Map<string, IntE>();
+    const m = enc.term(lift(l.min, outer.scope), none);
+    const len = enc.term(lift(l.len, outer.scope), none);
+    const copy = (tag: string) => new Map(vars.map((v) => [v, enc.constant(`${v}${tag}`)]));
+    const u = copy('');
+    const visited = (env: Env, q: Pol) => all(enc, q, chain, env);
+    const ctx = all(enc, p, outer.ctrl, none);
+    if (part === 'points') {
+      const x = enc.constant(l.var);
+      const xs = vars.map((v) => enc.bound(v));
+      const env = new Map(vars.map((v, k) => [v, xs[k]!]));
+      const at = enc.term(X, u);
+      const missed = c.And(x.ge(m), x.lt(m.add(len)),
+        xs.length ? c.Not(c.Exists(xs as [IntE, ...IntE[]], c.And(visited(env, flip(p)), enc.term(X, env).eq(x)))) : c.Bool.val(true));
+      return c.And(ctx, c.Or(c.And(visited(u, p), c.Or(at.lt(m), at.ge(m.add(len)))), missed));
+    }
+    const u2 = copy("'");
+    const lex = c.Or(...vars.map((v, k) => c.And(...vars.slice(0, k).map((w) => u.get(w)!.eq(u2.get(w)!)), u.get(v)!.lt(u2.get(v)!))));
+    return c.And(ctx, visited(u, p), visited(u2, p), lex, c.Not(enc.term(X, u).lt(enc.term(X, u2))));
   };
 }
 
