@@ -58,8 +58,8 @@ function flowOf(g: WrongGen, n: number): string {
     if (o === 'id') return inner;
     const arity = OP_ARITY[o];
     return op(o, ...Array.from({ length: arity }, (_, i) => (i === pos % arity ? inner : cst(int(g.c + i)))));
-  }, vr('READ'));
-  return printExpr(e, 'tgt').replace('READ', `g[${n - 1}]`);
+  }, vr('unwritten_read'));
+  return printExpr(e, 'tgt').replace('unwritten_read', `g[${n - 1}]`);
 }
 
 /** A coordinate tuple of the rank-r helper buffer of n points a side, leaving it in dimension `dim`. */
