@@ -24,7 +24,9 @@ const CORE_BELOW: Record<string, readonly string[]> = {
   // proofs share the Z3 layer of expr/smt.ts.
   fpir: ['diag', 'rng', 'expr'],
   expr: ['diag'],
-  simplify: ['diag', 'rng', 'expr'],
+  // Halide's rewrite rules name integer widths that wrap; FPIR's scalar types and bit-vector
+  // division already model them, so the simplifier sits one floor above FPIR, never beside it.
+  simplify: ['diag', 'rng', 'expr', 'fpir'],
   'alg-semantics': ['diag', 'expr'],
   'target-semantics': ['diag', 'rng', 'expr', 'alg-semantics'],
   // Effects of target programs and their safety conditions (thesis ch. 3, after Exo).
