@@ -6,7 +6,7 @@ import { type Filling, type SwzProgram, holesOf } from './ast.js';
 import { evalStmt, goalMismatch } from './eval.js';
 import { sizeOf } from './shape.js';
 import { BOTTOM, ZERO } from './term.js';
-import { DEFAULT_MEMORY_MB, type Layout, type Reach, layouts, reachability } from './viability.js';
+import { DEFAULT_MEMORY_MB, type Layout, type MatrixStore, type Reach, layouts, reachability } from './viability.js';
 
 export interface SynthOptions {
   readonly all?: boolean;
@@ -14,6 +14,8 @@ export interface SynthOptions {
   readonly memoryMb?: number;
   /** which viability tests run (all by default); the fuzz property compares against none */
   readonly prune?: { readonly pairs: boolean; readonly copies: boolean };
+  /** matrices kept from earlier runs (none by default: every run computes its own) */
+  readonly matrices?: MatrixStore;
   /** a deliberately unsound extra rule, planted for the zoo (spec/swizzle.md, [SWZ-PRUNE-SOUND]) */
   readonly fault?: 'single-goal-cell';
 }
@@ -125,7 +127,7 @@ function prepare(p: SwzProgram, firstHole: number, opts: SynthOptions, loc: Loc)
   }
   const goalCount = new Map<number, number>();
   for (const g of goal.terms) for (const y of t.subterms(g)) goalCount.set(y, (goalCount.get(y) ?? 0) + t.occurrences(y, g));
-  const reach = prune.pairs ? reachability(p, lay, firstHole, opts.memoryMb ?? DEFAULT_MEMORY_MB, loc) : undefined;
+  const reach = prune.pairs ? reachability(p, lay, firstHole, opts.memoryMb ?? DEFAULT_MEMORY_MB, loc, opts.matrices) : undefined;
   const minCopies = prune.copies ? copyBounds(p, lay, firstHole) : lay.map(() => undefined);
   return { lay, ...(reach ? { reach } : {}), required, perCell, minCopies, goalCount };
 }

@@ -3,6 +3,7 @@
 // statement matrices ([SWZ-MATRIX]), and lower bounds on copy counts (Algorithm 4, [SWZ-COPIES]).
 import { type Loc, UserError } from '../diag.js';
 import type { SwzProgram } from './ast.js';
+import { printSwizzle } from './print.js';
 import { sizeOf } from './shape.js';
 
 /** Where each array lives at a program point: the arrays live after statement p, laid end to end. */
@@ -120,6 +121,16 @@ export interface Reach {
   readonly bytes: number;
 }
 
+/**
+ * Where matrices computed by an earlier run can be found and kept ([SWZ-MATRIX], Decision on the
+ * cache): `key` is the whole program's text and the first hole, so a hit is a program with the
+ * same statements, choices and goal. The store decides where (the command line keeps them on disk).
+ */
+export interface MatrixStore {
+  get(key: string): Reach | undefined;
+  put(key: string, reach: Reach): void;
+}
+
 /** A bound on the memory the matrices may take; beyond it synthesis stops with a message. */
 export const DEFAULT_MEMORY_MB = 3072;
 
@@ -131,7 +142,7 @@ export const DEFAULT_MEMORY_MB = 3072;
  * (the precision of §3.2); a fold lets a cell come from any cell of its row (Figure 7); a literal
  * comes from nowhere; an array untouched by the statement keeps its locations.
  */
-export function reachability(p: SwzProgram, lay: readonly Layout[], from: number, memoryMb: number, loc: Loc): Reach {
+export function reachability(p: SwzProgram, lay: readonly Layout[], from: number, memoryMb: number, loc: Loc, store?: MatrixStore): Reach {
   const n = p.stmts.length;
   const G = sizeOf(p.stmts[n - 1]!.shape);
   const rowsN = G * G;
@@ -141,6 +152,9 @@ export function reachability(p: SwzProgram, lay: readonly Layout[], from: number
   if (bytes > memoryMb * 1024 * 1024) {
     throw new UserError(`the reachability matrices need ${Math.ceil(bytes / 1048576)} MB, above the limit of ${memoryMb} MB`, loc, 'raise --memory, or make the arrays smaller (the seed hit the same wall at 32×11, §5.2)');
   }
+  const key = store ? `${printSwizzle(p)}\n@${from}` : '';
+  const known = store?.get(key);
+  if (known && sameShape(known, words, from, rowsN)) return known;
   const rows: (Uint32Array | undefined)[] = lay.map(() => undefined);
   const last = lay[n - 1]!;
   const id = new Uint32Array(rowsN * words[n - 1]!);
@@ -152,7 +166,14 @@ export function reachability(p: SwzProgram, lay: readonly Layout[], from: number
   }
   rows[n - 1] = id;
   for (let q = n - 1; q > from; q--) rows[q - 1] = stepBack(p, lay, q, rows[q]!, words[q]!, words[q - 1]!, rowsN);
-  return { rows, words, bytes };
+  const reach = { rows, words, bytes };
+  store?.put(key, reach);
+  return reach;
+}
+
+/** A stored entry is used only if every matrix has the size this program needs (a damaged or foreign entry is a miss). */
+function sameShape(r: Reach, words: readonly number[], from: number, rowsN: number): boolean {
+  return r.words.length === words.length && words.every((w, q) => r.words[q] === w && (q < from || r.rows[q]?.length === rowsN * w));
 }
 
 /** R(q−1) from R(q) through statement q. */

@@ -4,6 +4,7 @@
 import { UserError, argLoc } from '../../diag.js';
 import { EXIT } from '../../node/io.js';
 import { readSource } from '../../node/source.js';
+import { DiskMatrixStore, MAX_ENTRY_MB, defaultMatrixDir } from '../../node/matrix-cache.js';
 import { holesOf, type SwzProgram } from '../../swizzle/ast.js';
 import { evaluate, goalMismatch } from '../../swizzle/eval.js';
 import { parseSwizzle } from '../../swizzle/parse.js';
@@ -115,19 +116,24 @@ export const register: Register = (program, io, setExit) => {
     .option('--all', 'find every solution (and the oracle\'s count of states)')
     .option('--timeout <ms>', 'stop the search after this many milliseconds')
     .option('--memory <mb>', `limit on the reachability matrices (default ${DEFAULT_MEMORY_MB})`)
+    .option('--cache [dir]', 'keep the reachability matrices between runs, in this folder (default $REFSEM_CACHE_DIR, $XDG_CACHE_HOME/refsem or ~/.cache/refsem, then swizzle-matrices)')
     .option('--json', 'print one JSON object')
-    .action((file: string, o: { all?: boolean; timeout?: string; memory?: string; json?: boolean }) => {
+    .action((file: string, o: { all?: boolean; timeout?: string; memory?: string; cache?: string | true; json?: boolean }) => {
       const p = load(file);
       const timeoutMs = o.timeout === undefined ? undefined : Number(parseIntOption('--timeout', o.timeout, 1n, 10n ** 9n));
       const memoryMb = o.memory === undefined ? DEFAULT_MEMORY_MB : Number(parseIntOption('--memory', o.memory, 1n, 10n ** 6n));
       if (!p.goal) throw new UserError('the sketch has no goal to synthesize for', { file: p.file, line: 1, col: 1 }, 'add a last line: goal NAME = …');
       if (o.memory !== undefined && !Number.isFinite(memoryMb)) throw new UserError('bad --memory', argLoc('--memory', o.memory));
-      const r = synthesize(p, { all: o.all === true, ...(timeoutMs !== undefined ? { timeoutMs } : {}), memoryMb });
+      // Off by default, so that a run's output never depends on what an earlier run left behind.
+      const store = o.cache === undefined ? undefined : new DiskMatrixStore(o.cache === true ? defaultMatrixDir() : o.cache);
+      const r = synthesize(p, { all: o.all === true, ...(timeoutMs !== undefined ? { timeoutMs } : {}), memoryMb, ...(store ? { matrices: store } : {}) });
       const sum = summarize(p, r);
-      if (o.json) io.out(`${JSON.stringify({ file: p.file, ...sum, solutions: r.solutions.map((f) => printSwizzle(p, f)) })}\n`);
+      const cache = store && (store.hits ? `read from ${store.dir}` : store.writes ? `computed, kept in ${store.dir}` : `computed, not kept (larger than ${MAX_ENTRY_MB} MB, or ${store.dir} is not writable)`);
+      if (o.json) io.out(`${JSON.stringify({ file: p.file, ...sum, ...(cache ? { cache } : {}), solutions: r.solutions.map((f) => printSwizzle(p, f)) })}\n`);
       else {
         r.solutions.forEach((f, i) => io.out(`// solution ${i + 1}\n${printSwizzle(p, f)}\n`));
         for (const line of sum.lines) io.out(`${line}\n`);
+        if (cache) io.out(`matrices: ${cache} in ${r.ms.matrices} ms\n`);
       }
       if (r.solutions.length === 0) setExit(EXIT.checkFailed);
     });
