@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { writeFileSync } from 'node:fs';
+import { cleanupOnExit } from '../node/exit-cleanup.js';
 import { makeTempDir, removeTempDir } from '../node/temp-dir.js';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -260,23 +261,35 @@ function withoutAbiNotes(stderr: string): string {
 /** Runs the compiler on `args` under the compile time limit; an error message, or undefined. */
 function runCompiler(tc: Toolchain, args: readonly string[], opts: ToolchainOptions): Promise<string | undefined> {
   return new Promise((done) => {
-    const child = spawn(tc.cc[0]!, [...tc.cc.slice(1), ...args], { env: opts.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // The compiler leads a process group of its own (a driver starts cc1, as and ld), and the group
+    // is killed if refsem ends first: a compile of minutes must not run on after Ctrl-C or SIGTERM.
+    const child = spawn(tc.cc[0]!, [...tc.cc.slice(1), ...args], { env: opts.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const forget = child.pid === undefined ? () => {} : cleanupOnExit(killGroup);
     let stderr = '';
     let timedOut = false;
     const limit = opts.compileTimeoutMs ?? 120_000;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killGroup();
     }, limit);
     child.stderr.on('data', (d: Buffer) => {
       if (stderr.length < MAX_COMPILER_STDERR) stderr += d.toString();
     });
     child.on('error', (e) => {
       clearTimeout(timer);
+      forget();
       done(`[${'C-TOOLCHAIN'}] the compiler could not be started: ${e.message}`);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      forget();
       if (timedOut) done(`[${'C-TOOLCHAIN'}] the compiler did not finish within ${limit} ms`);
       else if (code !== 0) done(`[${'C-TOOLCHAIN'}] compiler failed (exit ${code}):\n${withoutAbiNotes(stderr).split('\n').slice(0, 30).join('\n')}`);
       else done(undefined);
