@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { UserError, argLoc } from '../diag.js';
 import { EXIT, type IO, guardExit } from '../node/io.js';
-import { DEFAULT_PLUGIN_HEAP_MB, PLUGIN_HEAP_ENV, heapLimitMb } from '../node/heap-limit.js';
+import { DEFAULT_PLUGIN_HEAP_MB, PLUGIN_HEAP_ENV, heapLimitMb, pluginTimeLimitMs } from '../node/plugin-limits.js';
 import { isModulePath } from '../node/plugins.js';
 import { routePluginConsole } from '../node/watchdog.js';
 import { main } from './main.js';
@@ -61,6 +61,7 @@ export async function runCommand(argv: readonly string[], io: IO, env: NodeJS.Pr
   let limit: number;
   try {
     limit = heapLimitMb(env);
+    pluginTimeLimitMs(env); // read again where the plug-in runs; a bad value is refused here, before the worker starts
   } catch (e) {
     io.err((e as UserError).render() + '\n');
     return EXIT.badInput;

@@ -14,7 +14,7 @@ import { type Shard, checkSeed, ownedCount } from './seed.js';
 import { type SliceSpec, propertyFor, runSlice } from './slice.js';
 import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
 import { HALIDE_VERDICTS } from '../halide/run.js';
-import { heapLimitMb } from '../node/heap-limit.js';
+import { heapLimitMb, pluginTimeLimitMs } from '../node/plugin-limits.js';
 import { type CaseSize, type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
 
 
@@ -118,6 +118,7 @@ const END_GRACE_MS = 1000;
 
 export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void = () => {}): CampaignControl {
   const heapMb = heapLimitMb(process.env);
+  pluginTimeLimitMs(process.env); // read again in the workers; a bad value is refused before any starts
   const props = selectProperties(o.properties);
   const t0 = Date.now();
   const end = o.timeMs !== undefined ? t0 + o.timeMs : undefined;

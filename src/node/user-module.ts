@@ -7,9 +7,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CLI_LOC, type Loc, UserError } from '../diag.js';
-
-/** How long a module may take to load (its top-level code, awaits included). */
-const LOAD_TIMEOUT_MS = 10_000;
+import { pluginTimeLimitMs } from './plugin-limits.js';
 
 /** The file kinds Node loads as JavaScript modules. */
 const MODULE_FILE = /\.(mjs|js|cjs)$/;
@@ -66,8 +64,9 @@ export async function importUserModule(path: string, what: string, hint: string)
   // A top-level await that never settles would leave nothing for the event loop to wait on, and
   // Node would end refsem with its own exit code 13: the timer keeps refsem alive to say so.
   let timer: NodeJS.Timeout | undefined;
+  const limitMs = pluginTimeLimitMs(process.env);
   const stalled = new Promise<'stalled'>((done) => {
-    timer = setTimeout(() => done('stalled'), LOAD_TIMEOUT_MS);
+    timer = setTimeout(() => done('stalled'), limitMs);
   });
   let loaded: Record<string, unknown> | 'stalled';
   try {
@@ -81,6 +80,6 @@ export async function importUserModule(path: string, what: string, hint: string)
   } finally {
     clearTimeout(timer);
   }
-  if (loaded === 'stalled') return fail(`the module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (a top-level await that never settles?)`);
+  if (loaded === 'stalled') return fail(`the module did not finish loading within ${limitMs / 1000} s (a top-level await that never settles?)`);
   return loaded;
 }

@@ -4,9 +4,7 @@
 // made from a tiny script run with one. The call's own code and its result stay in refsem's realm.
 import { format } from 'node:util';
 import { Script, createContext } from 'node:vm';
-
-/** How long one call of a plug-in function may run. */
-export const PLUGIN_CALL_LIMIT_MS = 10_000;
+import { pluginTimeLimitMs } from './plugin-limits.js';
 
 const call = new Script('f(...a)');
 const context = createContext({});
@@ -15,7 +13,7 @@ const context = createContext({});
  * `f`, stopped with an error naming `what` when a call runs longer than `limitMs`; errors the
  * call throws pass through unchanged.
  */
-export function watched<A extends unknown[], R>(f: (...args: A) => R, what: string, limitMs = PLUGIN_CALL_LIMIT_MS, tag?: string): (...args: A) => R {
+export function watched<A extends unknown[], R>(f: (...args: A) => R, what: string, limitMs = pluginTimeLimitMs(process.env), tag?: string): (...args: A) => R {
   return (...args: A): R => {
     context.f = f;
     context.a = args;

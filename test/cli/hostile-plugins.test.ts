@@ -15,6 +15,8 @@ const refsem = (args: string[], env: NodeJS.ProcessEnv = process.env) => spawnSy
 const { file, dir } = scratch('refsem-hostile-plugins-');
 const sec22 = join(examplesDir, 'sec22.alg');
 const empty = file('empty.sched', '');
+/** A short time limit on plug-in calls and loads, so that a hang is stopped in a moment rather than after 10 s. */
+const quick = { ...process.env, REFSEM_PLUGIN_TIME_LIMIT_S: '2' };
 
 describe('plug-ins that try to end refsem or never load', () => {
   it('process.exit while the module loads: a load error at the module, exit 2', () => {
@@ -34,25 +36,33 @@ describe('plug-ins that try to end refsem or never load', () => {
 
   it('a top-level await that never settles: a load error after the time limit, exit 2', () => {
     const m = file('stalls.mjs', 'await new Promise(() => {});\nexport default (api) => api;\n');
-    const r = refsem(['exec', sec22, '--schedule', empty, '--directive', m, '--window', '0+3']);
+    const r = refsem(['exec', sec22, '--schedule', empty, '--directive', m, '--window', '0+3'], quick);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`cannot load directive module '${m}': the module did not finish loading within 10 s`);
+    expect(r.stderr).toContain(`cannot load directive module '${m}': the module did not finish loading within 2 s`);
   }, 60_000);
 
   it('a directive whose apply never returns: stopped by the watchdog, blamed on its module, exit 2', () => {
     const m = file('spin.mjs', "export default (api) => api.defineDirective({ name: 'spin', phase: 'loops', params: [{ name: 'loop', type: 'loop' }],\n  validate() {}, apply() { for (;;) {} }, generate() { return undefined; } });\n");
     const s = file('spin.sched', 'spin f.x\n');
-    const r = refsem(['exec', sec22, '--schedule', s, '--directive', m, '--window', '0+3']);
+    const r = refsem(['exec', sec22, '--schedule', s, '--directive', m, '--window', '0+3'], quick);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`spin f.x: directive 'spin' from ${m} failed: apply of directive 'spin' from ${m} did not return within 10 s (stopped by the watchdog)`);
+    expect(r.stderr).toContain(`spin f.x: directive 'spin' from ${m} failed: apply of directive 'spin' from ${m} did not return within 2 s (stopped by the watchdog)`);
   }, 60_000);
 
   it('a bounds engine whose complete never returns: stopped by the watchdog, exit 2', () => {
     const m = file('spin-engine.mjs', "export default { name: 'spin', complete() { for (;;) {} } };\n");
-    const r = refsem(['exec', sec22, '--engine', m, '--window', '0+3']);
+    const r = refsem(['exec', sec22, '--engine', m, '--window', '0+3'], quick);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`complete of bounds engine 'spin' from ${m} did not return within 10 s (stopped by the watchdog)`);
+    expect(r.stderr).toContain(`complete of bounds engine 'spin' from ${m} did not return within 2 s (stopped by the watchdog)`);
   }, 60_000);
+
+  it.each(['0', 'ten', '-3'])('REFSEM_PLUGIN_TIME_LIMIT_S=%s is refused before any plug-in loads, exit 2', (value) => {
+    const m = file('fine.mjs', 'export default (api) => api;\n');
+    const r = refsem(['exec', sec22, '--schedule', empty, '--directive', m, '--window', '0+3'], { ...process.env, REFSEM_PLUGIN_TIME_LIMIT_S: value });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`<command line>: error: REFSEM_PLUGIN_TIME_LIMIT_S=${value} is not a time limit`);
+    expect(r.stderr).toContain('set REFSEM_PLUGIN_TIME_LIMIT_S to a number of seconds, at least 1 (default 10), or unset it');
+  });
 
   it('a directive whose apply allocates without bound: stopped at the heap limit, blamed on its module, exit 2', () => {
     const m = file('hog.mjs', "export default (api) => api.defineDirective({ name: 'hog', phase: 'loops', params: [{ name: 'loop', type: 'loop' }],\n  validate() {}, apply() { const a = []; for (;;) a.push(new Array(1e5).fill(a.length)); }, generate() { return []; } });\n");
