@@ -1,8 +1,9 @@
 // A tour of traced runs, for rule coverage (`refsem coverage`, `refsem fuzz --coverage`): each
 // algorithm is checked, lowered, bounded by both engines, scheduled (when it has a schedule),
 // explained at one point and stepped on the machine; each target program is stepped; each λ1
-// program is translated and run by both semantics. What the runs print is collected, and the rule
-// IDs in it are what fired (src/rules/coverage.ts).
+// program is translated and run by both semantics. What the runs print goes to a sink as it is
+// printed (never kept: the traces of a campaign's cases run to gigabytes), and the rule IDs in it
+// are what fired (src/rules/coverage.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -69,11 +70,10 @@ function runsOf(item: TourItem, scratch: string, n: number): string[][] {
   ];
 }
 
-/** Runs the tour over `items` in-process and returns everything the runs printed. */
-export async function tourTraces(items: readonly TourItem[], main: Main): Promise<string[]> {
+/** Runs the tour over `items` in-process, handing everything the runs print to `sink` as it is printed. */
+export async function tourTraces(items: readonly TourItem[], main: Main, sink: (text: string) => void): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'refsem-tour-'));
-  const texts: string[] = [];
-  const capture: IO = { out: (t) => void texts.push(t), err: (t) => void texts.push(t), isTTY: false };
+  const capture: IO = { out: sink, err: sink, isTTY: false };
   try {
     for (const e of EXPRESSIONS) await main(['expr', e, '--trace'], capture);
     let n = 0;
@@ -93,14 +93,13 @@ export async function tourTraces(items: readonly TourItem[], main: Main): Promis
           continue;
         }
         let text = '';
-        await main(argv.slice(0, o), { out: (t) => void (text += t), err: (t) => void texts.push(t), isTTY: false });
+        await main(argv.slice(0, o), { out: (t) => void (text += t), err: sink, isTTY: false });
         writeFileSync(argv[o + 1]!, text);
       }
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  return texts;
 }
 
 /** The cases of a campaign as tour items, their texts written into `dir`. */

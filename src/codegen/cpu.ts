@@ -29,3 +29,10 @@ export function hostIsas(): ReadonlySet<Isa> {
 
 /** The requested instruction set if this host runs it, else the portable vector code. */
 export const runnableIsa = (isa: Isa): Isa => (hostIsas().has(isa) ? isa : 'generic');
+
+/**
+ * The widest vector code this host runs. What is compiled here to be run here needs no other copy:
+ * behind the dispatcher ([C-DISPATCH]) the others could never run, so they would only cost
+ * compile time and go unvalidated.
+ */
+export const widestHostIsa = (): Isa => (['avx512', 'avx2', 'generic'] as const).find((i) => hostIsas().has(i))!;

@@ -20,6 +20,7 @@ import { type FuncRanges, funcRanges, overflowCandidates } from './ranges.js';
 import { emitProof, selectProved } from './proof.js';
 import { cleanNest } from './clean.js';
 import { payloadBits } from './storage.js';
+import { SharedValues } from './shared-values.js';
 
 
 /** `generic` forces the portable vector-extension code (what `auto` falls back to without AVX2). */
@@ -35,6 +36,33 @@ export interface EmitOptions {
   readonly simplifyIndices?: boolean;
 }
 
+
+/**
+ * [C-CSE]: the head of a statement as comments and failure messages show it, printed once per
+ * statement and cut after MAX_HEAD characters. Inferred bounds can print as hundreds of kilobytes
+ * (a chain of per-tile stages), which would be most of the C text and of its compile time.
+ */
+const MAX_HEAD = 200;
+const heads = new WeakMap<Stmt, string>();
+function headline(s: Stmt): string {
+  let h = heads.get(s);
+  if (h === undefined) {
+    h = printHead(s);
+    if (h.length > MAX_HEAD) h = `${h.slice(0, MAX_HEAD)}…`;
+    heads.set(s, h);
+  }
+  return h;
+}
+
+/** [C-PROVED]'s selection per loop, made once for all the instruction sets a pipeline is emitted for. */
+const selections = new WeakMap<FuncRanges, WeakMap<Stmt, ReturnType<typeof selectProved>>>();
+function provedIn(s: Extract<Stmt, { k: 'for' }>, ranges: FuncRanges): ReturnType<typeof selectProved> {
+  let byLoop = selections.get(ranges);
+  if (byLoop === undefined) selections.set(ranges, (byLoop = new WeakMap()));
+  let sel = byLoop.get(s);
+  if (sel === undefined) byLoop.set(s, (sel = selectProved(overflowCandidates(s, ranges))));
+  return sel;
+}
 
 /** A C value with its tag: `tag` undefined means statically an integer (tag 0). */
 export interface CVal {
@@ -71,6 +99,8 @@ export class FnEmitter implements FunctionWriter {
   readonly narrowFlags = new Map<Stmt, string>();
   /** Each loop's vector plan, made once: emission, [C-CLEAN] and [C-NARROW] all ask for it. */
   private readonly plans = new Map<Stmt, VectorPlan | undefined>();
+  /** [C-CSE]: memory-free expressions already evaluated in a scope still open, by structure. */
+  private readonly shared = new SharedValues();
 
   constructor(
     readonly program: TgtProgram,
@@ -101,7 +131,12 @@ export class FnEmitter implements FunctionWriter {
   }
   close(text = '}'): void {
     this.depth--;
+    this.shared.leave(this.depth);
     this.line(text);
+  }
+  /** Declares the C variable of a loop variable or `let`. */
+  bind(name: string, value: string): void {
+    this.line(`RS_BOUND const int64_t v_${mangle(name)} = ${value};`);
   }
   /** A comment naming the rule (spec/codegen.md) a statement is translated by. */
   rule(id: string, what: string): void {
@@ -146,6 +181,9 @@ export class FnEmitter implements FunctionWriter {
       case 'access':
         return this.read(e.func, e.args.map((a) => this.expr(a, site)), site);
       case 'op': {
+        // [C-CSE]: a pure expression met again in the same scope is the value computed the first time.
+        const known = this.shared.get(e);
+        if (known !== undefined) return known;
         const args = e.args.map((a) => this.expr(a, site));
         const tags = args.flatMap((a) => (a.tag === undefined ? [] : [a.tag]));
         let tag: string | undefined;
@@ -160,7 +198,9 @@ export class FnEmitter implements FunctionWriter {
         // Def. 2.6: with an error argument the value is the error; the payload is never computed,
         // so garbage can neither overflow nor divide.
         this.line(`const int64_t ${t} = ${tag === undefined ? value : `${tag} ? 0 : ${value}`};`);
-        return tag === undefined ? { v: t } : { v: t, tag };
+        const r = tag === undefined ? { v: t } : { v: t, tag };
+        this.shared.set(e, r, this.depth);
+        return r;
       }
     }
   }
@@ -244,7 +284,7 @@ export class FnEmitter implements FunctionWriter {
 
   /** The site of a statement as a C string literal, for failure messages. */
   site(s: Stmt): string {
-    return cString(`${printHead(s)}${s.loc ? ` at ${showLoc(s.loc)}` : ''}`);
+    return cString(`${headline(s)}${s.loc ? ` at ${showLoc(s.loc)}` : ''}`);
   }
 
   /** An error value where control needs an integer is its own stuck state. */
@@ -267,7 +307,7 @@ export class FnEmitter implements FunctionWriter {
         this.stmt(s.body, inParallel);
         return;
       case 'assert': {
-        this.rule('C-ASSERT', printHead(s));
+        this.rule('C-ASSERT', headline(s));
         const c = this.expr(s.cond, site);
         this.control(c, 'assert condition', site);
         this.line(
@@ -276,10 +316,10 @@ export class FnEmitter implements FunctionWriter {
         return;
       }
       case 'let': {
-        this.rule('C-LET', printHead(s));
+        this.rule('C-LET', headline(s));
         const v = this.expr(s.value, site);
         this.open('{');
-        this.line(`RS_BOUND const int64_t v_${mangle(s.var)} = ${v.v};`);
+        this.bind(s.var, v.v);
         if (v.tag !== undefined) {
           this.line(`RS_BOUND const uint8_t g_${mangle(s.var)} = ${v.tag};`);
           this.letTags.set(s.var, `g_${mangle(s.var)}`);
@@ -289,7 +329,7 @@ export class FnEmitter implements FunctionWriter {
         return;
       }
       case 'if': {
-        this.rule('C-IF', printHead(s));
+        this.rule('C-IF', headline(s));
         const c = this.expr(s.cond, site);
         this.control(c, 'if condition', site);
         this.open(`if (${c.v} != 0) {`);
@@ -314,7 +354,7 @@ export class FnEmitter implements FunctionWriter {
 
   /** `C-ALLOC` ([ALLOC]): bounds left to right, then error and negative-extent checks, in the reference's order. */
   private allocate(s: Extract<Stmt, { k: 'allocate' }>, site: string): void {
-    this.rule('C-ALLOC', printHead(s));
+    this.rule('C-ALLOC', headline(s));
     const f = this.func(s.func);
     const bounds = s.dims.map((d) => [this.expr(d.min, site), this.expr(d.len, site)] as const);
     s.dims.forEach((d, i) => {
@@ -342,7 +382,7 @@ export class FnEmitter implements FunctionWriter {
 
   /** `C-STORE` ([ASSN]): the value first, then the indices (fig. 2.8's context `a ← E` before `E ← c`). */
   private store(s: Extract<Stmt, { k: 'store' }>, site: string): void {
-    this.rule('C-STORE', printHead(s));
+    this.rule('C-STORE', headline(s));
     const f = this.func(s.func);
     const v = this.expr(s.value, site);
     const idx = s.idx.map((i) => this.expr(i, site));
@@ -364,7 +404,7 @@ export class FnEmitter implements FunctionWriter {
    * iterations when the ranges of its operations fit, else the checked one.
    */
   private loop(s: Extract<Stmt, { k: 'for' }>, site: string, inParallel: boolean): void {
-    this.rule('C-FOR', printHead(s));
+    this.rule('C-FOR', headline(s));
     const m = this.expr(s.min, site);
     const l = this.expr(s.len, site);
     this.control(m, `loop min of ${s.var}`, site);
@@ -375,8 +415,7 @@ export class FnEmitter implements FunctionWriter {
     this.line(`if (${l.v} > 0) (void)rs_add(${m.v}, ${l.v} - 1);`);
     // Only the proved variant of a loop gets tag-free nests: the checked one is the rare path.
     if (this.decided) return this.proved !== undefined ? this.nest(s, m.v, l.v, inParallel) : this.iterate(s, m.v, l.v, inParallel);
-    const candidates = overflowCandidates(s, this.ranges);
-    const { safe, ends } = this.faults.unprovenArithmetic ? { safe: new Set(candidates.keys()), ends: [] } : selectProved(candidates);
+    const { safe, ends } = this.faults.unprovenArithmetic ? { safe: new Set(overflowCandidates(s, this.ranges).keys()), ends: [] } : provedIn(s, this.ranges);
     if (safe.size === 0) return this.nest(s, m.v, l.v, inParallel);
     this.rule('C-PROVED', `${safe.size} operations without overflow checks if their ranges, evaluated here, fit in 64 bits`);
     const ok = this.faults.unprovenArithmetic ? '1 /* planted fault: no proof */' : emitProof(this, ends, 'rs_q_fits64', 'nv');
@@ -453,14 +492,13 @@ export class FnEmitter implements FunctionWriter {
 
   /** The iterations of a loop whose min and extent are evaluated and checked: vector, parallel, unrolled or plain. */
   private iterate(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
-    const x = `v_${mangle(s.var)}`;
     const i = this.temp('i');
     // Serial loops too: C-VECTOR-UPDATE runs a sequence of updates of one point lane-wise.
     if ((s.trav === 'vectorize' || s.trav === 'serial') && this.isa !== undefined) {
       const plan = this.plan(s);
       if (plan !== undefined) return emitVectorLoop(this, plan, s, m, l, inParallel);
     }
-    if (s.trav === 'parallel' && !inParallel && !someStmt(s.body, (x) => x.k === 'allocate')) return this.parallelLoop(s, m, l, x, i);
+    if (s.trav === 'parallel' && !inParallel && !someStmt(s.body, (x) => x.k === 'allocate')) return this.parallelLoop(s, m, l, i);
     if (s.trav === 'unroll') {
       const n = constExtent(s.len);
       if (n !== undefined && n <= 16) {
@@ -468,7 +506,7 @@ export class FnEmitter implements FunctionWriter {
         this.rule('C-UNROLL', `${n} copies of the body`);
         for (let k = 0; k < n; k++) {
           this.open('{');
-          this.line(`RS_BOUND const int64_t ${x} = ${m} + ${k};`);
+          this.bind(s.var, `${m} + ${k}`);
           this.stmt(s.body, inParallel);
           this.close();
         }
@@ -477,7 +515,7 @@ export class FnEmitter implements FunctionWriter {
       this.line('#pragma GCC unroll 8');
     }
     this.open(`for (int64_t ${i} = 0; ${i} < ${l}; ${i}++) {`);
-    this.line(`RS_BOUND const int64_t ${x} = ${m} + ${i};`);
+    this.bind(s.var, `${m} + ${i}`);
     this.stmt(s.body, inParallel);
     this.close();
   }
@@ -486,7 +524,7 @@ export class FnEmitter implements FunctionWriter {
   scalarIterations(s: Extract<Stmt, { k: 'for' }>, from: string, count: string, inParallel: boolean): void {
     const i = this.temp('i');
     this.open(`for (int64_t ${i} = 0; ${i} < ${count}; ${i}++) {`);
-    this.line(`RS_BOUND const int64_t v_${mangle(s.var)} = ${from} + ${i};`);
+    this.bind(s.var, `${from} + ${i}`);
     this.stmt(s.body, inParallel);
     this.close();
   }
@@ -496,7 +534,7 @@ export class FnEmitter implements FunctionWriter {
    * one iteration unwinds to that iteration (longjmp never leaves the parallel region); the other
    * iterations stop early and the failure is re-raised after the region.
    */
-  private parallelLoop(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, x: string, i: string): void {
+  private parallelLoop(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, i: string): void {
     this.rule('C-PARALLEL', `${s.var}: OpenMP when available`);
     this.line('#ifdef _OPENMP');
     this.line('#pragma omp parallel for schedule(static)');
@@ -506,7 +544,7 @@ export class FnEmitter implements FunctionWriter {
     this.line('jmp_buf *const rs_outer = rs_jb;');
     this.line('rs_jb = &rs_here;');
     this.open('if (setjmp(rs_here) == 0) {');
-    this.line(`RS_BOUND const int64_t ${x} = ${m} + ${i};`);
+    this.bind(s.var, `${m} + ${i}`);
     this.stmt(s.body, true);
     this.close();
     this.line('rs_jb = rs_outer;');
@@ -514,7 +552,7 @@ export class FnEmitter implements FunctionWriter {
     this.line('if (atomic_load(&rs_failed)) rs_unwind();');
     this.line('#else');
     this.open(`for (int64_t ${i} = 0; ${i} < ${l}; ${i}++) {`);
-    this.line(`RS_BOUND const int64_t ${x} = ${m} + ${i};`);
+    this.bind(s.var, `${m} + ${i}`);
     this.stmt(s.body, false);
     this.close();
     this.line('#endif');

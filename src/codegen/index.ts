@@ -14,7 +14,7 @@ export {
   validateBackend,
   validateBatch,
 } from './validate.js';
-export { hostIsas, runnableIsa } from './cpu.js';
+export { hostIsas, runnableIsa, widestHostIsa } from './cpu.js';
 export { LANES, vectorPlan } from './emit-simd.js';
 export { type Isa } from './c-syntax.js';
 export { STATUS, type StatusName, entryName, mangle } from './abi.js';

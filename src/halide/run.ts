@@ -131,7 +131,7 @@ export async function validateHalide(p: Pipeline, steps: readonly ScheduleStep[]
   const run = await runHalide(script, timeoutMs);
   if (run.kind === 'rejected') return { kind: 'rejected_by_halide', message: run.message };
   if (run.kind === 'crash') {
-    const bug = knownCrash(p, run.message);
+    const bug = knownCrash(p, run.message, steps);
     return bug ? { kind: 'known_halide_bug', bug, outcome: `Halide crashed: ${run.message}` } : { kind: 'crash', message: run.message };
   }
   // Products of constants beyond 32 bits leave Int(64) inside funcs as well as at the output,

@@ -25,17 +25,22 @@ export function specRules(specDir: string): { id: string; chapter: string }[] {
     .flatMap((c) => rulesOfChapter(readFileSync(join(specDir, c), 'utf8'), c).map((r) => ({ id: r.id, chapter: r.chapter })));
 }
 
-/** Tallies the bracketed rule IDs in the texts against the spec's rules. */
-export function tallyRules(rules: readonly { id: string; chapter: string }[], texts: readonly string[]): CoverageReport {
+/** A running tally of the bracketed rule IDs in texts, against the spec's rules. Texts are counted
+ * as they come and not kept: a campaign's traces run to gigabytes. */
+export function ruleTally(rules: readonly { id: string; chapter: string }[]): { add(text: string): void; report(): CoverageReport } {
   const counts = new Map(rules.map((r) => [r.id, 0]));
-  for (const t of texts) {
-    for (const m of t.matchAll(/\[([A-Z][A-Z0-9-]*)\]/g)) {
-      const n = counts.get(m[1]!);
-      if (n !== undefined) counts.set(m[1]!, n + 1);
-    }
-  }
-  const out = rules.map((r) => ({ ...r, fired: counts.get(r.id)! }));
-  return { rules: out, fired: out.filter((r) => r.fired > 0).length, total: out.length };
+  return {
+    add(text) {
+      for (const m of text.matchAll(/\[([A-Z][A-Z0-9-]*)\]/g)) {
+        const n = counts.get(m[1]!);
+        if (n !== undefined) counts.set(m[1]!, n + 1);
+      }
+    },
+    report() {
+      const out = rules.map((r) => ({ ...r, fired: counts.get(r.id)! }));
+      return { rules: out, fired: out.filter((r) => r.fired > 0).length, total: out.length };
+    },
+  };
 }
 
 /** The report as text: per chapter, the rules that fired with their counts, then those that never did. */

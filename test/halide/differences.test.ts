@@ -22,6 +22,20 @@ const halideValues = (body: string, warnings = false): unknown => {
 };
 
 /** refsem's answer to a schedule of an algorithm (both written to a scratch directory). */
+/** refsem's values of each (algorithm, Halide-style schedule, window length) on the window from 0. */
+const refsemValues = async (dir: string, cases: readonly [string, string, number][]): Promise<number[][]> => {
+  const mine = [];
+  for (const [i, [alg, sched, n]] of cases.entries()) {
+    writeFileSync(join(dir, `p${i}.alg`), alg);
+    writeFileSync(join(dir, `p${i}.halide`), sched);
+    const r = await runCli(['exec', join(dir, `p${i}.alg`), '--schedule', join(dir, `p${i}.halide`), '--window', `0+${n}`]);
+    expect(r.code).toBe(0);
+    mine.push(r.stdout.trim().split('\n').at(-1)!.trim().split(/\s+/).map(Number));
+  }
+  return mine;
+};
+/** Halide's side of the rfactor comparisons: new variables u and v, `run(f, n)` on [0, n), `out`. */
+const RUN_FACTORED = "u, v = hl.Var('u'), hl.Var('v')\ndef run(f, n):\n    b = f.realize([n])\n    return [b[i] for i in range(n)]\nout = []";
 const refsemSchedule = async (alg: string, sched: string) => {
   const dir = scratchDir('refsem-halide-');
   writeFileSync(join(dir, 'p.alg'), alg);
@@ -67,7 +81,7 @@ describe.runIf(available)('where refsem and Halide part', () => {
     expect(consumersFirst.code).toBe(0);
     expect(halideValues("f, g, h = hl.Func('f'), hl.Func('g'), hl.Func('h')\nf[x] = hl.i64(x) + 1\ng[x] = f[x] * 2\nh[x] = g[x] + f[x + 1]\nf.compute_at(h, x)\ng.compute_at(h, x)\nb = h.realize([3])\nprint(json.dumps([b[i] for i in range(3)]))\n")).toEqual([4, 7, 10]);
   }, 60_000);
-  it('[HALIDE-STYLE-RFACTOR] accepted rfactor schedules: refsem\'s values are Halide 14\'s with the same rfactor; Halide refuses what refsem refuses', async () => {
+  it('[HALIDE-STYLE-RFACTOR] accepted rfactor schedules, one pair or a list: refsem\'s values are Halide 14\'s with the same rfactor; Halide refuses what refsem refuses', async () => {
     const dir = scratchDir('refsem-halide-');
     const red = (init: string, dom: string, at: string, update: string) => `pipeline f() {\n  func f(x) {\n    ${init};\n    rdom(${dom}) in (${at}) <- ${update};\n  }\n}\n`;
     const MIN = red('x * 100', 'r = (0, 3), s = (0, 4)', 'x', 'min(f(x), (r * 7 + s * 5 + x * 3) % 11) if r + s == x');
@@ -75,29 +89,32 @@ describe.runIf(available)('where refsem and Halide part', () => {
     const HIST = red('0', 'r = (0, 5), s = (0, 4)', '(r * s + r) % 6', 'f((r * s + r) % 6) + 1');
     const OUTER = 'f.update(0).rfactor(s, u).compute_root().update(0).parallel(u);\n';
     const INNER = 'f.update(0).rfactor(r, u).compute_root().update(0).vectorize(u, 4);\n';
-    const cases: [string, string, number][] = [[MIN, OUTER, 7], [MIN, INNER, 7], [PROD, OUTER, 6], [PROD, INNER, 6], [HIST, OUTER, 6]];
-    const mine = [];
-    for (const [i, [alg, sched, n]] of cases.entries()) {
-      writeFileSync(join(dir, `p${i}.alg`), alg);
-      writeFileSync(join(dir, `p${i}.halide`), sched);
-      const r = await runCli(['exec', join(dir, `p${i}.alg`), '--schedule', join(dir, `p${i}.halide`), '--window', `0+${n}`]);
-      expect(r.code).toBe(0);
-      mine.push(r.stdout.trim().split('\n').at(-1)!.trim().split(/\s+/).map(Number));
-    }
+    // The list forms, C++ braces and a Python list, over three reduction variables: the outermost
+    // two factored (operand order kept), and the innermost two (regrouped).
+    const MIN3 = red('x * 100', 'r = (0, 3), s = (0, 4), t = (0, 2)', 'x', 'min(f(x), (r * 7 + s * 5 + t * 3 + x * 3) % 13) if r + s + t == x');
+    const PROD3 = red('x + 1', 'r = (0, 3), s = (0, 3), t = (0, 2)', 'x', 'f(x) * (r + s - t + x - 1)');
+    const LISTS: [string, string, number][] = [
+      [MIN3, 'f.update(0).rfactor({{s, u}, {t, v}}).compute_root().update(0).parallel(v);\n', 8],
+      [MIN3, 'f.update(0).rfactor([(r, u), (s, v)]).compute_root().update(0).parallel(v);\n', 8],
+      [PROD3, 'f.update(0).rfactor([(r, u), (s, v)]).compute_root();\n', 5],
+    ];
+    const cases: [string, string, number][] = [[MIN, OUTER, 7], [MIN, INNER, 7], [PROD, OUTER, 6], [PROD, INNER, 6], [HIST, OUTER, 6], ...LISTS];
+    const mine = await refsemValues(dir, cases);
     // The same algorithms and rfactor calls in Halide (the predicate as RDom.where).
     const theirs = halideValues([
-      "u = hl.Var('u')",
-      'def run(f, n):\n    b = f.realize([n])\n    return [b[i] for i in range(n)]',
-      'out = []',
+      RUN_FACTORED,
       'for outer in (True, False):\n    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 4)])\n    rv = (r.x, r.y)\n    r.where(r.x + r.y == x)\n    f = hl.Func(\'f\')\n    f[x] = hl.i64(x) * 100\n    f[x] = hl.min(f[x], hl.i64((r.x * 7 + r.y * 5 + x * 3) % 11))\n    (f.update(0).rfactor(r.y, u).compute_root().update(0).parallel(u) if outer else f.update(0).rfactor(r.x, u).compute_root().update(0).vectorize(u, 4))\n    out.append(run(f, 7))',
       'for outer in (True, False):\n    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)])\n    f = hl.Func(\'f\')\n    f[x] = hl.i64(x) + 1\n    f[x] = f[x] * hl.i64(r.x + r.y + x - 2)\n    (f.update(0).rfactor(r.y, u).compute_root().update(0).parallel(u) if outer else f.update(0).rfactor(r.x, u).compute_root().update(0).vectorize(u, 4))\n    out.append(run(f, 6))',
       "r = hl.RDom([hl.Range(0, 5), hl.Range(0, 4)])\nf = hl.Func('f')\nf[x] = hl.i64(0)\nf[(r.x * r.y + r.x) % 6] = f[(r.x * r.y + r.x) % 6] + 1\nf.update(0).rfactor(r.y, u).compute_root().update(0).parallel(u)\nout.append(run(f, 6))",
+      "for outer in (True, False):\n    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 4), hl.Range(0, 2)])\n    r.where(r.x + r.y + r.z == x)\n    f = hl.Func('f')\n    f[x] = hl.i64(x) * 100\n    f[x] = hl.min(f[x], hl.i64((r.x * 7 + r.y * 5 + r.z * 3 + x * 3) % 13))\n    f.update(0).rfactor([(r.y, u), (r.z, v)] if outer else [(r.x, u), (r.y, v)]).compute_root().update(0).parallel(v)\n    out.append(run(f, 8))",
+      "r = hl.RDom([hl.Range(0, 3), hl.Range(0, 3), hl.Range(0, 2)])\nf = hl.Func('f')\nf[x] = hl.i64(x) + 1\nf[x] = f[x] * hl.i64(r.x + r.y - r.z + x - 1)\nf.update(0).rfactor([(r.x, u), (r.y, v)]).compute_root()\nout.append(run(f, 5))",
       // Subtraction: Halide cannot prove the operator associative either.
       "r = hl.RDom([hl.Range(0, 3), hl.Range(0, 4)])\ng = hl.Func('g')\ng[x] = hl.i64(x)\ng[x] = g[x] - r.x\ntry:\n    g.update(0).rfactor(r.y, u)\n    out.append('accepted')\nexcept Exception as e:\n    out.append('associativity' in str(e))",
       'print(json.dumps(out))',
     ].join('\n'));
     expect(theirs).toEqual([...mine, true]);
     expect(mine[0]).toEqual([0, 8, 5, 2, 1, 0, 600]);
+    expect(mine.slice(-3)).toEqual([[0, 6, 1, 0, 4, 1, 11, 700], [0, 6, 1, 0, 4, 1, 11, 700], [0, 0, 0, 5971968000, 1306368000000]]);
     writeFileSync(join(dir, 'sub.alg'), red('x', 'r = (0, 3), s = (0, 4)', 'x', 'f(x) - r'));
     const sub = await runCli(['exec', join(dir, 'sub.alg'), '--schedule', join(dir, 'p0.halide'), '--window', '0+3']);
     expect(sub.code).toBe(2);

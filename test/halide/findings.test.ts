@@ -8,6 +8,7 @@ import { int } from '../../src/expr/value.js';
 import { knownCrash, knownValuesBug } from '../../src/halide/findings.js';
 import { halideAvailable, validateHalide } from '../../src/halide/run.js';
 import { refusalClass } from '../../src/fuzz/properties/halide.js';
+import { readBridged } from '../../src/halide/load.js';
 import { runCli } from '../support/cli.js';
 import { scratchDir } from '../support/files.js';
 
@@ -18,6 +19,19 @@ if (!available) console.warn('test/halide: skipped, Halide 14 bindings missing: 
 const PREDICATE_READS_F = 'pipeline g() {\n  func f(x) {\n    x;\n    rdom(r = (0, 3)) in (r) <- f(r) + 1 if f(3) != 0;\n  }\n  func g(x) = f(x) * 2;\n}\n';
 /** finding 6's case: an update's point outside a bound of the func */
 const POINT_OUTSIDE_BOUND = 'pipeline g() {\n  func f(x) {\n    x;\n    (-37) <- 0;\n  }\n  func g(x) = f(x);\n}\n';
+/** finding 9's minimal case: the predicate of f1's update reads f0, and its point is read from f0 at r */
+const PREDICATE_READS_F0 = 'pipeline f1(n) {\n  func f0(x) = x;\n  func f1(x) {\n    0;\n    rdom(r = (n, 1)) in (min(max(f0(r), 0), 7)) <- 1 if f0(4) != 0;\n  }\n}\n';
+/** finding 2's minimal case, with `unroll f0.s1.r`: an empty rdom whose minimum depends on n */
+const EMPTY_RDOM = 'pipeline f0(n) {\n  func f0(x) {\n    x;\n    rdom(r = (n - 1, 0)) in (0) <- 3;\n  }\n}\n';
+const BLOCK_OF_UNDEFINED = 'Internal Error at /build/halide-14.0.0/src/IR.cpp:509 triggered by user code at : Condition failed: rest.defined(): Block of undefined';
+/** The algorithm and the steps of its schedule, as the bridge reads them from files. */
+async function bridged(alg: string, sched: string) {
+  const dir = scratchDir('refsem-finding-');
+  writeFileSync(join(dir, 'p.alg'), alg);
+  writeFileSync(join(dir, 'p.sched'), sched);
+  return readBridged({ prog: join(dir, 'p.alg'), schedule: join(dir, 'p.sched') });
+}
+
 const INTERNAL = 'Internal Error at /build/halide-14.0.0/src/Scope.h:134 triggered by user code at : Name not in Scope: f';
 
 describe('[HALIDE-KNOWN-BUG] recognising a documented Halide 14 bug', () => {
@@ -28,6 +42,26 @@ describe('[HALIDE-KNOWN-BUG] recognising a documented Halide 14 bug', () => {
     expect(knownCrash(loadPipeline('pipeline f() { func f(x) { x; rdom(r = (0, 3)) in (r) <- f(r) + 1 if r > 0; } }', 'p.alg'), INTERNAL)).toBeUndefined();
     // a predicate without an rdom becomes a select, which Halide runs
     expect(knownCrash(loadPipeline('pipeline f() { func f(x) { x; (x) <- 1 if f(x) != 0; } }', 'p.alg'), INTERNAL)).toBeUndefined();
+  });
+
+  it("finding 9 is an internal error naming a func that an update's predicate reads, not the func updated", () => {
+    const p = loadPipeline(PREDICATE_READS_F0, 'p.alg');
+    expect(knownCrash(p, 'Internal Error at /build/halide-14.0.0/src/Scope.h:134 triggered by user code at : Name not in Scope: f0$0')?.finding).toBe(9);
+    expect(knownCrash(p, 'Internal Error at /build/halide-14.0.0/src/CodeGen_LLVM.cpp:1302 triggered by user code at : Symbol not found: f0$0.min.0')?.finding).toBe(9);
+    // an internal error naming another symbol, or a user error naming f0, stays a crash
+    expect(knownCrash(p, 'Internal Error at /build/halide-14.0.0/src/Scope.h:134 triggered by user code at : Name not in Scope: f1$0')).toBeUndefined();
+    expect(knownCrash(p, 'Name not in Scope: f0$0')).toBeUndefined();
+    expect(knownCrash(loadPipeline(PREDICATE_READS_F0.replace(' if f0(4) != 0', ''), 'p.alg'), 'Internal Error at …: Name not in Scope: f0$0')).toBeUndefined();
+  });
+
+  it('finding 2 is "Block of undefined" of a schedule that unrolls an update loop of constant extent 0 or less', async () => {
+    const { alg, steps } = await bridged(EMPTY_RDOM, 'unroll f0.s1.r\n');
+    expect(knownCrash(alg, BLOCK_OF_UNDEFINED, steps)?.finding).toBe(2);
+    // without the unroll, or with a loop that runs, or another internal error, it stays a crash
+    expect(knownCrash(alg, BLOCK_OF_UNDEFINED, [])).toBeUndefined();
+    const runs = await bridged(EMPTY_RDOM.replace('(n - 1, 0)', '(n - 1, 2)'), 'unroll f0.s1.r\n');
+    expect(knownCrash(runs.alg, BLOCK_OF_UNDEFINED, runs.steps)).toBeUndefined();
+    expect(knownCrash(alg, INTERNAL, steps)).toBeUndefined();
   });
 
   it('finding 6 is a run that returned values after Halide warned that an assertion must fail', () => {
@@ -49,6 +83,21 @@ describe.runIf(available)('[HALIDE-KNOWN-BUG] on Halide 14: named, counted apart
     const v = await validateHalide(loadPipeline(PREDICATE_READS_F, 'p.alg'), [], input(0, 4));
     expect(v.kind).toBe('known_halide_bug');
     expect(v.kind === 'known_halide_bug' && [v.bug.finding, v.outcome]).toEqual([5, expect.stringMatching(/^Halide crashed: Internal Error/)]);
+  }, 120_000);
+
+  it("finding 9: Halide's internal error naming f0, read by f1's predicate (it was a crash); without the predicate, equal", async () => {
+    const n = { window: [[int(0), int(8)] as const], params: new Map([['n', int(4)]]) };
+    const v = await validateHalide(loadPipeline(PREDICATE_READS_F0, 'p.alg'), [], n);
+    expect(v.kind === 'known_halide_bug' && [v.bug.finding, v.outcome]).toEqual([9, expect.stringMatching(/Name not in Scope: f0/)]);
+    expect((await validateHalide(loadPipeline(PREDICATE_READS_F0.replace(' if f0(4) != 0', ''), 'p.alg'), [], n)).kind).toBe('equal');
+  }, 120_000);
+
+  it("finding 2: Halide's internal error unrolling an empty reduction loop (it was a crash); without the unroll, equal", async () => {
+    const { alg, steps } = await bridged(EMPTY_RDOM, 'unroll f0.s1.r\n');
+    const n = { window: [[int(-1), int(2)] as const], params: new Map([['n', int(-1)]]) };
+    const v = await validateHalide(alg, steps, n);
+    expect(v.kind === 'known_halide_bug' && [v.bug.finding, v.outcome]).toEqual([2, expect.stringMatching(/Block of undefined/)]);
+    expect(await validateHalide(alg, [], n)).toEqual({ kind: 'equal', compared: 2 });
   }, 120_000);
 
   it('finding 6: a bound short of an update\'s point; Halide warns, returns unwritten values (it was halide-differs); halide --run exits 4', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EXAMPLES_DIR, SPEC_DIR } from '../../node/package.js';
 import type { Register } from './index.js';
 import { UserError, CLI_LOC } from '../../diag.js';
-import { showCoverage, specRules, tallyRules } from '../../rules/coverage.js';
+import { ruleTally, showCoverage, specRules } from '../../rules/coverage.js';
 import { tourTraces } from '../rule-tour.js';
 
 interface Item {
@@ -57,8 +57,9 @@ export const register: Register = (program, io) => {
     .action(async (files: string[], o: { json?: boolean }) => {
       const items = itemsOf(files.length > 0 ? files : bundledExamples());
       const { main } = await import('../main.js');
-      const texts = await tourTraces(items, main);
-      const rep = tallyRules(specRules(SPEC_DIR), texts);
+      const tally = ruleTally(specRules(SPEC_DIR));
+      await tourTraces(items, main, tally.add);
+      const rep = tally.report();
       io.out(o.json ? `${JSON.stringify({ fired: rep.fired, total: rep.total, rules: Object.fromEntries(rep.rules.map((r) => [r.id, r.fired])) })}\n` : showCoverage(rep));
     });
 };

@@ -13,7 +13,7 @@ import { NO_SHARD } from '../../fuzz/seed.js';
 import { sampleCases } from '../../fuzz/sample.js';
 import { runCorpus, showCorpus } from '../../fuzz/corpus.js';
 import { requireHalide } from '../../halide/run.js';
-import { showCoverage, specRules, tallyRules } from '../../rules/coverage.js';
+import { ruleTally, showCoverage, specRules } from '../../rules/coverage.js';
 import { caseItems, tourTraces } from '../rule-tour.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,8 +106,9 @@ async function campaignCoverage(o: CampaignOptions, count: number): Promise<stri
   const dir = mkdtempSync(join(tmpdir(), 'refsem-fuzz-coverage-'));
   try {
     const { main } = await import('../main.js');
-    const texts = await tourTraces(caseItems(cases.map((c) => c.text), dir), main);
-    const rep = tallyRules(specRules(SPEC_DIR), texts);
+    const tally = ruleTally(specRules(SPEC_DIR));
+    await tourTraces(caseItems(cases.map((c) => c.text), dir), main, tally.add);
+    const rep = tally.report();
     return `rule coverage of the campaign's first ${cases.length} cases:\n${showCoverage(rep)}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });

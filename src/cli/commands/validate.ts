@@ -9,6 +9,7 @@ import { readCompleted } from '../../node/program.js';
 import { type Backend, type BackendVerdict, showBackendVerdict, validateBackend } from '../../codegen/validate.js';
 import { emitPipeline } from '../../codegen/emit-c.js';
 import { neverRan, ranVariants, variantNames } from '../../codegen/variants.js';
+import { widestHostIsa } from '../../codegen/cpu.js';
 import { CheckFailed } from '../main.js';
 import { bindInput } from '../../target-semantics/check.js';
 import { readSource } from '../../node/source.js';
@@ -76,13 +77,14 @@ export const register: Register = (program, io) => {
     .option('--param <NAME=INT>', 'the first input\'s parameters (repeatable)', collect, [])
     .option('--impl <file.c>', 'validate your own C implementation of the ABI instead of the emitted code')
     .option('--checked', 'compile with -DREFSEM_CHECKED: out-of-bounds accesses are reported')
-    .option('--simd <mode>', 'with --backend simd: auto, avx2 or avx512', 'auto')
+    .option('--simd <mode>', 'with --backend simd: host (the widest vector code this CPU runs), auto (every instruction set behind the run-time dispatch, of which this CPU runs one), avx2, avx512 or generic', 'host')
     .option('--fault <name>', 'switch on a planted fault (repeatable)', collect, [])
     .option('--json', 'print one JSON object with the verdicts')
     .action(async (prog: string, o: Opts) => {
       if (o.backend === 'halide') return validateWithHalide(prog, o, io);
       if (o.backend !== 'c' && o.backend !== 'simd') throw new UserError(`invalid --backend '${o.backend}'`, argLoc('--backend', o.backend), 'use c, simd or halide');
-      const simd = parseSimd(o.simd);
+      // [C-DISPATCH]: a binary validated here runs one instruction set; by default only that one is compiled.
+      const simd = o.simd === 'host' ? widestHostIsa() : parseSimd(o.simd);
       if (simd === 'none') throw new UserError('--simd none is the c backend', argLoc('--simd', 'none'), 'use --backend c');
       const { t, note } = await readCompleted({ prog, ...scheduleOf(o), engine: o.engine });
       if (note !== undefined) io.err(`note: ${note}\n`);

@@ -60,6 +60,30 @@ export function observeSched(c: SchedCase, stats: Stats): void {
   observePipeline(c.pipeline, c.input, stats);
   for (const n of c.names) bump(stats.directives, n);
   countShapes(stats.generated, c.pipeline, finalProgram(c), c.names);
+  for (const k of halideShapes(c)) bump(stats.constructs, k);
+}
+
+/**
+ * The schedules Halide users write that the thesis' rules refused and spec/halide.md accepts, as a
+ * campaign meets them: a parallel loop over a split with tail shift or round ([PAR-OVERLAP] when
+ * its iterations meet), compute-at into one stage of a func with several ([COMPUTE-AT-DOMINANCE]
+ * per stage), a bound on a dimension the func's final stage does not loop over ([HINT-STAGES]).
+ */
+function halideShapes(c: SchedCase): string[] {
+  const stages = new Map(c.pipeline.funcs.map((f) => [f.name, f.stages]));
+  const lines = c.scheduleText.split('\n');
+  const overlapping = new Set(lines.flatMap((l) => /^split (\S+)\.\w+ into (\w+), \w+ .* tail (shift|round)$/.exec(l.trim())?.slice(1, 3).join('.') ?? []));
+  const out = new Set<string>();
+  for (const l of lines.map((x) => x.trim())) {
+    const par = /^traverse (\S+) parallel$/.exec(l);
+    if (par && overlapping.has(par[1]!)) out.add('parallel loop over a split with tail shift or round');
+    const at = /^compute-at \S+ at (\w+)\.s\d+\./.exec(l);
+    if (at && (stages.get(at[1]!)?.length ?? 0) > 1) out.add('compute-at into one stage of a func with several');
+    const hint = /^(?:bound|bound-extent|align-bounds) (\w+)\.(\w+) /.exec(l);
+    const last = hint ? stages.get(hint[1]!)?.at(-1) : undefined;
+    if (hint && last && !last.lhs.some((e) => e.k === 'var' && e.name === hint[2])) out.add("bound on a dimension the func's final stage does not loop over");
+  }
+  return [...out];
 }
 
 /** The final program Tn. */
