@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { widestHostIsa } from '../../src/codegen/cpu.js';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { compileAndRun, detectToolchain } from '../../src/codegen/toolchain.js';
@@ -59,6 +60,12 @@ describe('refsem validate', () => {
     expect(ok.stdout.split('\n').filter((l) => l.startsWith('input '))).toHaveLength(4);
     expect(ok.stdout).toContain('ok: 4 inputs');
     expect(ok.code).toBe(0);
+    // [C-DISPATCH]: by default only the instruction set this CPU runs is compiled; `--simd auto`
+    // compiles all three, and the two this CPU does not run are reported as never validated
+    expect(ok.stdout).toContain(`[ran: ${widestHostIsa()} code]`);
+    expect(ok.stdout).not.toContain('ran on no input');
+    const all = await runCli(['validate', prog, '--backend', 'simd', '--simd', 'auto', '--inputs', '1', '--window', '0+9', '--param', 'n=-4']);
+    expect(all.stdout).toContain('variants that ran on no input');
     const bad = await runCli(['validate', prog, '--backend', 'c', '--inputs', '1', '--window=-6+5', '--param', 'n=4', '--fault', 'truncatingDiv', '--json']);
     expect(bad.code).toBe(1);
     const j = JSON.parse(bad.stdout);
