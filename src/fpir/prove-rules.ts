@@ -99,7 +99,8 @@ function reinterpretSym(c: Ctx, enc: Encoder, r: SymReg, to: RegType): SymReg {
   return { type: to, lanes };
 }
 
-const SLOT_NAMES = ['a', 'b', 'c', 'd'];
+/** The formula's name of a lane's k-th source (machine.ts routes them in this order). */
+const SLOT_NAMES = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
 
 function applySym(c: Ctx, enc: Encoder, e: Intrinsic, args: readonly SymReg[], imm: BV | number | undefined): SymReg {
   const views = args.map((a, k) => reinterpretSym(c, enc, a, e.args[k]!));
