@@ -30,14 +30,17 @@ async function z3(): Promise<Ctx> {
 
 export const z3StartupMs = (): number => startupMs;
 
-/** Ends Z3's worker threads so that the process can exit; the next call starts Z3 again. */
+/**
+ * Ends Z3's worker threads so that the process can exit; the next call starts Z3 again, a new wasm
+ * instance with a fresh heap (also the way to drop an instance that trapped, whose threads may be
+ * unusable: ending them is then best effort).
+ */
 export async function shutdownZ3(): Promise<void> {
   await chain.catch(() => undefined);
-  if (!api) return;
-  const a = await api;
-  await killThreads(a.em);
+  const old = api;
   api = undefined;
   ctx = undefined;
+  if (old) await old.then((a) => killThreads(a.em)).catch(() => undefined);
 }
 
 /** Runs `f` with the context, one call at a time: the wasm build shares one heap and must not be re-entered. */

@@ -30,6 +30,9 @@ export function cCall(e: Intrinsic, args: readonly string[], imm?: number): stri
   return `${e.name}(${[...args, ...(imm !== undefined ? [String(imm)] : [])].join(', ')})`;
 }
 
-/** The target attribute of a function using `e` (x86: its features; empty on Neon). */
-export const cTargetAttr = (features: readonly string[]): string =>
-  features.length === 0 || features.includes('neon') ? '' : `__attribute__((target(${JSON.stringify(features.join(','))}))) `;
+/** The target attribute of a function using `e` (x86: its features; Neon: the Armv8.2 extensions beyond Neon, such as dotprod). */
+export function cTargetAttr(features: readonly string[]): string {
+  if (!features.includes('neon')) return features.length === 0 ? '' : `__attribute__((target(${JSON.stringify(features.join(','))}))) `;
+  const ext = features.filter((f) => f !== 'neon');
+  return ext.length === 0 ? '' : `__attribute__((target(${JSON.stringify(`arch=armv8.2-a+${ext.join('+')}`)}))) `;
+}

@@ -323,8 +323,46 @@ function neonMoves(): Intrinsic[] {
   });
 }
 
+// ---- Four-way dot products: x86 VNNI (vpdpbusd) and Arm's dot product extension (sdot/udot) ----
+
+/** The sum of the four products of lane quad i, in `acc`'s type (formula names b … i, see `quads`). */
+const quadSum = (acc: string, x: string, y: string): string =>
+  ['b', 'd', 'f', 'h'].map((p, k) => `${acc}(${p}_${x}) * ${acc}(${'cegi'[k]}_${y})`).join(' + ');
+
+/**
+ * Each 32-bit lane adds to its accumulator the four products of its four 8-bit lane pairs (Intel SDM
+ * VPDPBUSD: unsigned bytes times signed bytes, the sum wrapping, or saturating for VPDPBUSDS; Arm ARM
+ * SDOT/UDOT: both signed or both unsigned, wrapping). The products and their sum fit in 32 bits
+ * (4 · 255 · 128 < 2^31), so only the accumulation wraps or saturates.
+ */
+function dotQuads(): Intrinsic[] {
+  const quads: Routing = { k: 'quads' };
+  const x86 = ([128, 256, 512] as const).flatMap((w) =>
+    (['dpbusd', 'dpbusds'] as const).flatMap((op) => {
+      const sum = quadSum('i64', 'u8', 'i8');
+      const lane = op === 'dpbusd' ? `a_i32 + (${quadSum('i32', 'u8', 'i8')})` : `i32(min(max(i64(a_i32) + (${sum}), ${tmin(T('i32'))}), ${tmax(T('i32'))}))`;
+      // AVX-VNNI has the VEX forms (the _avx names) at 128 and 256 bits; AVX-512 VNNI the EVEX forms.
+      const forms: [string, readonly string[]][] = [[`${PREFIX[w]}${op}_epi32`, ['avx512f', 'avx512vnni', ...(w === 512 ? [] : ['avx512vl'])]], ...(w === 512 ? [] : [[`${PREFIX[w]}${op}_avx_epi32`, ['avxvnni']] as [string, readonly string[]]])];
+      return forms.map(([name, features]): Intrinsic => ({
+        name, target: x86Target(w), mnemonic: `vp${op}`, args: [view(T('i32'), w), view(T('u8'), w), view(T('i8'), w)], result: view(T('i32'), w), lane, routing: quads, features,
+      }));
+    }),
+  );
+  const neon = (['i8', 'u8'] as const).flatMap((tn) =>
+    ([64, 128] as const).map((bits): Intrinsic => {
+      const t = T(tn);
+      const acc = withSign(T('u32'), t.signed);
+      return {
+        name: `vdot${bits === 128 ? 'q' : ''}_${neonSuffix(acc)}`, target: 'neon', mnemonic: t.signed ? 'sdot' : 'udot',
+        args: [view(acc, bits), view(t, bits), view(t, bits)], result: view(acc, bits), lane: `a_${typeName(acc)} + (${quadSum(typeName(acc), tn, tn)})`, routing: quads, features: ['neon', 'dotprod'],
+      };
+    }),
+  );
+  return [...x86, ...neon];
+}
+
 // implements [FPIR-FAMILIES]
 /** Every generated entry: x86 families, widening and narrowing moves, broadcasts, Neon families and moves. */
 export function generatedIntrinsics(): Intrinsic[] {
-  return [...X86_FAMILIES.flatMap(x86Entries), ...x86Extends(), ...x86Narrows(), ...x86Set1(), ...NEON_FAMILIES.flatMap(neonEntries), ...neonMoves()];
+  return [...X86_FAMILIES.flatMap(x86Entries), ...x86Extends(), ...x86Narrows(), ...x86Set1(), ...NEON_FAMILIES.flatMap(neonEntries), ...neonMoves(), ...dotQuads()];
 }

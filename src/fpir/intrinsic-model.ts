@@ -23,6 +23,8 @@ export const regBits = (r: RegType): number => r.elem.bits * r.lanes;
  * - `half`: lane `h · n + i` of the operand, n the result's lanes and h the immediate (or `part`);
  * - `concat`: the operands one after the other;
  * - `pairs`: lanes 2i and 2i + 1 of both operands (dot products: a, b then c, d in the formula);
+ * - `quads`: lane i of the first operand (the accumulator, a), then lanes 4i … 4i + 3 of the second and
+ *   third, alternating (b, c; d, e; f, g; h, i in the formula): the four-way dot products;
  * - `hpairs`: x86 horizontal pairs per 128-bit block: lanes 2k, 2k + 1 of the first operand's block, then of the second's (a, b in the formula);
  * - `count`: lane i of the first operand, lane 0 of the second (a shift count register);
  * - `unpack`: x86 unpacks per 128-bit block: the low (or high) halves of both operands' blocks interleaved;
@@ -38,6 +40,7 @@ export type Routing =
   | { readonly k: 'half'; readonly part?: number }
   | { readonly k: 'concat' }
   | { readonly k: 'pairs' }
+  | { readonly k: 'quads' }
   | { readonly k: 'count' }
   | { readonly k: 'hpairs' }
   | { readonly k: 'unpack'; readonly high: boolean }

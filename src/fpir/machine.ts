@@ -69,6 +69,8 @@ export function sources(e: Intrinsic, i: number, imm: number | undefined, index?
       return [[Math.floor(i / e.args[0]!.lanes), i % e.args[0]!.lanes]];
     case 'pairs':
       return [[0, 2 * i], [1, 2 * i], [0, 2 * i + 1], [1, 2 * i + 1]];
+    case 'quads':
+      return [[0, i], ...[0, 1, 2, 3].flatMap((k) => [[1, 4 * i + k], [2, 4 * i + k]] as const)];
     case 'count':
       return [[0, i], [1, 0]];
     case 'hpairs': {
@@ -96,10 +98,10 @@ export function laneFormula(e: Intrinsic): FExpr {
   return f;
 }
 
-/** Operands a, b, c, d take slots 0–2 and 4 of a lane row, the immediate n slot 3. */
-const SLOT: Readonly<Record<string, number>> = { a: 0, b: 1, c: 2, n: 3, d: 4 };
+/** Operands a, b, c, d … i take slots 0–2 and 4–9 of a lane row, the immediate n slot 3. */
+const SLOT: Readonly<Record<string, number>> = { a: 0, b: 1, c: 2, n: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: 9 };
 /** The slot of a lane's k-th source. */
-const SOURCE_SLOT = [0, 1, 2, 4];
+const SOURCE_SLOT = [0, 1, 2, 4, 5, 6, 7, 8, 9];
 const compiled = new WeakMap<Intrinsic, LaneFn>();
 const laneFn = (e: Intrinsic): LaneFn => {
   let f = compiled.get(e);
@@ -119,7 +121,7 @@ export function applyIntrinsic(e: Intrinsic, args: readonly Reg[], imm?: number)
   const views = args.map((a, k) => reinterpret(a, e.args[k]!));
   const f = laneFn(e);
   const lanes: bigint[] = [];
-  const row: bigint[] = [0n, 0n, 0n, BigInt(imm ?? 0), 0n];
+  const row: bigint[] = [0n, 0n, 0n, BigInt(imm ?? 0), 0n, 0n, 0n, 0n, 0n, 0n];
   for (let i = 0; i < e.result.lanes; i++) {
     const r = e.routing;
     const src = sources(e, i, imm, r.k === 'permutevar' ? (l) => views[r.index]!.lanes[l]! : undefined);

@@ -6,7 +6,7 @@
 // where the precondition holds may differ from the left side; a constant wildcard used as an
 // immediate must also lie in the entry's range. The routing is checked first by tags.
 import { UserError } from '../diag.js';
-import { withZ3 } from '../expr/smt.js';
+import { shutdownZ3, withZ3 } from '../expr/smt.js';
 import { type FExpr, varsOf } from './ast.js';
 import { compileLane } from './eval.js';
 import type { RewriteRule } from './lift-rules.js';
@@ -37,19 +37,42 @@ function wildcards(es: readonly (FExpr | undefined)[]): Extract<FExpr, { k: 'var
 
 async function decide(c: Ctx, facts: ZBool[], timeoutMs: number, show: (m: (x: BV) => bigint) => { replays: boolean; at: string }): Promise<Omit<Proof, 'ms'>> {
   const solver = new c.Solver();
-  solver.set('timeout', timeoutMs);
-  solver.add(...facts);
-  const answer = await solver.check();
-  if (answer === 'unsat') return { status: 'proved' };
-  if (answer === 'unknown') return { status: 'unknown', reason: `Z3 answered unknown within ${timeoutMs} ms (${solver.reasonUnknown?.() ?? 'no reason given'})` };
-  const model = solver.model();
-  const get = (x: BV): bigint => {
-    const v = model.eval(x, true);
-    return c.isBitVecVal(v) ? v.asSignedValue() : 0n;
-  };
-  const { replays, at } = show(get);
-  // A counterexample counts only when the interpreter reproduces it.
-  return replays ? { status: 'refuted', reason: at } : { status: 'unknown', reason: `Z3's difference does not replay with the interpreter (${at})` };
+  try {
+    solver.set('timeout', timeoutMs);
+    solver.add(...facts);
+    const answer = await solver.check();
+    if (answer === 'unsat') return { status: 'proved' };
+    if (answer === 'unknown') return { status: 'unknown', reason: `Z3 answered unknown within ${timeoutMs} ms (${solver.reasonUnknown?.() ?? 'no reason given'})` };
+    const model = solver.model();
+    const get = (x: BV): bigint => {
+      const v = model.eval(x, true);
+      return c.isBitVecVal(v) ? v.asSignedValue() : 0n;
+    };
+    const { replays, at } = show(get);
+    // A counterexample counts only when the interpreter reproduces it.
+    return replays ? { status: 'refuted', reason: at } : { status: 'unknown', reason: `Z3's difference does not replay with the interpreter (${at})` };
+  } finally {
+    // Freed now rather than by the garbage collector: the bit-blasted multipliers of many rules
+    // otherwise pile up in the one wasm heap every rule shares.
+    solver.release();
+  }
+}
+
+/**
+ * One rule's proof, surviving a crash of Z3's wasm build (a trap such as "memory access out of
+ * bounds" while bit-blasting wide multipliers): the rule is unknown with the trap as its reason,
+ * and Z3 is restarted, with a fresh heap, for the next rule.
+ */
+export async function isolated(prove: () => Promise<Proof>): Promise<Proof> {
+  const t0 = performance.now();
+  try {
+    return await prove();
+  } catch (err) {
+    // WebAssembly.RuntimeError (the project's types leave out the WebAssembly globals).
+    if (!(err instanceof Error && err.name === 'RuntimeError')) throw err;
+    await shutdownZ3();
+    return { status: 'unknown', reason: `Z3's wasm build trapped (${err.message}); Z3 was restarted for the next rule`, ms: performance.now() - t0 };
+  }
 }
 
 const timed = async (f: () => Promise<Omit<Proof, 'ms'>>): Promise<Proof> => {
@@ -99,7 +122,8 @@ function reinterpretSym(c: Ctx, enc: Encoder, r: SymReg, to: RegType): SymReg {
   return { type: to, lanes };
 }
 
-const SLOT_NAMES = ['a', 'b', 'c', 'd'];
+/** The formula's name of a lane's k-th source (machine.ts routes them in this order). */
+const SLOT_NAMES = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
 
 function applySym(c: Ctx, enc: Encoder, e: Intrinsic, args: readonly SymReg[], imm: BV | number | undefined): SymReg {
   const views = args.map((a, k) => reinterpretSym(c, enc, a, e.args[k]!));
@@ -203,7 +227,7 @@ export async function proveSampled(verdicts: readonly RuleVerdict[], lifting: re
       continue;
     }
     const lr = lowering.find((r) => r.name === v.rule);
-    const p = lr ? await proveLowering(lr, timeoutMs) : await proveLifting(lifting.find((r) => r.name === v.rule)!, timeoutMs);
+    const p = await isolated(() => (lr ? proveLowering(lr, timeoutMs) : proveLifting(lifting.find((r) => r.name === v.rule)!, timeoutMs)));
     const ms = v.ms + p.ms;
     if (p.status === 'proved') out.push({ ...v, status: 'proved', proof: 'z3', ms });
     else if (p.status === 'refuted') out.push({ ...v, status: 'refuted', proof: 'z3', counterexample: p.reason!, ms });

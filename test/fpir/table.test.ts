@@ -41,6 +41,18 @@ describe('FPIR-INTRINSIC', () => {
     expect([...t.bytes[8]!]).toEqual(['y:0']);
     expect([...t.bytes[16]!]).toEqual(['x:8']);
   });
+  it('FPIR-TABLE: quads routing: vpdpbusd adds four u8·i8 products to each 32-bit lane, wrapping; vpdpbusds saturates', () => {
+    const b = reg({ signed: false, bits: 8 }, Array.from({ length: 32 }, (_, i) => BigInt(i < 4 ? 255 : i)));
+    const c = reg({ signed: true, bits: 8 }, Array.from({ length: 32 }, (_, i) => (i < 4 ? 127n : -1n)));
+    const acc = reg({ signed: true, bits: 32 }, [2147483647n, 10n, 0n, 0n, 0n, 0n, 0n, 0n]);
+    const wrap = applyIntrinsic(intrinsicNamed('_mm256_dpbusd_avx_epi32'), [acc, b, c]).lanes;
+    expect(wrap[0]).toBe(2147483647n + 4n * 255n * 127n - 2n ** 32n);
+    expect(wrap[1]).toBe(10n - (4n + 5n + 6n + 7n));
+    expect(applyIntrinsic(intrinsicNamed('_mm256_dpbusds_avx_epi32'), [acc, b, c]).lanes[0]).toBe(2147483647n);
+    // sdot/udot: lane 1 of the result reads the accumulator's lane 1 and lanes 4–7 of both byte operands.
+    const tags = (v: string, w: number) => ({ bits: 128, bytes: Array.from({ length: 16 }, (_, i) => new Set([`${v}:${Math.floor(i / w)}`])) });
+    expect([...routeTags(intrinsicNamed('vdotq_u32'), [tags('acc', 4), tags('x', 1), tags('y', 1)]).bytes[4]!].sort()).toEqual(['acc:1', 'x:4', 'x:5', 'x:6', 'x:7', 'y:4', 'y:5', 'y:6', 'y:7']);
+  });
   it('lane moves: vpblendd by the immediate, valignd over two registers, vpermd by an index register', () => {
     const U32 = { signed: false, bits: 32 } as const;
     const a = reg(U32, Array.from({ length: 8 }, (_, i) => BigInt(i)));
@@ -82,7 +94,9 @@ describe('FPIR-TABLE-CPU', () => {
   const fake = { ...intrinsicNamed('_mm256_adds_epu8'), name: '_mm256_adds_epu8', features: ['avx2', 'avx5124fmaps'] };
   const lying = { ...intrinsicNamed('_mm256_subs_epu16'), name: '_mm256_subs_epi16', lane: 'u16(max(i32(a_u16) - i32(b_u16), 0))' };
   // One x86 entry in ten (the whole table runs in `refsem fpir-table` and `npm run bench:long`).
-  const some = INTRINSICS.filter((e) => e.target !== 'neon').filter((e, i) => i % 10 === 0 || e.name === '_mm256_adds_epu8');
+  // The four-way dot products (quads routing) too: AVX-VNNI and AVX-512 VNNI, where the CPU has them.
+  const dots = ['_mm256_dpbusd_avx_epi32', '_mm_dpbusds_avx_epi32', '_mm512_dpbusd_epi32', '_mm256_dpbusds_epi32'];
+  const some = INTRINSICS.filter((e) => e.target !== 'neon').filter((e, i) => i % 10 === 0 || e.name === '_mm256_adds_epu8' || dots.includes(e.name));
   beforeAll(async () => {
     report = await checkTableOnCpu([...some, fake, lying], { samples: 4096 });
   }, 120_000);
@@ -92,6 +106,7 @@ describe('FPIR-TABLE-CPU', () => {
     expect(x86.length).toBe(some.length);
     for (const e of x86) expect(e.status === 'validated' || (e.status === 'not validated here' && /lacks/.test(e.detail!)), `${e.name}: ${e.detail}`).toBe(true);
     expect(x86.find((e) => e.name === '_mm256_adds_epu8')!.exhaustive).toBe(true);
+    expect(x86.filter((e) => dots.includes(e.name)).length).toBe(dots.length);
   });
   it('an entry whose features the CPU lacks is not validated here, never passed', () => {
     expect(report.entries.at(-2)).toMatchObject({ status: 'not validated here', calls: 0 });
