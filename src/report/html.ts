@@ -140,8 +140,8 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
     `<div class="stepper" data-steps="${id}">`,
     `<div class="stepnav"><button type="button" class="prev" aria-label="previous step">◀</button><input type="range" min="0" max="${steps.length - 1}" value="${start}" aria-label="step"><button type="button" class="next" aria-label="next step">▶</button> <span class="stepno">step ${start + 1} of ${steps.length}</span></div>`,
     `<div class="stepnav"><label>next step of <select class="rulekind">${rules.map((r) => `<option>${escapeHtml(r)}</option>`).join('')}</select></label> <button type="button" class="runto">run to it</button> <label>go to step <input type="number" class="goto" min="1" max="${steps.length}" value="${start + 1}"></label> <span class="stepmsg"></span></div>`,
-    steps.some((s) => s.mem) ? '<h3>The store after the step</h3><div class="memory"></div><h3>Reads and writes per buffer</h3><div class="timeline"></div>' : '',
     `<div class="steptext"></div><pre class="stepstate">${first ? escapeHtml(heapText(first)) : ''}</pre>`,
+    steps.some((s) => s.mem) ? '<h3>The store after the step</h3><div class="memory"></div><h3>Reads and writes per buffer</h3><div class="timeline"></div>' : '',
     heaps ? `<h3 class="heapcap">${first ? `The heap after step ${start + 1}: ${first.cells.length} cells` : ''}</h3><div class="heapwrap">${first ? heapGraphSvg({ ...first, step: start + 1 }) : ''}</div><script type="application/json" class="heaps">${scriptJson(heaps.graphs)}</script>` : '',
     `<script type="application/json" class="steps" id="${id}">${stepsData(steps, o)}</script>`,
     '</div>',
@@ -226,8 +226,9 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
           const cell = (at: string) => `<td data-at="${at}"${mark(at)}>${esc(b.cells.get(at) ?? '·')}</td>`;
           const [x0, xn, y0, yn] = b.dims.length === 2 ? [b.dims[0]!, b.dims[1]!, 0, 1] : b.dims;
           const grid = b.dims.length <= 4 && b.dims.length > 0 && [xn, yn].every((n) => Number.isSafeInteger(n) && n! <= 32);
+          const head = grid ? `<tr><th></th>${Array.from({ length: xn! }, (_, c) => `<th>${x0! + c}</th>`).join('')}</tr>` : '';
           const body = grid
-            ? Array.from({ length: yn ?? 1 }, (_, j) => `<tr><th>${b.dims.length > 2 ? y0! + j : ''}</th>${Array.from({ length: xn! }, (_, c) => cell(b.dims.length > 2 ? `${x0! + c},${y0! + j}` : `${x0! + c}`)).join('')}</tr>`).join('')
+            ? head + Array.from({ length: yn ?? 1 }, (_, j) => `<tr><th>${b.dims.length > 2 ? y0! + j : ''}</th>${Array.from({ length: xn! }, (_, c) => cell(b.dims.length > 2 ? `${x0! + c},${y0! + j}` : `${x0! + c}`)).join('')}</tr>`).join('')
             : `<tr><td>${b.cells.size} cells written${cur && cur[1] === f && cur[0] !== 'alloc' ? `; ${cur[0]} at (${esc(cur[2].join(', '))})` : ''}</td></tr>`;
           return `<div class="buf" data-func="${esc(f)}"><code>${esc(f)}</code><div class="outwrap"><table class="out mem">${body}</table></div></div>`;
         })

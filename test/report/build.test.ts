@@ -44,7 +44,7 @@ describe('buildReport', () => {
     expect(m.derivation!.tree.text).toContain('⇓ 1');
   });
 
-  it('each machine step names the memory it touched, and the writes replayed are the output', () => {
+  it('[REPORT-MEMORY] each machine step names the memory it touched, and the writes replayed are the output', () => {
     const steps = m.machine!.steps;
     for (const s of steps) {
       const kind = { READ: 'read', ASSN: 'write', ALLOC: 'alloc' }[s.rule.id as string];
