@@ -20,13 +20,14 @@ import { readSchedule } from '../schedule/halide-style.js';
 import type { DirectiveRegistry } from '../schedule/plugin.js';
 import { callPlace, printCall } from '../schedule/print.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
+import type { MemEvent } from '../target-semantics/machine.js';
 import { showOutcome } from '../target-semantics/display.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { printTgt } from '../target-semantics/print.js';
 import { iterationSpace } from './iteration-space.js';
 import { loopTree } from './loop-tree.js';
 import { diffTrees } from './tree-diff.js';
-import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef } from './model.js';
+import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef, StepMem } from './model.js';
 
 export interface ReportRequest {
   readonly source: { readonly file: string; readonly text: string };
@@ -159,7 +160,7 @@ export function buildReport(req: ReportRequest): ReportModel {
       const o = run(completed, { window: stepWindow, params }, {
         executor: 'machine',
         maxSteps: REPORT_LIMITS.machineSteps,
-        onStep: (ev) => void steps.push({ rule: rule(ev.rule), text: `${ev.redex} ⟶ ${ev.result}` }),
+        onStep: (ev) => void steps.push({ rule: rule(ev.rule), text: `${ev.redex} ⟶ ${ev.result}`, ...(ev.mem ? { mem: stepMem(ev.mem) } : {}) }),
       });
       // The report's step limit is not a stuck state (no rule failing to apply): it says which it is.
       const limited = o.kind === 'stuck' && o.stuck.kind === 'budget-exceeded';
@@ -190,6 +191,13 @@ export function buildReport(req: ReportRequest): ReportModel {
     errors.push(message(e));
   }
   return done({ bounds, ...(output ? { output } : {}), ...(space ? { space } : {}), ...(verdict ? { verdict } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) });
+}
+
+/** A machine step's memory event as the page keeps it: printed values (implements [REPORT-MEMORY]). */
+function stepMem(e: MemEvent): StepMem {
+  return e.kind === 'alloc'
+    ? { kind: 'alloc', func: e.func, at: e.bounds.flatMap(([m, l]) => [String(m), String(l)]) }
+    : { kind: e.kind, func: e.func, at: e.point.map(showValue), value: showValue(e.value) };
 }
 
 /** A derivation as report nodes, at most `budget.left` of them (breadth is kept, depth cut). */

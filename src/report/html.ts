@@ -116,7 +116,7 @@ const scriptJson = (v: unknown) => JSON.stringify(v).replace(/<\//g, '<\\/');
 
 /** A machine's steps as data for the slider script, with rule links pre-rendered. */
 function stepsData(steps: readonly MachineStep[], o: RenderOptions): string {
-  return scriptJson(steps.map((s) => [ruleLink(s.rule, o), withRules(s.text, o), s.rule.id, s.heap ?? -1]));
+  return scriptJson(steps.map((s) => [ruleLink(s.rule, o), withRules(s.text, o), s.rule.id, s.heap ?? -1, ...(s.mem ? [[s.mem.kind, s.mem.func, s.mem.at, s.mem.value ?? '']] : [])]));
 }
 
 /** How a heap machine's stepper draws the heap: the distinct heaps of the run, and where to start. */
@@ -141,6 +141,7 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
     `<div class="stepnav"><button type="button" class="prev" aria-label="previous step">◀</button><input type="range" min="0" max="${steps.length - 1}" value="${start}" aria-label="step"><button type="button" class="next" aria-label="next step">▶</button> <span class="stepno">step ${start + 1} of ${steps.length}</span></div>`,
     `<div class="stepnav"><label>next step of <select class="rulekind">${rules.map((r) => `<option>${escapeHtml(r)}</option>`).join('')}</select></label> <button type="button" class="runto">run to it</button> <label>go to step <input type="number" class="goto" min="1" max="${steps.length}" value="${start + 1}"></label> <span class="stepmsg"></span></div>`,
     `<div class="steptext"></div><pre class="stepstate">${first ? escapeHtml(heapText(first)) : ''}</pre>`,
+    steps.some((s) => s.mem) ? '<h3>The store after the step</h3><div class="memory"></div><h3>Reads and writes per buffer</h3><div class="timeline"></div>' : '',
     heaps ? `<h3 class="heapcap">${first ? `The heap after step ${start + 1}: ${first.cells.length} cells` : ''}</h3><div class="heapwrap">${first ? heapGraphSvg({ ...first, step: start + 1 }) : ''}</div><script type="application/json" class="heaps">${scriptJson(heaps.graphs)}</script>` : '',
     `<script type="application/json" class="steps" id="${id}">${stepsData(steps, o)}</script>`,
     '</div>',
@@ -157,7 +158,7 @@ details{margin-left:1.2em}.dnum{color:#999;font-size:11px}.same{font-size:12px}
 .proofwrap{overflow:auto;max-width:100%;padding:.5em}.proof{display:inline-flex;flex-direction:column;vertical-align:bottom;margin:0 .5em}.proof .premises{display:flex;justify-content:center;align-items:flex-end;gap:1em;margin:0}
 .proof details.premises{display:block;text-align:center;font-size:12px;color:#555}.proof .line{display:flex;align-items:center;gap:.3em;margin:.1em 0}.proof .line::before{content:"";flex:1;min-width:2em;border-top:1.5px solid #333}.proof .line .rule{font-size:11px;white-space:nowrap}
 .proof .concl{text-align:center;white-space:nowrap}.notexp{color:#777}
-#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked{background:#ffe082}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.stepnav{margin:.3em 0}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
+#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked{background:#ffe082}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.memory .buf{display:inline-block;vertical-align:top;margin:0 1em .5em 0}table.mem td.write{background:#ef9a9a;font-weight:bold}table.mem td.read{background:#90caf9;font-weight:bold}.timeline svg{max-width:100%;height:22px;display:block}.timeline .ticks{stroke:#555;stroke-width:1}.timeline .now{stroke:#c62828;stroke-width:2}.stepnav{margin:.3em 0}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
@@ -195,7 +196,8 @@ export interface PageEvent {
  */
 export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 'cells'>) => string; svg: (g: HeapGraph) => string }): void {
   for (const el of Array.from(root.querySelectorAll('.stepper'))) {
-    const data = JSON.parse(el.querySelector('script.steps')!.textContent!) as [string, string, string, number][];
+    type Mem = [kind: string, func: string, at: string[], value: string];
+    const data = JSON.parse(el.querySelector('script.steps')!.textContent!) as [string, string, string, number, Mem?][];
     const heapData = el.querySelector('script.heaps');
     const graphs = heapData ? (JSON.parse(heapData.textContent!) as Omit<HeapGraph, 'step'>[]) : [];
     const range = el.querySelector('input[type=range]')!;
@@ -204,6 +206,50 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
     const counter = el.querySelector('.stepno')!;
     const msg = el.querySelector('.stepmsg')!;
     const goto = el.querySelector('.goto')!;
+    const memory = el.querySelector('.memory');
+    const timeline = el.querySelector('.timeline');
+    // σ after step i, replayed from the steps' memory events: an allocation starts an empty buffer
+    // (a compute-at allocation inside a loop starts it again), a write sets a cell ([REPORT-MEMORY]).
+    const drawMemory = (i: number) => {
+      const bufs = new Map<string, { dims: number[]; cells: Map<string, string> }>();
+      for (let k = 0; k <= i; k++) {
+        const m = data[k]![4];
+        if (!m) continue;
+        if (m[0] === 'alloc') bufs.set(m[1], { dims: m[2].map(Number), cells: new Map() });
+        else if (m[0] === 'write') bufs.get(m[1])?.cells.set(m[2].join(','), m[3]);
+      }
+      const cur = data[i]![4];
+      const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+      memory!.innerHTML = [...bufs]
+        .map(([f, b]) => {
+          const mark = (at: string) => (cur && cur[1] === f && cur[0] !== 'alloc' && cur[2].join(',') === at ? ` class="${cur[0]}"` : '');
+          const cell = (at: string) => `<td data-at="${at}"${mark(at)}>${esc(b.cells.get(at) ?? '·')}</td>`;
+          const [x0, xn, y0, yn] = b.dims.length === 2 ? [b.dims[0]!, b.dims[1]!, 0, 1] : b.dims;
+          const grid = b.dims.length <= 4 && b.dims.length > 0 && [xn, yn].every((n) => Number.isSafeInteger(n) && n! <= 32);
+          const head = grid ? `<tr><th></th>${Array.from({ length: xn! }, (_, c) => `<th>${x0! + c}</th>`).join('')}</tr>` : '';
+          const body = grid
+            ? head + Array.from({ length: yn ?? 1 }, (_, j) => `<tr><th>${b.dims.length > 2 ? y0! + j : ''}</th>${Array.from({ length: xn! }, (_, c) => cell(b.dims.length > 2 ? `${x0! + c},${y0! + j}` : `${x0! + c}`)).join('')}</tr>`).join('')
+            : `<tr><td>${b.cells.size} cells written${cur && cur[1] === f && cur[0] !== 'alloc' ? `; ${cur[0]} at (${esc(cur[2].join(', '))})` : ''}</td></tr>`;
+          return `<div class="buf" data-func="${esc(f)}"><code>${esc(f)}</code><div class="outwrap"><table class="out mem">${body}</table></div></div>`;
+        })
+        .join('');
+    };
+    // One strip per buffer: a tick per read (below) or write (above) at its step, and where the stepper is.
+    const funcs = [...new Set(data.flatMap((d) => (d[4] && d[4][0] !== 'alloc' ? [d[4][1]] : [])))];
+    const drawTimeline = (i: number) => {
+      const w = 600;
+      const x = (k: number) => ((k + 0.5) * w) / data.length;
+      timeline!.innerHTML = funcs
+        .map((f) => {
+          let ticks = '';
+          data.forEach((d, k) => {
+            const m = d[4];
+            if (m && m[1] === f && m[0] !== 'alloc') ticks += m[0] === 'write' ? `M${x(k).toFixed(1)} 2v8` : `M${x(k).toFixed(1)} 12v8`;
+          });
+          return `<div class="strip" data-func="${f}"><code>${f}</code><svg viewBox="0 0 ${w} 22" width="${w}" height="22"><path class="ticks" d="${ticks}"/><line class="now" x1="${x(i)}" x2="${x(i)}" y1="0" y2="22"/></svg></div>`;
+        })
+        .join('');
+    };
     const show = () => {
       const i = Number(range.value);
       const lo = Math.max(0, i - 4);
@@ -212,6 +258,8 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
         .map((d, k) => (lo + k === i ? `<b>${lo + k + 1}. ${d[0]} ${d[1]}</b>` : `${lo + k + 1}. ${d[0]} ${d[1]}`))
         .join('<br>');
       counter.textContent = `step ${i + 1} of ${data.length}`;
+      if (memory) drawMemory(i);
+      if (timeline) drawTimeline(i);
       goto.value = String(i + 1);
       const g = graphs[data[i]![3]];
       state.textContent = g && heap ? heap.text(g) : '';

@@ -37,6 +37,19 @@ export interface MachineStep {
   readonly text: string;
   /** for the heap machine, the heap after the step: an index into the report's `perceus.graphs` */
   readonly heap?: number;
+  /** for the Halide machine, the memory the step touched ([REPORT-MEMORY]) */
+  readonly mem?: StepMem;
+}
+
+/**
+ * A step's effect on the store: the cell read or written (its coordinates and value, printed), or
+ * the buffer allocated (its [min, len] per dimension, printed).
+ */
+export interface StepMem {
+  readonly kind: 'read' | 'write' | 'alloc';
+  readonly func: string;
+  readonly at: readonly string[];
+  readonly value?: string;
 }
 
 export interface OutputTable {

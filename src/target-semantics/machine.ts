@@ -28,7 +28,14 @@ export interface StepEvent {
   readonly frames: number;
   readonly redex: string;
   readonly result: string;
+  /** The memory the step touched: the cell [READ] read or [ASSN] wrote, or the buffer [ALLOC] made. */
+  readonly mem?: MemEvent;
 }
+
+/** A step's effect on σ, for views of the store (spec/report.md, [REPORT-MEMORY]). */
+export type MemEvent =
+  | { readonly kind: 'read' | 'write'; readonly func: string; readonly point: readonly Value[]; readonly value: Value }
+  | { readonly kind: 'alloc'; readonly func: string; readonly bounds: readonly (readonly [Int, Int])[] };
 
 export interface MachineOptions {
   readonly maxSteps?: number;
@@ -205,6 +212,7 @@ export class Machine {
   private rule: RuleId = 'NOP';
   private redex = '';
   private result = '';
+  private mem: MemEvent | undefined;
 
   constructor(seed: number) {
     this.rng = seededRng(seed);
@@ -214,6 +222,7 @@ export class Machine {
     this.rule = rule;
     this.redex = redex;
     this.result = result;
+    this.mem = undefined;
   }
 
   /** [REDUCE]: one step is the decomposition E[r], one axiom r → r', and E[r']. */
@@ -239,6 +248,7 @@ export class Machine {
       case 'access': {
         const v = this.access(e.func, values(e.args), 'read', site);
         this.fire('READ', show(e), showValue(v));
+        this.mem = { kind: 'read', func: e.func, point: values(e.args), value: v };
         return val(v);
       }
       default:
@@ -277,6 +287,7 @@ export class Machine {
         if (!(r instanceof Buf)) throw new Stuck_(r);
         this.store.set(t.o.func, r);
         this.fire('ALLOC', `allocate ${t.o.func}(${r.bounds().map(([m, l]) => `(${m}, ${l})`).join(', ')})`, 'nop');
+        this.mem = { kind: 'alloc', func: t.o.func, bounds: r.bounds() };
         return NOP;
       }
       case 'store': {
@@ -284,6 +295,7 @@ export class Machine {
         const v = (t.value as { value: Value }).value;
         this.access(t.o.func, point, 'write', t.o, v);
         this.fire('ASSN', `${t.o.func}[${point.map(showValue).join(', ')}] <- ${showValue(v)}`, 'nop');
+        this.mem = { kind: 'write', func: t.o.func, point, value: v };
         return NOP;
       }
       case 'if': {
@@ -375,7 +387,7 @@ export class Machine {
       }
       if (steps >= max) return { kind: 'stuck', stuck: { kind: 'budget-exceeded', steps: max }, steps: max };
       steps++;
-      opts.onStep?.({ step: steps, rule: this.rule, reduce: frames > 0, frames, redex: this.redex, result: this.result });
+      opts.onStep?.({ step: steps, rule: this.rule, reduce: frames > 0, frames, redex: this.redex, result: this.result, ...(this.mem ? { mem: this.mem } : {}) });
       if (next instanceof Buf) return done(next.toBuffer(), steps, this.races);
       t = next;
     }

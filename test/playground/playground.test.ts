@@ -135,6 +135,15 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     await page.locator('#machine input[type=range]').fill('20');
     expect(await page.locator('#machine .stepno').textContent()).toMatch(/^step 21 of \d+$/);
     expect(await page.locator('#machine .steptext b').textContent()).toMatch(/^21\. \[[A-Z-]+\]/);
+    // [REPORT-MEMORY]: at a write the store marks the very cell the step names, with its value
+    await page.selectOption('#machine .rulekind', 'ASSN');
+    await page.locator('#machine .runto').click();
+    const [, func, at, value] = /\[ASSN\] (\w+)\[([^\]]*)\] <- (\S+)/.exec((await page.locator('#machine .steptext b').textContent()) ?? '')!;
+    const cell = page.locator(`#machine .memory .buf[data-func="${func}"] td.write`);
+    expect(await cell.getAttribute('data-at')).toBe(at!.replace(/ /g, ''));
+    expect(await cell.textContent()).toBe(value);
+    expect(await page.locator('#machine .timeline .strip').count()).toBeGreaterThan(0);
+    await page.locator('#machine').screenshot({ path: join(ARTIFACTS, 'playground-machine-store.png') });
   });
 
   it('[REPORT-STEPPER] [REPORT-HEAP-REUSE] the heap graph follows the stepper of map, and the step that reuses a cell draws the arrow from the freed one', async () => {

@@ -44,6 +44,22 @@ describe('buildReport', () => {
     expect(m.derivation!.tree.text).toContain('⇓ 1');
   });
 
+  it('[REPORT-MEMORY] each machine step names the memory it touched, and the writes replayed are the output', () => {
+    const steps = m.machine!.steps;
+    for (const s of steps) {
+      const kind = { READ: 'read', ASSN: 'write', ALLOC: 'alloc' }[s.rule.id as string];
+      expect(s.mem?.kind).toBe(kind);
+    }
+    const f = new Map<string, string>();
+    for (const s of steps) {
+      if (s.mem?.func !== 'f') continue;
+      if (s.mem.kind === 'alloc') f.clear();
+      else if (s.mem.kind === 'write') f.set(s.mem.at.join(','), s.mem.value!);
+    }
+    expect(f.size).toBeGreaterThan(0);
+    for (const [x, v] of f) expect(v).toBe(m.output!.values[Number(x)]);
+  });
+
   it('a program with an error gives its located message and no later section', () => {
     const bad = buildReport({ source: { file: 'bad.alg', text: 'pipeline f() { func f(x) = g(x); }' } });
     expect(bad.errors.length).toBe(1);
