@@ -72,3 +72,23 @@ describe('[OBL-ROUTE] a plug-in that edits the program before running a step', (
     expect(r.code).toBe(1);
   }, 60_000);
 });
+
+describe('[OBL-REPLAY] a case whose schedule does not read back', () => {
+  // The prover's zoo bench crashed replaying a refutation of a plug-in directive: the generated
+  // schedule listed a loops-phase directive after the plug-in's compute-phase call, and the
+  // schedule text, parsed again for the replay, was refused by the phase order ([SCHED-PHASE]).
+  it('compares nothing, with the reason, instead of throwing', async () => {
+    const { firstFailure } = await import('../../src/fuzz/prove.js');
+    const { makeEnv } = await import('../../src/fuzz/make-env.js');
+    const { DEFAULT_CONFIG } = await import('../../src/fuzz/env.js');
+    const text = {
+      program: 'pipeline f() {\n  func g(x) = x * x;\n  func f(x) = g(x) + g(x + 1);\n}\n',
+      schedule: 'compute-at g at f.s0.x\nsplit f.s0.x by 2 tail guard\n',
+      input: { window: [['0', '4']] as [string, string][], params: {} },
+    };
+    const ran = await firstFailure(text, await makeEnv(DEFAULT_CONFIG));
+    expect(ran.failure).toBeUndefined();
+    expect(ran.discarded.length).toBe(3);
+    for (const d of ran.discarded) expect(d).toMatch(/the case does not read back \(.*\[SCHED-PHASE\]/);
+  }, 60_000);
+});
