@@ -25,7 +25,9 @@ export type EffExpr =
   | { readonly k: 'var'; readonly name: string }
   | { readonly k: 'bot'; readonly why: string }
   | { readonly k: 'op'; readonly op: OpName; readonly args: readonly EffExpr[] }
-  | { readonly k: 'fn'; readonly name: string; readonly args: readonly EffExpr[] };
+  | { readonly k: 'fn'; readonly name: string; readonly args: readonly EffExpr[] }
+  /** the value a buffer holds at a point, in a written value only ([EFF-VALUE]) */
+  | { readonly k: 'load'; readonly buf: string; readonly args: readonly EffExpr[] };
 
 /** Operators whose repeated application to one location may happen in any order. */
 export const REDUCE_OPS: ReadonlySet<OpName> = new Set<OpName>(['+', '*', 'min', 'max']);
@@ -36,7 +38,8 @@ export type Effect =
   | { readonly k: 'guard'; readonly cond: EffExpr; readonly body: Effect }
   | { readonly k: 'loop'; readonly v: string; readonly body: Effect }
   | { readonly k: 'read'; readonly buf: string; readonly idx: readonly EffExpr[] }
-  | { readonly k: 'write'; readonly buf: string; readonly idx: readonly EffExpr[] }
+  /** `val`: the value written ([EFF-VALUE]) */
+  | { readonly k: 'write'; readonly buf: string; readonly idx: readonly EffExpr[]; readonly val: EffExpr }
   | { readonly k: 'reduce'; readonly buf: string; readonly op: OpName; readonly idx: readonly EffExpr[] }
   | { readonly k: 'alloc'; readonly buf: string }
   /** implements [EFF-COVER]: the computation of a func writes every point of it that is read after it in its scope */
@@ -72,8 +75,11 @@ export function liftHole(h: Hole, scope: Scope): EffExpr {
   return { k: 'fn', name: holeKey(h), args: scope.loops.filter((v) => loopFunc(v) !== h.func).map(eVar) };
 }
 
-/** implements [EFF-LIFT]: Lift (def. 3.20): an expression as an effect expression; a buffer read is ⊥. */
-export function lift(e: Expr, scope: Scope): EffExpr {
+/**
+ * implements [EFF-LIFT]: Lift (def. 3.20): an expression as an effect expression; a buffer read is ⊥,
+ * or with `loads` the value the buffer holds there (for [EFF-VALUE]).
+ */
+export function lift(e: Expr, scope: Scope, loads = false): EffExpr {
   switch (e.k) {
     case 'const':
       return isError(e.value) ? { k: 'bot', why: 'an error value' } : { k: 'int', v: toBig(e.value) };
@@ -82,9 +88,9 @@ export function lift(e: Expr, scope: Scope): EffExpr {
     case 'hole':
       return liftHole(e.hole, scope);
     case 'access':
-      return { k: 'bot', why: `the value of ${e.func}[…] (data-dependent)` };
+      return loads ? { k: 'load', buf: e.func, args: e.args.map((a) => lift(a, scope, loads)) } : { k: 'bot', why: `the value of ${e.func}[…] (data-dependent)` };
     case 'op':
-      return { k: 'op', op: e.op, args: e.args.map((a) => lift(a, scope)) };
+      return { k: 'op', op: e.op, args: e.args.map((a) => lift(a, scope, loads)) };
   }
 }
 
@@ -145,7 +151,7 @@ export function stmtEffect(s: Stmt, scope: Scope): Effect {
       for (const i of s.idx) exprEffect(i, scope, reads);
       const red = reductionOf(s);
       if (red) return seq([...exprEffect(red.operand, scope, reads), { k: 'reduce', buf: s.func, op: red.op, idx }]);
-      return seq([...exprEffect(s.value, scope, reads), { k: 'write', buf: s.func, idx }]);
+      return seq([...exprEffect(s.value, scope, reads), { k: 'write', buf: s.func, idx, val: lift(s.value, scope, true) }]);
     }
     case 'if': {
       const c = lift(s.cond, scope);

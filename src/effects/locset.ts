@@ -6,7 +6,8 @@ import type { EffExpr, Effect } from './effect.js';
 
 export type LocSet =
   | { readonly k: 'empty' }
-  | { readonly k: 'pt'; readonly buf: string; readonly idx: readonly EffExpr[] }
+  /** `val`: for a written point, the value written there ([EFF-VALUE]) */
+  | { readonly k: 'pt'; readonly buf: string; readonly idx: readonly EffExpr[]; readonly val?: EffExpr }
   | { readonly k: 'whole'; readonly buf: string }
   | { readonly k: 'union'; readonly sets: readonly LocSet[] }
   | { readonly k: 'bigcup'; readonly v: string; readonly set: LocSet }
@@ -100,7 +101,7 @@ function collect(a: Effect, leaf: Leaf, seqOf: (items: readonly Effect[]) => Loc
 
 /** Wr_H (def. 3.7): Wr(a₁; a₂) = Wr(a₁) ∪ (Wr(a₂) − A(a₁)). */
 export function writes(a: Effect): LocSet {
-  const leaf: Leaf = (e) => (e.k === 'write' ? { k: 'pt', buf: e.buf, idx: e.idx } : e.k === 'cover' ? { k: 'whole', buf: e.buf } : EMPTY);
+  const leaf: Leaf = (e) => (e.k === 'write' ? { k: 'pt', buf: e.buf, idx: e.idx, val: e.val } : e.k === 'cover' ? { k: 'whole', buf: e.buf } : EMPTY);
   const seqOf = (items: readonly Effect[]): LocSet => afterAllocs(items, (i) => collect(i, leaf, seqOf));
   return collect(a, leaf, seqOf);
 }
@@ -135,6 +136,8 @@ function afterAllocs(items: readonly Effect[], f: (a: Effect) => LocSet): LocSet
 export interface DerivedSets {
   readonly Rd: LocSet;
   readonly Wr: LocSet;
+  /** R+_H: every location reduced */
+  readonly RH: LocSet;
   /** R+ = R+_H − Wr_H */
   readonly RPlus: LocSet;
   /** All = Rd ∪ Wr ∪ R+_H */
@@ -149,7 +152,7 @@ export function derivedSets(a: Effect): DerivedSets {
   const Rd = reads(a);
   const Wr = writes(a);
   const RH = reduces(a);
-  return { Rd, Wr, RPlus: minus(RH, Wr), All: union([Rd, Wr, RH]), Mod: union([Wr, RH]), RW: union([Rd, Wr]) };
+  return { Rd, Wr, RH, RPlus: minus(RH, Wr), All: union([Rd, Wr, RH]), Mod: union([Wr, RH]), RW: union([Rd, Wr]) };
 }
 
 /** The operators an effect reduces with. */

@@ -16,6 +16,8 @@ function asExpr(e: EffExpr): Expr {
       return vr('⊥');
     case 'fn':
       return vr(e.args.length === 0 ? e.name : `${e.name}@(${e.args.map((a) => printExpr(asExpr(a), 'tgt')).join(', ')})`);
+    case 'load':
+      return vr(`${e.buf}[${e.args.map((a) => printExpr(asExpr(a), 'tgt')).join(', ')}]`);
     case 'op':
       return op(e.op, ...e.args.map(asExpr));
   }
@@ -38,7 +40,7 @@ export function showEffect(a: Effect, indent = 0): string[] {
     case 'read':
       return [`${pad}Read(${point(a.buf, a.idx)})`];
     case 'write':
-      return [`${pad}Write(${point(a.buf, a.idx)})`];
+      return [`${pad}Write(${point(a.buf, a.idx)}, ${showEffExpr(a.val)})`];
     case 'reduce':
       return [`${pad}Reduce(${a.op}, ${point(a.buf, a.idx)})`];
     case 'alloc':

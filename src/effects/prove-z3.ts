@@ -14,7 +14,7 @@ import { type ForStmt, type StmtPath, isInside, replaceAt, stmtAt as stmtAtPath 
 import { type BoolE, type Ctx, type IntE, intOp, withZ3 } from '../expr/smt.js';
 import { lift } from './effect.js';
 import { type EffExpr, type Effect, type Scope, eOp, exprEffect, loopBounds, scopeAt, stmtEffect } from './effect.js';
-import { type LocSet, buffersOf, derivedSets, reduceOps, reduces } from './locset.js';
+import { type DerivedSets, type LocSet, buffersOf, derivedSets, reduceOps, reduces } from './locset.js';
 import type { Answer, Obligation } from './obligation.js';
 
 type Pol = 'M' | 'D';
@@ -53,20 +53,27 @@ class Enc {
         return env.get(e.name) ?? this.constant(e.name);
       case 'fn': {
         if (e.args.length === 0) return this.constant(e.name);
-        let f = this.fns.get(`${e.name}/${e.args.length}`);
-        if (!f) {
-          f = this.c.Function.declare(e.name, ...(e.args.map(() => this.c.Int.sort()) as unknown as [Sort<'refsem'>]), this.c.Int.sort());
-          this.fns.set(`${e.name}/${e.args.length}`, f);
-        }
-        const r = f.call(...e.args.map((a) => this.term(a, env))) as IntE;
+        const r = this.uf(e.name, e.args.map((a) => this.term(a, env)));
         if (/^\?(cpu|mem)\.len\(/.test(e.name)) this.facts.push(r.ge(0));
         return r;
       }
+      case 'load':
+        return this.uf(`${e.buf}[]`, e.args.map((a) => this.term(a, env)));
       case 'op':
         return intOp(this.c, e.op, e.args.map((a) => this.term(a, env)));
       case 'bot':
         throw new Error('internal: ⊥ reached the integer encoding');
     }
+  }
+
+  /** An uninterpreted function of integers applied. */
+  private uf(name: string, args: IntE[]): IntE {
+    let f = this.fns.get(`${name}/${args.length}`);
+    if (!f) {
+      f = this.c.Function.declare(name, ...(args.map(() => this.c.Int.sort()) as unknown as [Sort<'refsem'>]), this.c.Int.sort());
+      this.fns.set(`${name}/${args.length}`, f);
+    }
+    return f.call(...args) as IntE;
   }
 
   /** D or M of the truth of an effect expression. */
@@ -96,28 +103,57 @@ class Enc {
     return this.term(e, env).neq(0);
   }
 
-  /** implements [EFF-MEMBER]: D or M of `loc ∈ L` (§3.12). */
-  member(p: Pol, buf: string, loc: readonly IntE[], l: LocSet, env: Env): BoolE {
+  /**
+   * implements [EFF-MEMBER]: D or M of `loc ∈ L` (§3.12); with `written`, of `loc ∈ L` by a write of
+   * the value `written.v` ([EFF-VALUE]).
+   */
+  member(p: Pol, buf: string, loc: readonly IntE[], l: LocSet, env: Env, written?: Written): BoolE {
     const c = this.c;
     switch (l.k) {
       case 'empty':
         return c.Bool.val(false);
-      case 'pt':
+      case 'pt': {
         if (l.buf !== buf) return c.Bool.val(false);
-        return c.And(...l.idx.map((i, k) => this.truth(p, eOp('=', i, { k: 'var', name: `\u0000loc${k}` }), new Map(env).set(`\u0000loc${k}`, loc[k]!))));
+        const at = l.idx.map((i, k) => this.truth(p, eOp('=', i, { k: 'var', name: `\u0000loc${k}` }), new Map(env).set(`\u0000loc${k}`, loc[k]!)));
+        return written ? c.And(...at, this.valueIs(p, l.val, env, written)) : c.And(...at);
+      }
       case 'whole':
-        return c.Bool.val(l.buf === buf);
+        return written ? c.Bool.val(l.buf === buf && p === 'M') : c.Bool.val(l.buf === buf);
       case 'union':
-        return c.Or(...l.sets.map((s) => this.member(p, buf, loc, s, env)));
+        return c.Or(...l.sets.map((s) => this.member(p, buf, loc, s, env, written)));
       case 'bigcup': {
         const v = this.bound(l.v);
-        return c.Exists([v], this.member(p, buf, loc, l.set, new Map(env).set(l.v, v)));
+        return c.Exists([v], this.member(p, buf, loc, l.set, new Map(env).set(l.v, v), written));
       }
       case 'minus':
-        return c.And(this.member(p, buf, loc, l.a, env), c.Not(this.member(flip(p), buf, loc, l.b, env)));
+        return c.And(this.member(p, buf, loc, l.a, env, written), c.Not(this.member(flip(p), buf, loc, l.b, env)));
       case 'filter':
-        return c.And(this.truth(p, l.cond, env), this.member(p, buf, loc, l.set, env));
+        return c.And(this.truth(p, l.cond, env), this.member(p, buf, loc, l.set, env, written));
     }
+  }
+
+  /**
+   * D or M of "the write of `val` writes `written.v`". A load is the buffer's value only where
+   * neither compared statement modifies it, and an unknown value (⊥, a whole-buffer write) may be anything.
+   */
+  private valueIs(p: Pol, val: EffExpr | undefined, env: Env, written: Written): BoolE {
+    const c = this.c;
+    const why = val === undefined ? 'a value that is not known' : botIn(val);
+    if (why !== undefined) {
+      this.bots.add(why);
+      return c.Bool.val(p === 'M');
+    }
+    const eq = this.term(val!, env).eq(written.v);
+    const loads = loadsIn(val!);
+    if (loads.length === 0) return eq;
+    // D(no compared statement modifies a loaded point): no point of Mod may be it.
+    const stable = c.And(...loads.map((l) => {
+      const loc = l.args.map((a) => this.term(a, env));
+      return c.And(...written.changed.map((m) => c.Not(this.member('M', l.buf, loc, m.set, m.env))));
+    }));
+    if (p === 'D') return c.And(stable, eq);
+    this.bots.add(`the value of ${loads.map((l) => l.buf).join(', ')}[…], if the compared statements modify it`);
+    return c.Or(c.Not(stable), eq);
   }
 
   /** A location of buffer `buf` (free constants, part of the witness). */
@@ -126,15 +162,30 @@ class Enc {
   }
 }
 
+/** A written value to compare, and what the compared instances modify (Mod, each in its environment). */
+interface Written {
+  readonly v: IntE;
+  readonly changed: readonly { readonly set: LocSet; readonly env: Env }[];
+}
+
+const argsOf = (e: EffExpr): readonly EffExpr[] => (e.k === 'op' || e.k === 'fn' || e.k === 'load' ? e.args : []);
+
 function mentions(e: EffExpr, v: string): boolean {
   if (e.k === 'var') return e.name === v;
-  return (e.k === 'op' || e.k === 'fn') && e.args.some((a) => mentions(a, v));
+  return argsOf(e).some((a) => mentions(a, v));
 }
 
 function botIn(e: EffExpr): string | undefined {
   if (e.k === 'bot') return e.why;
-  if (e.k === 'op' || e.k === 'fn') for (const a of e.args) { const b = botIn(a); if (b !== undefined) return b; }
+  for (const a of argsOf(e)) { const b = botIn(a); if (b !== undefined) return b; }
   return undefined;
+}
+
+/** The loads in a value, inner ones included. */
+function loadsIn(e: EffExpr, out: Extract<EffExpr, { k: 'load' }>[] = []): Extract<EffExpr, { k: 'load' }>[] {
+  if (e.k === 'load') out.push(e);
+  for (const a of argsOf(e)) loadsIn(a, out);
+  return out;
 }
 
 /** The number of coordinates of `buf` in a set (every access to a buffer has its dimensions). */
@@ -175,13 +226,35 @@ function meet(enc: Enc, p: Pol, l1: LocSet, e1: Env, l2: LocSet, e2: Env, only?:
   }));
 }
 
-/** ¬Commutes(a₁, a₂) (def. 3.8), with reductions by different operators conflicting. */
+/**
+ * Some location both sets write, with values that differ (implements [EFF-VALUE]): a value's loads
+ * are the points' contents where neither instance modifies them.
+ */
+function writesDiffer(enc: Enc, p: Pol, x: Inst, s1: DerivedSets, y: Inst, s2: DerivedSets): BoolE {
+  const c = enc.c;
+  const changed = [{ set: s1.Mod, env: x.env }, { set: s2.Mod, env: y.env }];
+  const b2 = buffersOf(s2.Wr);
+  return c.Or(...[...buffersOf(s1.Wr)].filter((b) => b2.has(b)).map((b) => {
+    const loc = enc.location(b, arityIn(s1.Wr, b) ?? arityIn(s2.Wr, b) ?? 0);
+    const [v1, v2] = [enc.bound('value'), enc.bound('value')];
+    return c.And(enc.member(p, b, loc, s1.Wr, x.env, { v: v1, changed }), enc.member(p, b, loc, s2.Wr, y.env, { v: v2, changed }), v1.neq(v2));
+  }));
+}
+
+/** Rd ∪ R+_H: what an effect touches other than by plain writes. */
+const readOrReduced = (s: DerivedSets): LocSet => ({ k: 'union', sets: [s.Rd, s.RH] });
+
+/**
+ * ¬Commutes(a₁, a₂) (def. 3.8), with reductions by different operators conflicting and two writes
+ * of one location conflicting only when their values may differ ([EFF-VALUE]).
+ */
 function notCommutes(enc: Enc, p: Pol, x: Inst, y: Inst): BoolE {
   const s1 = derivedSets(x.a);
   const s2 = derivedSets(y.a);
   const parts = [
-    meet(enc, p, s1.Wr, x.env, s2.All, y.env),
-    meet(enc, p, s2.Wr, y.env, s1.All, x.env),
+    meet(enc, p, s1.Wr, x.env, readOrReduced(s2), y.env),
+    meet(enc, p, s2.Wr, y.env, readOrReduced(s1), x.env),
+    writesDiffer(enc, p, x, s1, y, s2),
     meet(enc, p, s1.RPlus, x.env, s2.Rd, y.env),
     meet(enc, p, s2.RPlus, y.env, s1.Rd, x.env),
   ];
@@ -256,8 +329,9 @@ function violationOf(o: Obligation): Violation | string | Answer | undefined {
         const x = enc.constant(v);
         const hyp = enc.c.And(all(enc, p, ctrl, none), all(enc, p, ctrl, env2), x.neq(env2.get(v)!));
         if (o.k === 'parallel') {
+          // Two iterations writing one point with one value is no race ([PAR-OVERLAP]).
           const s1 = derivedSets(a);
-          return enc.c.And(hyp, meet(enc, p, s1.Mod, none, s1.All, env2));
+          return enc.c.And(hyp, enc.c.Or(meet(enc, p, s1.Mod, none, readOrReduced(s1), env2), writesDiffer(enc, p, { a, env: none }, s1, { a, env: env2 }, s1)));
         }
         return enc.c.Or(enc.c.And(hyp, notCommutes(enc, p, { a, env: none }, { a, env: env2 })),
           enc.c.And(all(enc, p, ctrl, none), notShadows(enc, p, { a, env: none }, { a, env: none })));

@@ -12,7 +12,7 @@ const eff = (text: string) => stmtEffect(body(text), EMPTY_SCOPE);
 describe('[EFF-LIFT] lifting', () => {
   it('a buffer read lifts to ⊥, a let to its value', () => {
     expect(showEffExpr(lift(parseExprText('g[0] + 1', 'tgt'), EMPTY_SCOPE))).toBe('⊥ + 1');
-    expect(showEffect(eff('allocate g(x in (0, 9)); let y = n * 2 in g[y] <- 1')).join('\n')).toContain('Write(g[n * 2])');
+    expect(showEffect(eff('allocate g(x in (0, 9)); let y = n * 2 in g[y] <- 1')).join('\n')).toContain('Write(g[n * 2], 1)');
   });
 });
 
@@ -25,15 +25,15 @@ describe('[EFF-HOLE] holes', () => {
 
 describe('[EFF-EXPR] [EFF-STMT] [EFF-REDUCE] effects per construct', () => {
   it('reads of the index and the value come before the write', () => {
-    expect(showEffect(eff('allocate g(x in (0, 9)); g[g[0]] <- g[1]'))).toEqual(['Alloc(g)', 'Read(g[0])', 'Read(g[1])', 'Write(g[⊥])']);
+    expect(showEffect(eff('allocate g(x in (0, 9)); g[g[0]] <- g[1]'))).toEqual(['Alloc(g)', 'Read(g[0])', 'Read(g[1])', 'Write(g[⊥], g[1])']);
   });
   it('f[i] <- f[i] + e and e ⊕ f[i] are reductions; a subtraction is not', () => {
     expect(showEffect(eff('g[0] <- g[0] + n'))).toEqual(['Reduce(+, g[0])']);
     expect(showEffect(eff('g[0] <- max(n, g[0])'))).toEqual(['Reduce(max, g[0])']);
-    expect(showEffect(eff('g[0] <- g[0] - n'))).toEqual(['Read(g[0])', 'Write(g[0])']);
+    expect(showEffect(eff('g[0] <- g[0] - n'))).toEqual(['Read(g[0])', 'Write(g[0], g[0] - n)']);
   });
   it('an if gives two guards; an assertion only reads', () => {
-    expect(showEffect(eff('if n < 2 then g[0] <- 1 else g[1] <- 2'))).toEqual(['Guard(n < 2):', '  Write(g[0])', 'Guard(!(n < 2)):', '  Write(g[1])']);
+    expect(showEffect(eff('if n < 2 then g[0] <- 1 else g[1] <- 2'))).toEqual(['Guard(n < 2):', '  Write(g[0], 1)', 'Guard(!(n < 2)):', '  Write(g[1], 2)']);
     expect(showEffect(eff('assert g[0] > 0'))).toEqual(['Read(g[0])']);
   });
 });

@@ -143,6 +143,32 @@ describe('[SAFE-REMOVE] loop removal (§3.5.8), [SAFE-SHADOWS]', () => {
   });
 });
 
+describe('[EFF-VALUE] two writes of one point conflict only when their values may differ', () => {
+  // What a split with a shifted tail leaves: the last two outer iterations overlap on one point.
+  const SHIFTED = 'for f.s0.y in (0, n) do for f.s0.xo in (0, 3) do for f.s0.xi in (0, 2) do let f.s0.x = min(f.s0.xo * 2, m - 2) + f.s0.xi in';
+  it('a recomputed point of a pure stage: the reorder is proved', async () => {
+    const t = prog(`${ALLOC}\n${SHIFTED} f[f.s0.x, f.s0.y] <- (f.s0.x * 3 + f.s0.y) % 7`);
+    expect(await verdict({ k: 'reorder', t, loop: loop(t, 'f.s0.y') })).toBe('proved');
+    expect(await verdict({ k: 'parallel', t, loop: loop(t, 'f.s0.xo') })).toBe('proved');
+  });
+  it('a recomputed point whose value reads a buffer nobody writes here: proved', async () => {
+    const t = prog(`${ALLOC}\n${SHIFTED} f[f.s0.x, f.s0.y] <- g[f.s0.x] + f.s0.y`);
+    expect(await verdict({ k: 'reorder', t, loop: loop(t, 'f.s0.y') })).toBe('proved');
+  });
+  it('a value that depends on the iteration, not the point: refuted with a witness', async () => {
+    const t = prog(`${ALLOC}\n${SHIFTED} f[f.s0.x, f.s0.y] <- f.s0.xo`);
+    const a = await answer({ k: 'parallel', t, loop: loop(t, 'f.s0.xo') });
+    expect(a.k).toBe('refuted');
+    if (a.k === 'refuted') expect(a.witness['f.s0.xo']).not.toBe(a.witness["f.s0.xo'"]);
+  });
+  it('a value read from a point the iterations write: unknown, with the reason', async () => {
+    const t = prog(`${ALLOC}\n${SHIFTED} { g[f.s0.x] <- 1; f[f.s0.x, f.s0.y] <- g[f.s0.x] }`);
+    const a = await answer({ k: 'parallel', t, loop: loop(t, 'f.s0.xo') });
+    expect(a.k).toBe('unknown');
+    if (a.k === 'unknown') expect(a.reason).toContain('g[…], if the compared statements modify it');
+  });
+});
+
 describe('[SAFE-PARALLEL] parallel loops, [SAFE-PRIVATE] private buffers, [EFF-ALLOC] [EFF-COVER] [EFF-MEMBER]', () => {
   it('a pure loop may run in parallel', async () => {
     const t = prog(`${ALLOC}\nfor f.s0.x in (0, n) do f[f.s0.x, 0] <- g[f.s0.x]`);
