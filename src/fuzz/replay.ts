@@ -9,6 +9,7 @@ import type { Scheduled } from './gen/schedule.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { DEFAULT_CONFIG, type FuzzEnv } from './env.js';
 import { makeEnv } from './make-env.js';
+import { sizedEnvs } from './size.js';
 import { propertyNamed } from './properties/index.js';
 import type { AnyProperty, CheckResult } from './property.js';
 import { type Reproducer, finishesWithin, readReproducer, sha256 } from './reproducer.js';
@@ -89,8 +90,10 @@ export async function replay(path: string): Promise<ReplayResult> {
     try {
       // A check that ended its worker (a timeout, an exhausted heap) left only its blueprint: the
       // case is generated again from the campaign's seed, and made concrete under the watchdog.
+      // It is generated at the size level it ran at (size.ts): the level changes what a seed draws.
+      const sized = r.case.extra?.size_level !== undefined ? sizedEnvs(env)(Number(r.case.extra.size_level)) : env;
       c = r.case.program === undefined && r.case.extra?.blueprint !== undefined
-        ? watched(() => prop.concretize(generated(prop, env, r.check_seed), env), 'making the case concrete', REPLAY_BUDGET_MS)()
+        ? watched(() => prop.concretize(generated(prop, sized, r.check_seed), sized), 'making the case concrete', REPLAY_BUDGET_MS)()
         : prop.decode(r.case, env);
     } catch (e) {
       if (e instanceof Error && /did not return within/.test(e.message)) {

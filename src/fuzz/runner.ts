@@ -259,7 +259,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       // hangs would hang the campaign.
       let text: Found['text'];
       try {
-        text = { extra: { blueprint: JSON.stringify(generated(prop, envAt(level), seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
+        text = { extra: { blueprint: JSON.stringify(generated(prop, envAt(level), seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), size_level: String(level), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
       } catch {
         text = { extra: { note: 'the case could not be regenerated' } };
       }

@@ -2,7 +2,7 @@
 // check-directive (the unsound example is reported, correct ones pass), and — with the compiled
 // build — worker threads finding the same failures as one job.
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -125,7 +125,9 @@ describe('worker threads (compiled build)', () => {
     const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
     expect(s.failures.map((f: { verdict: string }) => f.verdict)).toEqual(['timeout']);
     expect(s.runs).toBeGreaterThan(1);
-    // Its reproducer replays to the same verdict under the budget instead of hanging replay.
+    // Its reproducer keeps the size level the check ran at, so that replay draws the same case.
+    expect(JSON.parse(readFileSync(s.failures[0].reproducer, 'utf8')).case.extra.size_level).toMatch(/^[1-8]$/);
+    // It replays to the same verdict under the budget instead of hanging replay.
     const replayed = spawnSync('node', [bin, 'replay', s.failures[0].reproducer], { encoding: 'utf8', timeout: 60_000 });
     expect(replayed.stdout).toContain('replayed verdict: timeout (reproduced)');
     expect(replayed.status).toBe(1);
