@@ -26,11 +26,13 @@ class Enc {
   readonly consts = new Map<string, IntE>();
   readonly fns = new Map<string, FuncDecl<'refsem', Sort<'refsem'>[], Sort<'refsem'>>>();
   readonly bots = new Set<string>();
+  /** some location may be written by both statements compared (writesDiffer met a shared buffer) */
+  sharedWrites = false;
   /** implements [EFF-EXTENT]: what is known of every value: window lengths and extent holes are non-negative */
   readonly facts: BoolE[] = [];
   private fresh = 0;
 
-  constructor(readonly c: Ctx, private readonly extents: ReadonlySet<string> = new Set()) {}
+  constructor(readonly c: Ctx, readonly writes: WriteMode, private readonly extents: ReadonlySet<string> = new Set()) {}
 
   constant(name: string): IntE {
     let k = this.consts.get(name);
@@ -227,14 +229,24 @@ function meet(enc: Enc, p: Pol, l1: LocSet, e1: Env, l2: LocSet, e2: Env, only?:
 }
 
 /**
+ * How a query counts two writes of one location ([EFF-DECIDE]): every overlap (def. 3.8 as it
+ * stands, a stronger violation), none, or overlaps whose values may differ ([EFF-VALUE]).
+ */
+type WriteMode = 'overlap' | 'none' | 'values';
+
+/**
  * Some location both sets write, with values that differ (implements [EFF-VALUE]): a value's loads
  * are the points' contents where neither instance modifies them.
  */
 function writesDiffer(enc: Enc, p: Pol, x: Inst, s1: DerivedSets, y: Inst, s2: DerivedSets): BoolE {
   const c = enc.c;
-  const changed = [{ set: s1.Mod, env: x.env }, { set: s2.Mod, env: y.env }];
   const b2 = buffersOf(s2.Wr);
-  return c.Or(...[...buffersOf(s1.Wr)].filter((b) => b2.has(b)).map((b) => {
+  const shared = [...buffersOf(s1.Wr)].filter((b) => b2.has(b));
+  if (shared.length > 0) enc.sharedWrites = true;
+  if (enc.writes === 'none') return c.Bool.val(false);
+  if (enc.writes === 'overlap') return meet(enc, p, s1.Wr, x.env, s2.Wr, y.env);
+  const changed = [{ set: s1.Mod, env: x.env }, { set: s2.Mod, env: y.env }];
+  return c.Or(...shared.map((b) => {
     const loc = enc.location(b, arityIn(s1.Wr, b) ?? arityIn(s2.Wr, b) ?? 0);
     const [v1, v2] = [enc.bound('value'), enc.bound('value')];
     return c.And(enc.member(p, b, loc, s1.Wr, x.env, { v: v1, changed }), enc.member(p, b, loc, s2.Wr, y.env, { v: v2, changed }), v1.neq(v2));
@@ -625,8 +637,8 @@ export async function prove(o: Obligation, opts: ProveOptions = {}): Promise<Ans
   if (typeof v === 'object') return v;
   return withZ3(async (c) => {
     const extents = new Set(programOf(o)?.window.map((w) => w.len) ?? []);
-    const ask = async (p: Pol) => {
-      const enc = new Enc(c, extents);
+    const ask = async (p: Pol, writes: WriteMode) => {
+      const enc = new Enc(c, writes, extents);
       const solver = new c.Solver();
       solver.set('timeout', opts.timeoutMs ?? 5000);
       solver.add(v(enc, p));
@@ -634,10 +646,21 @@ export async function prove(o: Obligation, opts: ProveOptions = {}): Promise<Ans
       const r = await solver.check();
       return { r, enc, model: r === 'sat' ? solver.model() : undefined, why: r === 'unknown' ? solver.reasonUnknown() : '' };
     };
-    const may = await ask('M');
+    // Two writes of one location are first counted as a conflict whatever their values: that
+    // stronger violation proves most conditions with a smaller query. Values are compared only
+    // when it fails and the rest of the violation alone refutes nothing ([EFF-VALUE]).
+    let may = await ask('M', 'overlap');
     if (may.r === 'unsat') return { k: 'proved' };
+    const valued = may.enc.sharedWrites;
+    if (valued) {
+      const rest = await ask('D', 'none');
+      if (rest.r === 'sat') return { k: 'refuted', witness: witnessOf(rest.enc, rest.model!), why: 'it fails at the witness' };
+      may = await ask('M', 'values');
+      if (may.r === 'unsat') return { k: 'proved' };
+    }
+    const mode: WriteMode = valued ? 'values' : 'overlap';
     if (may.r === 'sat' && may.enc.bots.size === 0) return { k: 'refuted', witness: witnessOf(may.enc, may.model!), why: 'it fails at the witness' };
-    const def = may.enc.bots.size === 0 ? may : await ask('D');
+    const def = may.enc.bots.size === 0 ? may : await ask('D', mode);
     if (def.r === 'sat') return { k: 'refuted', witness: witnessOf(def.enc, def.model!), why: 'it fails at the witness' };
     if (may.r === 'unknown' || def.r === 'unknown') return { k: 'unknown', reason: `the solver gave up (${may.why || def.why})` };
     return { k: 'unknown', reason: `it depends on data: ${[...may.enc.bots].join('; ')}` };
