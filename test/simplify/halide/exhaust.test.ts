@@ -4,18 +4,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { shutdownZ3 } from '../../../src/expr/smt.js';
 import { exhaust } from '../../../src/simplify/halide/exhaust.js';
-import { modelRule } from '../../../src/simplify/halide/model.js';
-import { readRuleFile } from '../../../src/simplify/halide/parse.js';
 import { verifyHalideRule } from '../../../src/simplify/halide/verify.js';
+import { modelled } from '../../support/halide-rules.js';
 
 afterAll(() => shutdownZ3());
 
-const modelled = (text: string) => {
-  const [r] = readRuleFile(text, 't');
-  const m = modelRule(r!);
-  if (!m.ok) throw new Error(`not modelled: ${m.constructs.join(', ')}`);
-  return m.rule;
-};
 
 describe('exhaustive 8-bit verdicts [HR-EXHAUST]', () => {
   it('proves a product rule in uint8 and int8 by evaluating every pair', () => {
