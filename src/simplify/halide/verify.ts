@@ -12,8 +12,26 @@ import { type EncodeOptions, type Encoding, encodeRule, laneOperand } from './en
 import { evalH } from './eval.js';
 import { type Modelled, isVector, wildcardTypes } from './model.js';
 import { inRange } from '../../fpir/types.js';
+import { exhaust } from './exhaust.js';
 
-export type Attack = 'z3' | 'division variables' | 'bounded search' | 'lane enumeration';
+export type Attack = 'z3' | 'division variables' | 'bounded search' | 'lane enumeration' | 'exhaustive';
+
+/**
+ * Z3's resource units granted per millisecond of `timeoutMs` (spec/simplify.md [HR-BUDGET]): a
+ * solver call is bounded by work, not by the clock, so that its answer does not depend on the
+ * machine's load. About 2.5 million units took a second on an idle core of the machine measured.
+ */
+const UNITS_PER_MS = 2500;
+/** The wall clock only guards against a hang, far beyond the budget. */
+const GUARD = 30;
+
+type Solver = InstanceType<Ctx['Solver']>;
+// implements [HR-BUDGET]
+const budget = (s: Solver, ms: number): Solver => {
+  s.set('rlimit', ms * UNITS_PER_MS);
+  s.set('timeout', ms * GUARD);
+  return s;
+};
 
 /** The vector lengths the lane enumeration tries. */
 const LANE_TOTALS = [1, 2, 3, 4, 6, 8];
@@ -55,7 +73,7 @@ export type HVerdict = (
 };
 
 export interface VerifyOptions {
-  /** per solver call */
+  /** per solver call: a budget of Z3 resource units ([HR-BUDGET]), stated in milliseconds of an idle core */
   readonly timeoutMs?: number;
   /** the widths of the bounded search, smallest first */
   readonly bits?: readonly number[];
@@ -73,7 +91,7 @@ const usesDivision = (r: Modelled): boolean => {
 };
 
 /** Whether the solver holds a model (a check after the last sat may have timed out). */
-const readModel = (s: InstanceType<Ctx['Solver']>): boolean => {
+const readModel = (s: Solver): boolean => {
   try {
     s.model();
     return true;
@@ -82,7 +100,7 @@ const readModel = (s: InstanceType<Ctx['Solver']>): boolean => {
   }
 };
 
-type Model = ReturnType<InstanceType<Ctx['Solver']>['model']>;
+type Model = ReturnType<Solver['model']>;
 
 /** Reads a model, replays it (in the domain's type), and describes it; undefined when it does not replay. */
 function replay(c: Ctx, r: Modelled, enc: Encoding, model: Model, domain: DomainName): { counterexample: string; lhs: string; rhs: string } | undefined {
@@ -140,16 +158,20 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
   const timeout = opts.timeoutMs ?? 2000;
   const domain = opts.domain ?? 'halide';
   if (!literalsFit(r, domain)) return Promise.resolve({ status: 'vacuous', ms: 0 });
+  const t0 = performance.now();
+  const whole = exhaust(r, domain);
+  if (whole) {
+    const ms = Math.round(performance.now() - t0);
+    return Promise.resolve(whole.status === 'refuted' ? { ...whole, by: 'exhaustive', ms } : whole.status === 'proved' ? { status: 'proved', by: 'exhaustive', ms } : { status: 'vacuous', ms });
+  }
   return withZ3(async (c) => {
-    const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);
     const types = wildcardTypes(r);
     const values = valuesOf(c, domain);
     const holds = (enc: Encoding) => enc.values.eq(enc.pred, enc.values.lit(0n)).not();
     const attempt = async (eo: EncodeOptions, extra?: (enc: Encoding) => BoolE) => {
       const enc = encodeRule(c, r, types, { ...eo, values });
-      const s = new c.Solver();
-      s.set('timeout', timeout);
+      const s = budget(new c.Solver(), timeout);
       s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
       if (extra) s.add(extra(enc));
       const answer = await s.check();
@@ -169,8 +191,7 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
       if (answer === 'unsat') {
         if (extra) return undefined;
         // A proof under a predicate that never holds proves nothing: report it as vacuous.
-        const v = new c.Solver();
-        v.set('timeout', timeout);
+        const v = budget(new c.Solver(), timeout);
         v.add(...enc.facts, holds(enc));
         return (await v.check()) === 'unsat' ? { status: 'vacuous', ms: ms() } : { status: 'proved', by, ms: ms() };
       }
@@ -195,8 +216,7 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
       // bound can be claimed past it, and on Halide's rules none that followed ever refuted.
       const names = laneNames(r);
       const enc = encodeRule(c, r, types, { values });
-      const s = new c.Solver();
-      s.set('timeout', timeout);
+      const s = budget(new c.Solver(), timeout);
       s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
       for (const total of LANE_TOTALS) {
         for (const pick of assignments(names, divisors(total))) {

@@ -4,19 +4,13 @@
 import { describe, expect, it, afterAll } from 'vitest';
 import { shutdownZ3 } from '../../../src/expr/smt.js';
 import { evalH } from '../../../src/simplify/halide/eval.js';
-import { modelRule } from '../../../src/simplify/halide/model.js';
 import { checkOrder, subsumedBy } from '../../../src/simplify/halide/order.js';
 import { readRuleFile } from '../../../src/simplify/halide/parse.js';
 import { verifyHalideRule } from '../../../src/simplify/halide/verify.js';
+import { modelled } from '../../support/halide-rules.js';
 
 afterAll(() => shutdownZ3());
 
-const modelled = (text: string) => {
-  const [r] = readRuleFile(text, 't');
-  const m = modelRule(r!);
-  if (!m.ok) throw new Error(`not modelled: ${m.constructs.join(', ')}`);
-  return m.rule;
-};
 
 describe('verdicts in the halide domain [HR-VERDICT]', () => {
   it("refutes the seed's two incorrect rules with division, each counterexample replayed", async () => {
