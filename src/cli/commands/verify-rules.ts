@@ -85,7 +85,7 @@ export const register: Register = (program, io) => {
     .command('verify-rules')
     .description('prove every rewrite rule of the simplifier in its domain with Z3 (spec/simplify.md)')
     .argument('[files...]', 'rule files (default: the built-in rules)')
-    .option('--timeout <ms>', 'solver time limit per rule (default 10000), or per solver call for Halide rules (default 2000)')
+    .option('--timeout <ms>', 'solver time limit per rule (default 10000), or for Halide rules the work budget of each rule, shared by its domains and attacks (default 2000)')
     .option('--json', 'print the report as one JSON object')
     .option('--halide-src <dir>', "check the rewrite(...) rules of a Halide checkout's src/Simplify_*.cpp")
     .option('--rules <file>', 'check a file of rules in Halide syntax, one rewrite(...) per line (repeatable)', collect, [])

@@ -17,21 +17,55 @@ import { exhaust } from './exhaust.js';
 export type Attack = 'z3' | 'division variables' | 'bounded search' | 'lane enumeration' | 'exhaustive';
 
 /**
- * Z3's resource units granted per millisecond of `timeoutMs` (spec/simplify.md [HR-BUDGET]): a
- * solver call is bounded by work, not by the clock, so that its answer does not depend on the
- * machine's load. About 2.5 million units took a second on an idle core of the machine measured.
+ * Z3's resource units per millisecond of `timeoutMs` (spec/simplify.md [HR-BUDGET]): solver calls
+ * are bounded by work, not by the clock, so that an answer does not depend on the machine's load.
+ * About 2.5 million units took a second on an idle core of the machine measured.
  */
 const UNITS_PER_MS = 2500;
 /** The wall clock only guards against a hang, far beyond the budget. */
 const GUARD = 30;
+/** The share of a rule's whole budget one attack may take: at least two attacks get a real chance. */
+const ATTACK = 1 / 2;
+/** The share one step of a counterexample's shrinking, or a vacuity check, may take. */
+const STEP = 1 / 16;
 
 type Solver = InstanceType<Ctx['Solver']>;
-// implements [HR-BUDGET]
-const budget = (s: Solver, ms: number): Solver => {
-  s.set('rlimit', ms * UNITS_PER_MS);
-  s.set('timeout', ms * GUARD);
-  return s;
+
+/**
+ * The work one rule may spend, in Z3 resource units, shared by every domain and attack
+ * ([HR-BUDGET]); each call is charged what Z3 counted, so the ledger is as deterministic as the
+ * count.
+ */
+export class Ledger {
+  left: number;
+  constructor(readonly whole: number) {
+    this.left = whole;
+  }
+  static of(timeoutMs: number): Ledger {
+    return new Ledger(timeoutMs * UNITS_PER_MS);
+  }
+  /** Is there enough left for another attack? */
+  get open(): boolean {
+    return this.left >= this.whole * STEP;
+  }
+}
+
+const workCount = (s: Solver): number => {
+  const st = s.statistics();
+  return st.keys().includes('rlimit count') ? st.get('rlimit count') : 0;
 };
+
+// implements [HR-BUDGET]
+async function check(s: Solver, ledger: Ledger, share: number, ...assumptions: BoolE[]): Promise<'sat' | 'unsat' | 'unknown'> {
+  // Never 0: Z3 reads an rlimit of 0 as no limit at all.
+  const grant = Math.max(1, Math.floor(Math.max(ledger.whole * STEP, Math.min(ledger.left, ledger.whole * share))));
+  s.set('rlimit', grant);
+  s.set('timeout', Math.ceil((grant / UNITS_PER_MS) * GUARD));
+  const before = workCount(s);
+  const answer = await s.check(...assumptions);
+  ledger.left -= workCount(s) - before;
+  return answer;
+}
 
 /** The vector lengths the lane enumeration tries. */
 const LANE_TOTALS = [1, 2, 3, 4, 6, 8];
@@ -73,12 +107,16 @@ export type HVerdict = (
 };
 
 export interface VerifyOptions {
-  /** per solver call: a budget of Z3 resource units ([HR-BUDGET]), stated in milliseconds of an idle core */
+  /** per rule: its budget of Z3 work ([HR-BUDGET]), stated in milliseconds of an idle core */
   readonly timeoutMs?: number;
   /** the widths of the bounded search, smallest first */
   readonly bits?: readonly number[];
   /** the domain (default `halide`) */
   readonly domain?: DomainName;
+  /** the rule's budget when it is shared with other domains (default: a new one of `timeoutMs`) */
+  readonly ledger?: Ledger;
+  /** `first`: only the first query (or the exhaustive evaluation); `later`: only the attacks after it */
+  readonly stage?: 'first' | 'later';
 }
 
 const usesDivision = (r: Modelled): boolean => {
@@ -90,17 +128,16 @@ const usesDivision = (r: Modelled): boolean => {
   return d;
 };
 
-/** Whether the solver holds a model (a check after the last sat may have timed out). */
-const readModel = (s: Solver): boolean => {
+type Model = ReturnType<Solver['model']>;
+
+/** The solver's model, if it holds one. */
+const readModel = (s: Solver): Model | undefined => {
   try {
-    s.model();
-    return true;
+    return s.model();
   } catch {
-    return false;
+    return undefined;
   }
 };
-
-type Model = ReturnType<Solver['model']>;
 
 /** Reads a model, replays it (in the domain's type), and describes it; undefined when it does not replay. */
 function replay(c: Ctx, r: Modelled, enc: Encoding, model: Model, domain: DomainName): { counterexample: string; lhs: string; rhs: string } | undefined {
@@ -153,17 +190,22 @@ function bounded(c: Ctx, enc: Encoding, bits: number): BoolE {
   return c.And(...inBox, ...(enc.lane ? [enc.lane.n.le(Math.min(bits, 16))] : []));
 }
 
+const spentReason = 'Z3 gave up, and the rule\'s work budget is spent';
+
 // implements [HR-VERDICT]
 export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise<HVerdict> {
-  const timeout = opts.timeoutMs ?? 2000;
+  const ledger = opts.ledger ?? Ledger.of(opts.timeoutMs ?? 2000);
   const domain = opts.domain ?? 'halide';
+  const first = opts.stage !== 'later';
+  const later = opts.stage !== 'first';
   if (!literalsFit(r, domain)) return Promise.resolve({ status: 'vacuous', ms: 0 });
   const t0 = performance.now();
-  const whole = exhaust(r, domain);
+  const whole = first ? exhaust(r, domain) : undefined;
   if (whole) {
     const ms = Math.round(performance.now() - t0);
     return Promise.resolve(whole.status === 'refuted' ? { ...whole, by: 'exhaustive', ms } : whole.status === 'proved' ? { status: 'proved', by: 'exhaustive', ms } : { status: 'vacuous', ms });
   }
+  if (!ledger.open) return Promise.resolve({ status: 'unknown', ms: 0, reason: spentReason });
   return withZ3(async (c) => {
     const ms = () => Math.round(performance.now() - t0);
     const types = wildcardTypes(r);
@@ -171,41 +213,45 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
     const holds = (enc: Encoding) => enc.values.eq(enc.pred, enc.values.lit(0n)).not();
     const attempt = async (eo: EncodeOptions, extra?: (enc: Encoding) => BoolE) => {
       const enc = encodeRule(c, r, types, { ...eo, values });
-      const s = budget(new c.Solver(), timeout);
+      const s = new c.Solver();
       s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
       if (extra) s.add(extra(enc));
-      const answer = await s.check();
-      if (answer !== 'sat') return { answer, enc, s } as const;
+      const answer = await check(s, ledger, ATTACK);
+      let model: Model | undefined = answer === 'sat' ? readModel(s) : undefined;
       // Small counterexamples read better and do not depend on the solver's history: the
-      // smallest box ±4^k that holds one.
-      let found = false;
-      for (let b = 1; b <= 1 << 16 && !found; b *= 4) {
+      // smallest box ±16^k that holds one within a small share of the budget, else the first model.
+      for (let b = 1; model && b <= 1 << 16; b *= 16) {
         const inBox = c.And(...enc.leaves.map((v) => enc.values.box(v, BigInt(b))));
-        found = (await s.check(inBox)) === 'sat';
+        if ((await check(s, ledger, STEP, inBox)) === 'sat') {
+          model = readModel(s) ?? model;
+          break;
+        }
       }
-      if (!found) await s.check();
-      return { answer, enc, s } as const;
+      return { answer, enc, model } as const;
     };
     const judge = async (by: Attack, eo: EncodeOptions, extra?: (enc: Encoding) => BoolE): Promise<HVerdict | undefined> => {
-      const { answer, enc, s } = await attempt(eo, extra);
+      const { answer, enc, model } = await attempt(eo, extra);
       if (answer === 'unsat') {
         if (extra) return undefined;
         // A proof under a predicate that never holds proves nothing: report it as vacuous.
-        const v = budget(new c.Solver(), timeout);
+        const v = new c.Solver();
         v.add(...enc.facts, holds(enc));
-        return (await v.check()) === 'unsat' ? { status: 'vacuous', ms: ms() } : { status: 'proved', by, ms: ms() };
+        return (await check(v, ledger, STEP)) === 'unsat' ? { status: 'vacuous', ms: ms() } : { status: 'proved', by, ms: ms() };
       }
-      if (answer === 'sat') {
-        const shown = readModel(s) && replay(c, r, enc, s.model(), domain);
-        if (shown) return { status: 'refuted', by, ms: ms(), ...shown };
-      }
-      return undefined;
+      const shown = model && replay(c, r, enc, model, domain);
+      return shown ? { status: 'refuted', by, ms: ms(), ...shown } : undefined;
     };
-    const first = await judge('z3', {});
-    if (first) return first;
-    // Bit-vectors are decided by Z3 given time: only the unbounded domain has more to try.
+    if (first) {
+      const got = await judge('z3', {});
+      if (got) return got;
+      // Bit-vectors are decided by Z3 given time: only the unbounded domain has more to try.
+      if (domain !== 'halide') return { status: 'unknown', ms: ms(), reason: `Z3 gave up in ${domain}` };
+      if (!later) return { status: 'unknown', ms: ms(), reason: 'Z3 gave up' };
+    }
     if (domain !== 'halide') return { status: 'unknown', ms: ms(), reason: `Z3 gave up in ${domain}` };
+    const spent = (): HVerdict => ({ status: 'unknown', ms: ms(), reason: spentReason });
     if (usesDivision(r)) {
+      if (!ledger.open) return spent();
       const second = await judge('division variables', { divisionVariables: true });
       if (second) return second;
     }
@@ -216,15 +262,16 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
       // bound can be claimed past it, and on Halide's rules none that followed ever refuted.
       const names = laneNames(r);
       const enc = encodeRule(c, r, types, { values });
-      const s = budget(new c.Solver(), timeout);
+      const s = new c.Solver();
       s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
       for (const total of LANE_TOTALS) {
         for (const pick of assignments(names, divisors(total))) {
+          if (!ledger.open) return { status: 'unknown', ms: ms(), reason: `${spentReason} at ${total} lanes` };
           const fix = (e: Encoding) => c.And(e.lane!.n.eq(total), ...[...pick].map(([k, v]) => e.laneScalars.get(k)?.eq(v) ?? c.Bool.val(true)));
-          if ((await s.check(fix(enc))) === 'unsat') continue;
+          if ((await check(s, ledger, ATTACK, fix(enc))) === 'unsat') continue;
           // A model: the small counterexample of a fresh query, as for every other refutation.
           const small = await attempt({}, fix);
-          const shown = small.answer === 'sat' && readModel(small.s) && replay(c, r, small.enc, small.s.model(), domain);
+          const shown = small.model && replay(c, r, small.enc, small.model, domain);
           if (shown) return { status: 'refuted', by: 'lane enumeration', ms: ms(), ...shown };
           return { status: 'unknown', ms: ms(), reason: `Z3 gave up, and the lane enumeration too at ${total} lanes` };
         }
@@ -233,42 +280,46 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
     }
     let bits: number | undefined;
     for (const n of opts.bits ?? [8, 16]) {
-      const { answer, enc, s } = await attempt({}, (enc) => bounded(c, enc, n));
-      if (answer === 'sat') {
-        const shown = replay(c, r, enc, s.model(), domain);
-        if (shown) return { status: 'refuted', by: 'bounded search', ms: ms(), ...shown };
-      }
+      if (!ledger.open) break;
+      const { answer, enc, model } = await attempt({}, (enc) => bounded(c, enc, n));
+      const shown = model && replay(c, r, enc, model, domain);
+      if (shown) return { status: 'refuted', by: 'bounded search', ms: ms(), ...shown };
       if (answer !== 'unsat') break;
       bits = n;
     }
-    return {
-      status: 'unknown', ms: ms(),
-      reason: bits ? `Z3 gave up; no counterexample up to ${bits} bits` : 'Z3 gave up, and the bounded search too',
-      ...(bits ? { bits } : {}),
-    };
+    if (bits) return { status: 'unknown', ms: ms(), reason: `Z3 gave up; no counterexample up to ${bits} bits`, bits };
+    return { status: 'unknown', ms: ms(), reason: ledger.open ? 'Z3 gave up, and the bounded search too' : spentReason };
   });
 }
 
 /**
  * A rule checked in every domain it is claimed in ([HR-WRAP]), `halide` first, until one refutes
  * it: proved when proved in every domain where it can fire, vacuous when it fires in none, and
- * otherwise refuted or unknown in the first domain that says so.
+ * otherwise refuted or unknown in the first domain that says so. Every domain has its first query
+ * before any second line of attack, and all of them draw on one budget for the rule ([HR-BUDGET]).
  */
 export async function verifyInDomains(r: Modelled, domains: readonly DomainName[], opts: VerifyOptions = {}): Promise<HVerdict> {
-  const got: Record<DomainName, HVerdict['status']> = {};
+  const ledger = opts.ledger ?? Ledger.of(opts.timeoutMs ?? 2000);
+  const got = new Map<DomainName, HVerdict>();
   let ms = 0;
-  let proved: HVerdict | undefined;
-  let unknown: HVerdict | undefined;
-  for (const domain of domains) {
-    const v = await verifyHalideRule(r, { ...opts, domain });
-    got[domain] = v.status;
+  const shown = () => (domains.length > 1 ? { domains: Object.fromEntries([...got].map(([d, v]) => [d, v.status])) } : {});
+  const settle = async (domain: DomainName, stage: 'first' | 'later'): Promise<HVerdict | undefined> => {
+    const v = await verifyHalideRule(r, { ...opts, ledger, domain, stage });
     ms += v.ms;
-    const many = domains.length > 1 ? { domains: { ...got } } : {};
-    if (v.status === 'refuted') return { ...v, ms, domain, ...many };
-    if (v.status === 'unknown') unknown ??= { ...v, domain };
-    if (v.status === 'proved') proved ??= v;
+    got.set(domain, v);
+    return v.status === 'refuted' ? { ...v, ms, domain, ...shown() } : undefined;
+  };
+  for (const domain of domains) {
+    const refuted = await settle(domain, 'first');
+    if (refuted) return refuted;
   }
-  const many = domains.length > 1 ? { domains: got } : {};
-  if (unknown) return { ...unknown, ms, ...many };
-  return proved ? { ...proved, ms, ...many } : { status: 'vacuous', ms, ...many };
+  if (got.get('halide')?.status === 'unknown') {
+    const refuted = await settle('halide', 'later');
+    if (refuted) return refuted;
+  }
+  const all = [...got];
+  const unknown = all.find(([, v]) => v.status === 'unknown');
+  if (unknown) return { ...unknown[1], ms, domain: unknown[0], ...shown() };
+  const proved = all.find(([, v]) => v.status === 'proved');
+  return proved ? { ...proved[1], ms, ...shown() } : { status: 'vacuous', ms, ...shown() };
 }
