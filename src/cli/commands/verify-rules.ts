@@ -18,6 +18,7 @@ import { buildReport, prepare, reportText } from '../../simplify/halide/report.j
 import { synthesizeAsked, verifyPrepared } from '../../node/halide-rules-run.js';
 import { UserError, argLoc } from '../../diag.js';
 import { DOMAIN_NAMES } from '../../simplify/halide/domain.js';
+import { RULE_BUDGET_MS } from '../../simplify/halide/verify.js';
 
 interface Options {
   timeout?: string;
@@ -85,7 +86,7 @@ export const register: Register = (program, io) => {
     .command('verify-rules')
     .description('prove every rewrite rule of the simplifier in its domain with Z3 (spec/simplify.md)')
     .argument('[files...]', 'rule files (default: the built-in rules)')
-    .option('--timeout <ms>', 'solver time limit per rule (default 10000), or for Halide rules the work budget of each rule, shared by its domains and attacks (default 2000)')
+    .option('--timeout <ms>', `solver time limit per rule (default 10000), or for Halide rules the work budget of each rule, shared by its domains and attacks (default ${RULE_BUDGET_MS})`)
     .option('--json', 'print the report as one JSON object')
     .option('--halide-src <dir>', "check the rewrite(...) rules of a Halide checkout's src/Simplify_*.cpp")
     .option('--rules <file>', 'check a file of rules in Halide syntax, one rewrite(...) per line (repeatable)', collect, [])
@@ -93,7 +94,7 @@ export const register: Register = (program, io) => {
     .option('--domains <list>', `Halide rules: check only in these domains, comma-separated (${DOMAIN_NAMES.join(', ')}; default: every domain a rule's guards admit)`)
     .action(async (files: string[], o: Options) => {
       const halide = o.halideSrc !== undefined || o.rules.length > 0;
-      const timeout = Number(parseIntOption('--timeout', o.timeout ?? (halide ? '2000' : '10000'), 1n, 3_600_000n));
+      const timeout = Number(parseIntOption('--timeout', o.timeout ?? (halide ? `${RULE_BUDGET_MS}` : '10000'), 1n, 3_600_000n));
       if (halide) {
         if (files.length > 0) throw new UserError('rule files in refsem syntax cannot be mixed with --halide-src or --rules', argLoc('--rules'), 'check them in two runs');
         return halideRules(o, timeout, io);

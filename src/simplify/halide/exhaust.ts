@@ -6,7 +6,7 @@ import { type HExpr, walkH } from './ast.js';
 import { type DomainName, wrappingType } from './domain.js';
 import { isConstKey } from './encode.js';
 import { evalH } from './eval.js';
-import { LANE_PARAMS, type Modelled, isVector } from './model.js';
+import { LANE_PARAMS, type Modelled, isVector, wildcardTypes } from './model.js';
 import { tmin } from '../../fpir/types.js';
 
 /** At most two 8-bit values and one `is_const` choice: 2^17 evaluations of each side. */
@@ -22,23 +22,31 @@ export function exhaust(r: Modelled, domain: DomainName): Exhausted | undefined 
   if (!t || t.bits !== 8 || isVector(r.lhs) || isVector(r.rhs)) return undefined;
   const names = new Set<string>();
   const choices = new Set<string>();
+  /** `is_const(a, v)`: chosen true only where `a` is `v`, as in the encoding (encode.ts) */
+  const tied: (readonly HExpr[])[] = [];
   for (const e of [r.lhs, r.rhs, ...(r.pred ? [r.pred] : [])]) {
     walkH(e, (x: HExpr) => {
       if (x.k === 'id') names.add(x.name);
-      if (x.k === 'call' && x.f === 'is_const') choices.add(isConstKey(x.args));
+      if (x.k === 'call' && x.f === 'is_const') {
+        choices.add(isConstKey(x.args));
+        if (x.args[1]) tied.push(x.args);
+      }
     });
   }
   if ([...names].some((n) => LANE_PARAMS.has(n))) return undefined;
   // Small magnitudes first, so that the counterexample shown is a small one.
   const mag = (v: bigint) => (v < 0n ? -v : v);
   const values = Array.from({ length: 256 }, (_, i) => tmin(t) + BigInt(i)).sort((a, b) => Number(mag(a) - mag(b)) || Number(a - b));
-  const axes: [string, readonly bigint[]][] = [...[...names].sort().map((n) => [n, values] as [string, bigint[]]), ...[...choices].sort().map((k) => [k, [0n, 1n]] as [string, bigint[]])];
+  // A boolean wildcard is 0 or 1, as the encoding's facts say ([HR-WRAP]).
+  const types = wildcardTypes(r);
+  const axes: [string, readonly bigint[]][] = [...[...names].sort().map((n) => [n, types.get(n) === 'bool' ? [0n, 1n] : values] as [string, bigint[]]), ...[...choices].sort().map((k) => [k, [0n, 1n]] as [string, bigint[]])];
   if (axes.reduce((n, [, vs]) => n * vs.length, 1) > MAX_POINTS) return undefined;
   const at = new Map<string, bigint>();
   const p = { scalars: at, wildcard: (name: string) => at.get(name) ?? 0n };
   let fires = false;
   const walk = (i: number): Exhausted | undefined => {
     if (i === axes.length) {
+      if (tied.some((a) => at.get(isConstKey(a)) === 1n && evalH(a[0]!, p, 0n, 1n, t) !== evalH(a[1]!, p, 0n, 1n, t))) return undefined;
       if (evalH(r.pred ?? { k: 'bool', v: true }, p, 0n, 1n, t) === 0n) return undefined;
       fires = true;
       const lv = evalH(r.lhs, p, 0n, 1n, t);

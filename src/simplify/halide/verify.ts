@@ -22,6 +22,8 @@ export type Attack = 'z3' | 'division variables' | 'bounded search' | 'lane enum
  * About 2.5 million units took a second on an idle core of the machine measured.
  */
 const UNITS_PER_MS = 2500;
+/** A rule's budget by default, in milliseconds of an idle core ([HR-BUDGET]). */
+export const RULE_BUDGET_MS = 400;
 /** The wall clock only guards against a hang, far beyond the budget. */
 const GUARD = 30;
 /** The share of a rule's whole budget one attack may take: at least two attacks get a real chance. */
@@ -194,7 +196,7 @@ const spentReason = 'Z3 gave up, and the rule\'s work budget is spent';
 
 // implements [HR-VERDICT]
 export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise<HVerdict> {
-  const ledger = opts.ledger ?? Ledger.of(opts.timeoutMs ?? 2000);
+  const ledger = opts.ledger ?? Ledger.of(opts.timeoutMs ?? RULE_BUDGET_MS);
   const domain = opts.domain ?? 'halide';
   const first = opts.stage !== 'later';
   const later = opts.stage !== 'first';
@@ -299,7 +301,7 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
  * before any second line of attack, and all of them draw on one budget for the rule ([HR-BUDGET]).
  */
 export async function verifyInDomains(r: Modelled, domains: readonly DomainName[], opts: VerifyOptions = {}): Promise<HVerdict> {
-  const ledger = opts.ledger ?? Ledger.of(opts.timeoutMs ?? 2000);
+  const ledger = opts.ledger ?? Ledger.of(opts.timeoutMs ?? RULE_BUDGET_MS);
   const got = new Map<DomainName, HVerdict>();
   let ms = 0;
   const shown = () => (domains.length > 1 ? { domains: Object.fromEntries([...got].map(([d, v]) => [d, v.status])) } : {});

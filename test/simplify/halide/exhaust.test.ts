@@ -33,6 +33,14 @@ describe('exhaustive 8-bit verdicts [HR-EXHAUST]', () => {
     expect(exhaust(modelled('rewrite(x*y*z, z*y*x)'), 'uint8')).toBeUndefined();
   });
 
+  it('gives a boolean wildcard only 0 and 1, as the encoding does (x = 2 refuted `x && true`)', () => {
+    for (const text of ['rewrite(x && true, x)', 'rewrite(x || x && y, x)', 'rewrite(!!x, x)']) expect(exhaust(modelled(text), 'uint8'), text).toEqual({ status: 'proved' });
+  });
+
+  it('chooses is_const(a, v) true only where a is v', () => {
+    expect(exhaust(modelled('rewrite(x + y, x, is_const(y, 0))'), 'uint8')).toEqual({ status: 'proved' });
+  });
+
   it('reports the attack in the verdict', async () => {
     const v = await verifyHalideRule(modelled('rewrite(x*y - y*x, 0)'), { domain: 'int8' });
     expect(v).toMatchObject({ status: 'proved', by: 'exhaustive' });
