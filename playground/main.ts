@@ -1,8 +1,8 @@
 // The playground: edit an algorithm and a schedule and see the report of the program — T0 … Tn,
 // bounds, output, the machine, a derivation — recomputed in the browser by the same core the
 // command line uses. The whole view lives in the URL, so a link reproduces it.
-import { buildReport } from '../src/report/build.js';
-import { initPage, reportBody, REPORT_STYLE } from '../src/report/html.js';
+import { buildReport, ReportCache, type ReportRequest } from '../src/report/build.js';
+import { initPage, reportSections, REPORT_STYLE, type ReportSection } from '../src/report/html.js';
 import { buildLambdaReport } from '../src/report/lambda.js';
 import { BUILTIN_ENGINES } from '../src/bounds/engine.js';
 import { EXAMPLES, type Example } from './examples.js';
@@ -128,45 +128,115 @@ function paramsOf(text: string): Record<string, number> | string {
 }
 
 
+/** The stages of the last report, so an edit recomputes only what it changed ([REPORT-INCREMENTAL]). */
+const cache = new ReportCache();
+/** The HTML of each section shown, in page order. */
+let shown: readonly ReportSection[] = [];
+
+/**
+ * Puts the sections on the page: when the page has the same sections in the same order, only the
+ * ones whose HTML changed are replaced (a kept stepper stays where the reader left it); returns
+ * the elements written.
+ */
+function patch(sections: readonly ReportSection[]): HTMLElement[] {
+  const old = Array.from(report.children) as HTMLElement[];
+  const sameShape = old.length === sections.length && sections.every((s, i) => s.id === shown[i]?.id);
+  const before = shown;
+  shown = sections;
+  if (!sameShape) {
+    report.innerHTML = sections.map((s) => s.html).join('\n');
+    return Array.from(report.children) as HTMLElement[];
+  }
+  const fresh: HTMLElement[] = [];
+  sections.forEach((s, i) => {
+    if (s.html === before[i]!.html) return;
+    old[i]!.outerHTML = s.html;
+    fresh.push(report.children[i] as HTMLElement);
+  });
+  return fresh;
+}
+
+/** Where the machine's section goes while it runs: before the derivation and the rules, as in a whole report. */
+function withMachinePending(sections: readonly ReportSection[]): ReportSection[] {
+  const at = sections.findIndex((s) => s.id === 'derivation' || s.id === 'rules');
+  const pending = { id: 'machine', html: '<section id="machine-pending"><h2>The machine</h2><p>The machine is running…</p></section>' };
+  return at < 0 ? [...sections, pending] : [...sections.slice(0, at), pending, ...sections.slice(at)];
+}
+
+/** Renders started; a machine run of an older render is dropped. */
+let renders = 0;
+
+/**
+ * Recomputes the report for the editors' view. An algorithm's report comes in two parts: everything
+ * but the machine is shown first, then the machine runs in the next task and its section replaces
+ * the placeholder — the machine is the slowest stage and the least read while editing. `data-ms`
+ * times the first part, `data-complete-ms` the whole; `data-renders` counts completed renders.
+ */
 function render(): void {
   const v = current();
+  const mine = ++renders;
   const t0 = performance.now();
   const isLambda = EXAMPLES.find((e) => e.id === v.example)?.kind === 'lambda';
   const algFile = `${v.example}.${isLambda ? 'lam' : 'alg'}`;
   const schedFile = `${v.example}.${v.syntax === 'halide' ? 'halide' : 'sched'}`;
-  let errors: readonly string[] = [];
   const win = windowOf(v.window);
   const params = paramsOf(v.params);
-  let body: string;
+  const show = (sections: readonly ReportSection[], errors: readonly string[]) => {
+    initPage(report, patch(sections));
+    markErrors(errors, [
+      { file: algFile, area: fields.alg, mark: $('algmark') },
+      { file: schedFile, area: fields.sched, mark: $('errmark') },
+    ]);
+  };
+  const finished = () => {
+    const ms = performance.now() - t0;
+    timing.textContent = `updated in ${ms.toFixed(0)} ms`;
+    timing.dataset.completeMs = String(ms);
+    // Counts renders, so that a wait for the next one does not depend on its time differing.
+    timing.dataset.renders = String(Number(timing.dataset.renders ?? 0) + 1);
+    history.replaceState(null, '', `#v=${encodeView(v)}`);
+    $<HTMLAnchorElement>('share').href = location.href;
+  };
+  const shownAt = (tModel: number, tBody: number) => {
+    const ms = performance.now() - t0;
+    timing.dataset.ms = String(ms);
+    // where the time went: computing the report, writing its HTML, and the page drawing it
+    timing.dataset.split = JSON.stringify({ compute: Math.round(tModel - t0), html: Math.round(tBody - tModel), page: Math.round(performance.now() - tBody) });
+  };
   if (typeof win === 'string' || typeof params === 'string') {
-    body = `<div class="errors" id="errors"><pre>${typeof win === 'string' ? win : params}</pre></div>`;
-  } else if (isLambda) {
-    body = reportBody(buildLambdaReport({ source: { file: algFile, text: v.alg } }), { rules: RULES });
-  } else {
-    const model = buildReport({
-      source: { file: algFile, text: v.alg },
-      ...(v.sched.trim() ? { schedule: { file: schedFile, text: v.sched } } : {}),
-      ...(win ? { window: win } : {}),
-      params,
-      engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
-      ...(v.point.trim() ? { point: v.point.trim() } : {}),
-    });
-    body = reportBody(model, { rules: RULES });
-    errors = model.errors;
+    show([{ id: 'errors', html: `<div class="errors" id="errors"><pre>${typeof win === 'string' ? win : params}</pre></div>` }], []);
+    return (shownAt(t0, t0), finished());
   }
-  report.innerHTML = body;
-  initPage(report);
-  markErrors(errors, [
-    { file: algFile, area: fields.alg, mark: $('algmark') },
-    { file: schedFile, area: fields.sched, mark: $('errmark') },
-  ]);
-  const ms = performance.now() - t0;
-  timing.textContent = `updated in ${ms.toFixed(0)} ms`;
-  timing.dataset.ms = String(ms);
-  // Counts renders, so that a wait for the next one does not depend on its time differing.
-  timing.dataset.renders = String(Number(timing.dataset.renders ?? 0) + 1);
-  history.replaceState(null, '', `#v=${encodeView(v)}`);
-  $<HTMLAnchorElement>('share').href = location.href;
+  if (isLambda) {
+    const model = buildLambdaReport({ source: { file: algFile, text: v.alg } });
+    const tModel = performance.now();
+    const sections = reportSections(model, { rules: RULES });
+    const tBody = performance.now();
+    show(sections, []);
+    return (shownAt(tModel, tBody), finished());
+  }
+  const request: ReportRequest = {
+    source: { file: algFile, text: v.alg },
+    ...(v.sched.trim() ? { schedule: { file: schedFile, text: v.sched } } : {}),
+    ...(win ? { window: win } : {}),
+    params,
+    engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
+    ...(v.point.trim() ? { point: v.point.trim() } : {}),
+  };
+  const first = buildReport({ ...request, machine: false }, cache);
+  const tModel = performance.now();
+  const sections = reportSections(first, { rules: RULES });
+  const tBody = performance.now();
+  show(first.programs.length > 0 && first.bounds ? withMachinePending(sections) : sections, first.errors);
+  shownAt(tModel, tBody);
+  if (!first.bounds) return finished();
+  setTimeout(() => {
+    if (mine !== renders) return;
+    // every stage but the machine comes from the cache
+    const whole = buildReport(request, cache);
+    show(reportSections(whole, { rules: RULES }), whole.errors);
+    finished();
+  }, 0);
 }
 
 let pending: number | undefined;

@@ -33,14 +33,26 @@ function withRules(text: string, o: RenderOptions): string {
 }
 
 /** The text of every rule the page names, each under its own anchor: the page needs no spec beside it (implements [REPORT-RULES]). */
-function rulesAppendix(body: string, o: RenderOptions): string {
-  const ids = [...new Set([...body.matchAll(/data-rule="([A-Z0-9-]+)"/g)].map((m) => m[1]!))].sort();
+function rulesAppendix(parts: readonly string[], o: RenderOptions): string {
+  const ids = [...new Set(parts.flatMap((body) => [...ruleIdsIn(body)]))].sort();
   if (ids.length === 0 || !o.rules) return '';
   const items = ids.map((id) => {
     const r = o.rules!.get(id)!;
     return `<div class="ruletext" id="rule-${id}"><h3>${escapeHtml(r.heading)} <small>${escapeHtml(r.chapter)}</small></h3><pre>${escapeHtml(r.text)}</pre></div>`;
   });
-  return `<section id="rules"><h2>Rules named on this page</h2>${items.join('')}</section><aside id="rulepanel" hidden><button type="button" class="close" aria-label="close">×</button><div class="body"></div></aside>`;
+  return `<section id="rules"><h2>Rules named on this page</h2>${items.join('')}<aside id="rulepanel" hidden><button type="button" class="close" aria-label="close">×</button><div class="body"></div></aside></section>`;
+}
+
+/** The rule IDs a piece of HTML links, kept per piece: the big parts of a report repeat between playground builds. */
+const linked = new Map<string, ReadonlySet<string>>();
+function ruleIdsIn(html: string): ReadonlySet<string> {
+  let ids = linked.get(html);
+  if (!ids) {
+    ids = new Set([...html.matchAll(/data-rule="([A-Z0-9-]+)"/g)].map((m) => m[1]!));
+    if (linked.size > 64) linked.clear();
+    linked.set(html, ids);
+  }
+  return ids;
 }
 
 export type DiffLine = { readonly op: ' ' | '+' | '-'; readonly line: string };
@@ -116,7 +128,10 @@ const scriptJson = (v: unknown) => JSON.stringify(v).replace(/<\//g, '<\\/');
 
 /** A machine's steps as data for the slider script, with rule links pre-rendered. */
 function stepsData(steps: readonly MachineStep[], o: RenderOptions): string {
-  return scriptJson(steps.map((s) => [ruleLink(s.rule, o), withRules(s.text, o), s.rule.id, s.heap ?? -1, ...(s.mem ? [[s.mem.kind, s.mem.func, s.mem.at, s.mem.value ?? '']] : [])]));
+  // thousands of steps name a dozen rules: each link is written once
+  const links = new Map<string, string>();
+  const link = (r: RuleRef) => links.get(r.id) ?? (links.set(r.id, ruleLink(r, o)), links.get(r.id)!);
+  return scriptJson(steps.map((s) => [link(s.rule), s.text.includes('[') ? withRules(s.text, o) : escapeHtml(s.text), s.rule.id, s.heap ?? -1, ...(s.mem ? [[s.mem.kind, s.mem.func, s.mem.at, s.mem.value ?? '']] : [])]));
 }
 
 /** How a heap machine's stepper draws the heap: the distinct heaps of the run, and where to start. */
@@ -356,58 +371,95 @@ export function initLinks(root: PageNode & { linksReady?: boolean }): void {
   });
 }
 
-/** Everything a page's script does; the playground calls it after each update. */
-export function initPage(root: PageNode): void {
-  initSteppers(root, { text: heapText, svg: heapGraphSvg });
-  initSpaces(root);
+/**
+ * Everything a page's script does; the playground calls it after each update with the sections
+ * it replaced (`changed`), so a kept section keeps its state and is not bound twice.
+ */
+export function initPage(root: PageNode, changed: readonly PageNode[] = [root]): void {
+  for (const el of changed) {
+    initSteppers(el, { text: heapText, svg: heapGraphSvg });
+    initSpaces(el);
+  }
   initRules(root);
   initLinks(root);
 }
 
-/** The sections of a report, without the page around them (the playground embeds them). */
-export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
-  const sec: string[] = [];
-  if (m.errors.length > 0) sec.push(`<div class="errors" id="errors"><pre>${withRules(m.errors.join('\n'), o)}</pre></div>`);
+/**
+ * HTML written for a part of a model, kept while the part is the same object: a cached build
+ * ([REPORT-INCREMENTAL]) hands back unchanged parts as they were, so their HTML is not written again.
+ */
+const written = new WeakMap<object, { readonly rules: RenderOptions['rules']; readonly html: string }>();
+function once(part: object, o: RenderOptions, f: () => string): string {
+  const w = written.get(part);
+  if (w && w.rules === o.rules) return w.html;
+  const html = f();
+  written.set(part, { rules: o.rules, html });
+  return html;
+}
+
+/** One top-level element of a report's body; `id` is its element's id. */
+export interface ReportSection {
+  readonly id: string;
+  readonly html: string;
+}
+
+/** The sections of a report in page order, each one element with an id (the playground updates those that changed). */
+export function reportSections(m: ReportModel, o: RenderOptions = {}): ReportSection[] {
+  const sec: ReportSection[] = [];
+  const add = (id: string, html: string) => void sec.push({ id, html });
+  if (m.errors.length > 0) add('errors', `<div class="errors" id="errors"><pre>${withRules(m.errors.join('\n'), o)}</pre></div>`);
   // Only `equal` is shown as success; a vacuous verdict compared nothing and is no pass.
-  if (m.verdict) sec.push(`<div class="verdict ${m.verdict.kind === 'equal' ? 'ok' : m.verdict.kind}" id="verdict">${withRules(m.verdict.text, o)}</div>`);
-  if (m.notes.length > 0) sec.push(`<div class="notes" id="notes">${m.notes.map((n) => `<p>${withRules(n, o)}</p>`).join('')}</div>`);
-  if (m.source) sec.push(`<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${escapeHtml(m.source.text)}</pre></section>`);
-  if (m.programs.length > 0) {
-    const items = m.programs.map((p, i) => {
-      const prev = m.programs[i - 1];
-      const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
-      const tree = p.tree ? `<h4>Loop nest of ${escapeHtml(p.label)}</h4>${loopTreeHtml(p.tree, prev ? p.changes ?? [] : undefined, i === m.programs.length - 1)}` : '';
-      if (!prev) return `${title}${tree}<h4>Program</h4><pre>${escapeHtml(p.text)}</pre>`;
-      const diff = lineDiff(prev.text.split('\n'), p.text.split('\n'));
-      const lines = diff.map((d) => (d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`));
-      return `${title}${tree}<h4>Text diff</h4><pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
-    });
-    sec.push(`<section id="programs"><h2>Programs T0 … T${m.programs.length - 1}</h2>${items.join('')}</section>`);
-  }
+  if (m.verdict) add('verdict', `<div class="verdict ${m.verdict.kind === 'equal' ? 'ok' : m.verdict.kind}" id="verdict">${withRules(m.verdict.text, o)}</div>`);
+  if (m.notes.length > 0) add('notes', `<div class="notes" id="notes">${m.notes.map((n) => `<p>${withRules(n, o)}</p>`).join('')}</div>`);
+  if (m.source) add('algorithm', `<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${escapeHtml(m.source.text)}</pre></section>`);
+  if (m.programs.length > 0) add('programs', once(m.programs, o, () => programsHtml(m.programs, o)));
   if (m.bounds) {
     const b = m.bounds;
-    sec.push(
+    add('bounds', once(b, o, () =>
       `<section id="bounds"><h2>Bounds</h2><h3>Holes</h3><pre>${escapeHtml(b.holes.join('\n') || '(none)')}</pre><h3>Query 𝓑(T)</h3><pre>${withRules(b.query, o)}</pre>` +
-        `<h3>Completion by ${escapeHtml(b.engine)}</h3>${b.failure ? `<p class="notes">The engine failed: ${withRules(b.failure, o)}</p>` : ''}<pre>${escapeHtml(b.completion.join('\n'))}</pre></section>`,
-    );
+        `<h3>Completion by ${escapeHtml(b.engine)}</h3>${b.failure ? `<p class="notes">The engine failed: ${withRules(b.failure, o)}</p>` : ''}<pre>${escapeHtml(b.completion.join('\n'))}</pre></section>`));
   }
-  if (m.output) sec.push(`<section id="output"><h2>Output <code>${escapeHtml(m.output.func)}</code> on ${m.output.window.map(([a, n]) => `[${a}, ${a + n})`).join(' × ')}</h2>${outputHtml(m.output)}</section>`);
-  if (m.space) sec.push(`<section id="space"><h2>Iteration space of <code>${escapeHtml(m.space.func)}</code></h2>${spaceHtml(m.space)}</section>`);
-  if (m.machine) {
-    sec.push(`<section id="machine"><h2>The machine on ${escapeHtml(m.machine.window)}</h2>${stepperHtml('machine-steps', m.machine.steps, o)}${m.machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${withRules(m.machine.outcome, o)}</code></p></section>`);
+  const output = m.output;
+  if (output) add('output', once(output, o, () => `<section id="output"><h2>Output <code>${escapeHtml(output.func)}</code> on ${output.window.map(([a, n]) => `[${a}, ${a + n})`).join(' × ')}</h2>${outputHtml(output)}</section>`));
+  const space = m.space;
+  if (space) add('space', once(space, o, () => `<section id="space"><h2>Iteration space of <code>${escapeHtml(space.func)}</code></h2>${spaceHtml(space)}</section>`));
+  const machine = m.machine;
+  if (machine) {
+    add('machine', once(machine, o, () => `<section id="machine"><h2>The machine on ${escapeHtml(machine.window)}</h2>${stepperHtml('machine-steps', machine.steps, o)}${machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${withRules(machine.outcome, o)}</code></p></section>`));
   }
-  if (m.derivation) {
-    const folded = foldDerivation(m.derivation.tree);
-    const d = m.derivation;
-    const depth = d.depth === undefined ? '' : `<p class="notes">The whole derivation takes more than ${d.budget} steps; it is shown to depth ${d.depth} as <code>refsem explain --depth ${d.depth}</code> prints it: a func access below is <em>not expanded</em>, its value taken from the evaluator.</p>`;
-    sec.push(`<section id="derivation"><h2>Derivation of <code>${escapeHtml(d.point)}</code></h2>${depth}${d.truncated ? `<p class="notes">Only the first ${d.nodes} nodes of the derivation are shown.</p>` : ''}<div class="proofwrap">${proofHtml(folded, o, 3)}</div></section>`);
+  const d = m.derivation;
+  if (d) {
+    add('derivation', once(d, o, () => {
+      const depth = d.depth === undefined ? '' : `<p class="notes">The whole derivation takes more than ${d.budget} steps; it is shown to depth ${d.depth} as <code>refsem explain --depth ${d.depth}</code> prints it: a func access below is <em>not expanded</em>, its value taken from the evaluator.</p>`;
+      return `<section id="derivation"><h2>Derivation of <code>${escapeHtml(d.point)}</code></h2>${depth}${d.truncated ? `<p class="notes">Only the first ${d.nodes} nodes of the derivation are shown.</p>` : ''}<div class="proofwrap">${proofHtml(foldDerivation(d.tree), o, 3)}</div></section>`;
+    }));
   }
   if (m.perceus) {
     const p = m.perceus;
-    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3 id="heap">Heap machine</h3><p>Result: <code>${escapeHtml(p.result)}</code></p>${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}${stepperHtml('heap-steps', p.steps, o, { graphs: p.graphs, start: p.heap ? p.heap.step - 1 : 0 })}</section>`);
+    add('perceus', `<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3 id="heap">Heap machine</h3><p>Result: <code>${escapeHtml(p.result)}</code></p>${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}${stepperHtml('heap-steps', p.steps, o, { graphs: p.graphs, start: p.heap ? p.heap.step - 1 : 0 })}</section>`);
   }
-  const body = sec.join('\n');
-  return body + rulesAppendix(body, o);
+  const appendix = rulesAppendix(sec.map((x) => x.html), o);
+  if (appendix) add('rules', appendix);
+  return sec;
+}
+
+/** T0 … Tn: each program's loop nest with the directive's change marked, and its text diff from the one before. */
+function programsHtml(programs: ReportModel['programs'], o: RenderOptions): string {
+  const items = programs.map((p, i) => {
+    const prev = programs[i - 1];
+    const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
+    const tree = p.tree ? `<h4>Loop nest of ${escapeHtml(p.label)}</h4>${loopTreeHtml(p.tree, prev ? p.changes ?? [] : undefined, i === programs.length - 1)}` : '';
+    if (!prev) return `${title}${tree}<h4>Program</h4><pre>${escapeHtml(p.text)}</pre>`;
+    const diff = lineDiff(prev.text.split('\n'), p.text.split('\n'));
+    const lines = diff.map((d) => (d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`));
+    return `${title}${tree}<h4>Text diff</h4><pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
+  });
+  return `<section id="programs"><h2>Programs T0 … T${programs.length - 1}</h2>${items.join('')}</section>`;
+}
+
+/** The sections of a report, without the page around them. */
+export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
+  return reportSections(m, o).map((x) => x.html).join('\n');
 }
 
 /** The whole page: the sections, the style, and the slider script. */

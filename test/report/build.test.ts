@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_EXPANDED } from '../../src/alg-semantics/spec-eval.js';
-import { buildReport, REPORT_LIMITS } from '../../src/report/build.js';
-import { reportBody } from '../../src/report/html.js';
+import { buildReport, ReportCache, REPORT_LIMITS } from '../../src/report/build.js';
+import { reportBody, reportSections } from '../../src/report/html.js';
 import type { DerivationNode } from '../../src/report/model.js';
 import { runCli } from '../support/cli.js';
 import { example, examplesDir, scratch } from '../support/files.js';
@@ -101,7 +101,7 @@ describe('regressions of the report', () => {
     const text = `pipeline f0() {\n  func f16(x) = x;\n${funcs.join('\n')}\n}\n`;
     const m = buildReport({ source: { file: 'deep.alg', text }, window: [[0, 1]] });
     expect(m.errors).toEqual([]);
-    expect(m.derivation).toMatchObject({ point: 'f0(0)', depth: REPORT_LIMITS.derivationDepth, budget: REPORT_LIMITS.derivationSteps });
+    expect(m.derivation).toMatchObject({ point: 'f0(0)', depth: REPORT_LIMITS.derivationDepth, budget: REPORT_LIMITS.derivationNodes });
     const rules = (n: DerivationNode): string[] => [n.rule.id, ...n.children.flatMap(rules)];
     expect(rules(m.derivation!.tree)).toContain(NOT_EXPANDED);
     expect(m.derivation!.tree.text).toMatch(/⇓ \d+$/);
@@ -192,5 +192,33 @@ describe('refsem html of a λ1 program', () => {
     expect(page).toContain('<section id="perceus">');
     expect(page).toContain('Cons@ru1');
     expect(page).toContain('reserved for reuse');
+  });
+});
+
+describe('[REPORT-INCREMENTAL] a cached build', () => {
+  const cache = new ReportCache();
+  const req = { source: sec22, schedule: sched, window: [[0, 6]] as [number, number][] };
+
+  it('is the same report as a fresh build, after any sequence of edits', () => {
+    const edits = [{ ...req, point: 'g(2)' }, { ...req, window: [[1, 5]] as [number, number][] }, { ...req, schedule: { file: 's.sched', text: 'split f.x by 2\n' } }, req];
+    for (const e of edits) expect(buildReport(e, cache)).toEqual(buildReport(e));
+  });
+
+  it('reuses every stage a new point does not touch, and writes their HTML once', () => {
+    const again = buildReport({ ...req, point: 'f(3)' }, cache);
+    const before = buildReport(req, cache);
+    expect(again.programs).toBe(before.programs);
+    expect(again.bounds).toBe(before.bounds);
+    expect(again.machine).toBe(before.machine);
+    expect(again.derivation).not.toBe(before.derivation);
+    expect(again.derivation!.point).toBe('f(3)');
+    const [a, b] = [reportSections(again), reportSections(before)];
+    expect(a.find((x) => x.id === 'machine')!.html).toBe(b.find((x) => x.id === 'machine')!.html);
+  });
+
+  it('leaves the machine out when asked, and only the machine', () => {
+    const m = buildReport({ ...req, machine: false }, cache);
+    expect(m.machine).toBeUndefined();
+    expect({ ...buildReport(req, cache), machine: undefined }).toEqual({ ...m, machine: undefined });
   });
 });
