@@ -23,7 +23,7 @@ import type { TgtProgram } from '../target-semantics/ast.js';
 import type { MemEvent } from '../target-semantics/machine.js';
 import { showOutcome } from '../target-semantics/display.js';
 import { holesOf } from '../target-semantics/holes.js';
-import { printTgt } from '../target-semantics/print.js';
+import { printTgt, printTgtLines } from '../target-semantics/print.js';
 import { iterationSpace } from './iteration-space.js';
 import { loopTree } from './loop-tree.js';
 import { diffTrees } from './tree-diff.js';
@@ -231,16 +231,20 @@ function machineStage(completed: TgtProgram, stepWindow: readonly (readonly [num
   const stepPoints = stepWindow.reduce((n, [, l]) => n * l, 1);
   if (stepPoints > REPORT_LIMITS.stepPoints) return { errors: [`the step window has ${stepPoints} points, more than the ${REPORT_LIMITS.stepPoints} a report steps through; give a smaller window`], notes: [] };
   const steps: MachineStep[] = [];
+  const program = printTgtLines(completed);
   try {
     const o = run(completed, { window: stepWindow, params }, {
       executor: 'machine',
       maxSteps: REPORT_LIMITS.machineSteps,
-      onStep: (ev) => void steps.push({ rule: rule(ev.rule), text: `${ev.redex} ⟶ ${ev.result}`, ...(ev.mem ? { mem: stepMem(ev.mem) } : {}) }),
+      onStep: (ev) => {
+        const line = ev.stmt && program.lineOf.get(ev.stmt);
+        steps.push({ rule: rule(ev.rule), text: `${ev.redex} ⟶ ${ev.result}`, ...(ev.mem ? { mem: stepMem(ev.mem) } : {}), ...(line !== undefined ? { line } : {}) });
+      },
     });
     // The report's step limit is not a stuck state (no rule failing to apply): it says which it is.
     const limited = o.kind === 'stuck' && o.stuck.kind === 'budget-exceeded';
     const outcome = limited ? `step limit reached: the report shows the first ${REPORT_LIMITS.machineSteps} steps; no rule failed to apply, the program has more to do` : showOutcome(o);
-    return { errors: [], notes: [], machine: { window: stepWindow.map(([m, l]) => `[${m}, ${m + l})`).join(' × '), steps, outcome, truncated: limited } };
+    return { errors: [], notes: [], machine: { window: stepWindow.map(([m, l]) => `[${m}, ${m + l})`).join(' × '), program: program.text, steps, outcome, truncated: limited } };
   } catch (e) {
     return { errors: [message(e)], notes: [] };
   }

@@ -131,7 +131,7 @@ function stepsData(steps: readonly MachineStep[], o: RenderOptions): string {
   // thousands of steps name a dozen rules: each link is written once
   const links = new Map<string, string>();
   const link = (r: RuleRef) => links.get(r.id) ?? (links.set(r.id, ruleLink(r, o)), links.get(r.id)!);
-  return scriptJson(steps.map((s) => [link(s.rule), s.text.includes('[') ? withRules(s.text, o) : escapeHtml(s.text), s.rule.id, s.heap ?? -1, ...(s.mem ? [[s.mem.kind, s.mem.func, s.mem.at, s.mem.value ?? '']] : [])]));
+  return scriptJson(steps.map((s) => [link(s.rule), s.text.includes('[') ? withRules(s.text, o) : escapeHtml(s.text), s.rule.id, s.heap ?? -1, s.line ?? -1, ...(s.mem ? [[s.mem.kind, s.mem.func, s.mem.at, s.mem.value ?? '']] : [])]));
 }
 
 /** How a heap machine's stepper draws the heap: the distinct heaps of the run, and where to start. */
@@ -146,7 +146,7 @@ export interface StepperHeaps {
  * the four before it, the state after it; for the heap machine the heap after it as a graph,
  * drawn again at each step by `initSteppers` (implements [REPORT-STEPPER]).
  */
-function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions, heaps?: StepperHeaps): string {
+function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions, heaps?: StepperHeaps, program?: string): string {
   if (steps.length === 0) return '<p>No steps.</p>';
   const start = heaps?.start ?? 0;
   const rules = [...new Set(steps.map((s) => s.rule.id))].sort();
@@ -156,6 +156,7 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
     `<div class="stepnav"><button type="button" class="prev" aria-label="previous step">◀</button><input type="range" min="0" max="${steps.length - 1}" value="${start}" aria-label="step"><button type="button" class="next" aria-label="next step">▶</button> <span class="stepno">step ${start + 1} of ${steps.length}</span></div>`,
     `<div class="stepnav"><label>next step of <select class="rulekind">${rules.map((r) => `<option>${escapeHtml(r)}</option>`).join('')}</select></label> <button type="button" class="runto">run to it</button> <label>go to step <input type="number" class="goto" min="1" max="${steps.length}" value="${start + 1}"></label> <span class="stepmsg"></span></div>`,
     `<div class="steptext"></div><pre class="stepstate">${first ? escapeHtml(heapText(first)) : ''}</pre>`,
+    program === undefined ? '' : `<h3>The program, at the statement of the step</h3><pre class="program">${program.split('\n').map((l, n) => `<span class="ln" data-line="${n}">${escapeHtml(l)}</span>`).join('\n')}</pre>`,
     steps.some((s) => s.mem) ? '<h3>The store after the step</h3><div class="memory"></div><h3>Reads and writes per buffer</h3><div class="timeline"></div>' : '',
     heaps ? `<h3 class="heapcap">${first ? `The heap after step ${start + 1}: ${first.cells.length} cells` : ''}</h3><div class="heapwrap">${first ? heapGraphSvg({ ...first, step: start + 1 }) : ''}</div><script type="application/json" class="heaps">${scriptJson(heaps.graphs)}</script>` : '',
     `<script type="application/json" class="steps" id="${id}">${stepsData(steps, o)}</script>`,
@@ -173,7 +174,7 @@ details{margin-left:1.2em}.dnum{color:#999;font-size:11px}.same{font-size:12px}
 .proofwrap{overflow:auto;max-width:100%;padding:.5em}.proof{display:inline-flex;flex-direction:column;vertical-align:bottom;margin:0 .5em}.proof .premises{display:flex;justify-content:center;align-items:flex-end;gap:1em;margin:0}
 .proof details.premises{display:block;text-align:center;font-size:12px;color:#555}.proof .line{display:flex;align-items:center;gap:.3em;margin:.1em 0}.proof .line::before{content:"";flex:1;min-width:2em;border-top:1.5px solid #333}.proof .line .rule{font-size:11px;white-space:nowrap}
 .proof .concl{text-align:center;white-space:nowrap}.notexp{color:#777}
-#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked{background:#ffe082}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.memory .buf{display:inline-block;vertical-align:top;margin:0 1em .5em 0}table.mem td.write{background:#ef9a9a;font-weight:bold}table.mem td.read{background:#90caf9;font-weight:bold}.timeline svg{max-width:100%;height:22px;display:block}.timeline .ticks{stroke:#555;stroke-width:1}.timeline .now{stroke:#c62828;stroke-width:2}.stepnav{margin:.3em 0}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
+#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked{background:#ffe082}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.memory .buf{display:inline-block;vertical-align:top;margin:0 1em .5em 0}table.mem td.write{background:#ef9a9a;font-weight:bold}table.mem td.read{background:#90caf9;font-weight:bold}.timeline svg{max-width:100%;height:22px;display:block}.timeline .ticks{stroke:#555;stroke-width:1}.timeline .now{stroke:#c62828;stroke-width:2}.stepnav{margin:.3em 0}pre.program{max-height:22em;position:relative}pre.program .ln.now{background:#ffe082;outline:1px solid #f9a825}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
@@ -212,7 +213,7 @@ export interface PageEvent {
 export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 'cells'>) => string; svg: (g: HeapGraph) => string }): void {
   for (const el of Array.from(root.querySelectorAll('.stepper'))) {
     type Mem = [kind: string, func: string, at: string[], value: string];
-    const data = JSON.parse(el.querySelector('script.steps')!.textContent!) as [string, string, string, number, Mem?][];
+    const data = JSON.parse(el.querySelector('script.steps')!.textContent!) as [string, string, string, number, number, Mem?][];
     const heapData = el.querySelector('script.heaps');
     const graphs = heapData ? (JSON.parse(heapData.textContent!) as Omit<HeapGraph, 'step'>[]) : [];
     const range = el.querySelector('input[type=range]')!;
@@ -222,18 +223,32 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
     const msg = el.querySelector('.stepmsg')!;
     const goto = el.querySelector('.goto')!;
     const memory = el.querySelector('.memory');
+    const program = el.querySelector('pre.program');
+    // the statement of the step, marked in the program and scrolled into its box ([REPORT-STEPPER])
+    const drawProgram = (i: number) => {
+      const was = program!.querySelector('.ln.now');
+      if (was) was.setAttribute!('class', 'ln');
+      const line = data[i]![4];
+      const now = line < 0 ? null : program!.querySelector(`.ln[data-line="${line}"]`);
+      if (!now) return;
+      now.setAttribute!('class', 'ln now');
+      const box = program as PageNode & { scrollTop: number; clientHeight: number };
+      // the box is positioned, so a line's offset is from the box's top
+      const at = (now as PageNode & { offsetTop: number }).offsetTop;
+      if (at < box.scrollTop || at > box.scrollTop + box.clientHeight - 20) box.scrollTop = Math.max(0, at - box.clientHeight / 3);
+    };
     const timeline = el.querySelector('.timeline');
     // σ after step i, replayed from the steps' memory events: an allocation starts an empty buffer
     // (a compute-at allocation inside a loop starts it again), a write sets a cell ([REPORT-MEMORY]).
     const drawMemory = (i: number) => {
       const bufs = new Map<string, { dims: number[]; cells: Map<string, string> }>();
       for (let k = 0; k <= i; k++) {
-        const m = data[k]![4];
+        const m = data[k]![5];
         if (!m) continue;
         if (m[0] === 'alloc') bufs.set(m[1], { dims: m[2].map(Number), cells: new Map() });
         else if (m[0] === 'write') bufs.get(m[1])?.cells.set(m[2].join(','), m[3]);
       }
-      const cur = data[i]![4];
+      const cur = data[i]![5];
       const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
       memory!.innerHTML = [...bufs]
         .map(([f, b]) => {
@@ -250,7 +265,7 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
         .join('');
     };
     // One strip per buffer: a tick per read (below) or write (above) at its step, and where the stepper is.
-    const funcs = [...new Set(data.flatMap((d) => (d[4] && d[4][0] !== 'alloc' ? [d[4][1]] : [])))];
+    const funcs = [...new Set(data.flatMap((d) => (d[5] && d[5][0] !== 'alloc' ? [d[5][1]] : [])))];
     const drawTimeline = (i: number) => {
       const w = 600;
       const x = (k: number) => ((k + 0.5) * w) / data.length;
@@ -258,7 +273,7 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
         .map((f) => {
           let ticks = '';
           data.forEach((d, k) => {
-            const m = d[4];
+            const m = d[5];
             if (m && m[1] === f && m[0] !== 'alloc') ticks += m[0] === 'write' ? `M${x(k).toFixed(1)} 2v8` : `M${x(k).toFixed(1)} 12v8`;
           });
           return `<div class="strip" data-func="${f}"><code>${f}</code><svg viewBox="0 0 ${w} 22" width="${w}" height="22"><path class="ticks" d="${ticks}"/><line class="now" x1="${x(i)}" x2="${x(i)}" y1="0" y2="22"/></svg></div>`;
@@ -273,6 +288,7 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
         .map((d, k) => (lo + k === i ? `<b>${lo + k + 1}. ${d[0]} ${d[1]}</b>` : `${lo + k + 1}. ${d[0]} ${d[1]}`))
         .join('<br>');
       counter.textContent = `step ${i + 1} of ${data.length}`;
+      if (program) drawProgram(i);
       if (memory) drawMemory(i);
       if (timeline) drawTimeline(i);
       goto.value = String(i + 1);
@@ -425,7 +441,7 @@ export function reportSections(m: ReportModel, o: RenderOptions = {}): ReportSec
   if (space) add('space', once(space, o, () => `<section id="space"><h2>Iteration space of <code>${escapeHtml(space.func)}</code></h2>${spaceHtml(space)}</section>`));
   const machine = m.machine;
   if (machine) {
-    add('machine', once(machine, o, () => `<section id="machine"><h2>The machine on ${escapeHtml(machine.window)}</h2>${stepperHtml('machine-steps', machine.steps, o)}${machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${withRules(machine.outcome, o)}</code></p></section>`));
+    add('machine', once(machine, o, () => `<section id="machine"><h2>The machine on ${escapeHtml(machine.window)}</h2>${stepperHtml('machine-steps', machine.steps, o, undefined, machine.program)}${machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${withRules(machine.outcome, o)}</code></p></section>`));
   }
   const d = m.derivation;
   if (d) {

@@ -39,6 +39,8 @@ export interface MachineStep {
   readonly heap?: number;
   /** for the Halide machine, the memory the step touched ([REPORT-MEMORY]) */
   readonly mem?: StepMem;
+  /** for the Halide machine, the line (from 0) of the machine's `program` the step works in */
+  readonly line?: number;
 }
 
 /**
@@ -79,7 +81,14 @@ export interface ReportModel {
   readonly output?: OutputTable;
   /** which loop iteration wrote each output point, and what each tile computed of each producer */
   readonly space?: IterationSpace;
-  readonly machine?: { readonly window: string; readonly steps: readonly MachineStep[]; readonly outcome: string; readonly truncated: boolean };
+  readonly machine?: {
+    readonly window: string;
+    /** the completed program the machine runs, printed; steps name their line of it */
+    readonly program: string;
+    readonly steps: readonly MachineStep[];
+    readonly outcome: string;
+    readonly truncated: boolean;
+  };
   readonly derivation?: {
     readonly point: string;
     readonly tree: DerivationNode;

@@ -139,6 +139,8 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     await page.selectOption('#machine .rulekind', 'ASSN');
     await page.locator('#machine .runto').click();
     const [, func, at, value] = /\[ASSN\] (\w+)\[([^\]]*)\] <- (\S+)/.exec((await page.locator('#machine .steptext b').textContent()) ?? '')!;
+    // the statement of the step is the one marked in the program
+    expect(await page.locator('#machine pre.program .ln.now').textContent()).toContain(`${func}[`);
     const cell = page.locator(`#machine .memory .buf[data-func="${func}"] td.write`);
     expect(await cell.getAttribute('data-at')).toBe(at!.replace(/ /g, ''));
     expect(await cell.textContent()).toBe(value);

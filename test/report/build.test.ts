@@ -60,6 +60,15 @@ describe('buildReport', () => {
     for (const [x, v] of f) expect(v).toBe(m.output!.values[Number(x)]);
   });
 
+  it('[REPORT-STEPPER] each step of a statement names its line of the program the machine runs', () => {
+    const lines = m.machine!.program.split('\n');
+    const assn = m.machine!.steps.filter((s) => s.rule.id === 'ASSN');
+    expect(assn.length).toBeGreaterThan(0);
+    for (const s of assn) expect(lines[s.line!]).toContain(`${s.mem!.func}[`);
+    for (const s of m.machine!.steps.filter((x) => x.rule.id === 'FOR-ITER')) expect(lines[s.line!]).toMatch(/^\s*for /);
+    expect(m.machine!.steps[0]!.line).toBeUndefined();
+  });
+
   it('a program with an error gives its located message and no later section', () => {
     const bad = buildReport({ source: { file: 'bad.alg', text: 'pipeline f() { func f(x) = g(x); }' } });
     expect(bad.errors.length).toBe(1);
