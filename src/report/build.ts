@@ -24,7 +24,7 @@ import type { MemEvent } from '../target-semantics/machine.js';
 import { showOutcome } from '../target-semantics/display.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { printTgt, printTgtLines } from '../target-semantics/print.js';
-import { iterationSpace } from './iteration-space.js';
+import { firstTileWindow, iterationSpace, type IterationSpace } from './iteration-space.js';
 import { loopTree } from './loop-tree.js';
 import { diffTrees } from './tree-diff.js';
 import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef, StepMem } from './model.js';
@@ -57,8 +57,18 @@ export function stepWindowOf(window: readonly (readonly [number, number])[]): (r
   return window.map(([m, l]) => [m, Math.min(l, window.length > 1 ? 2 : 4)] as const);
 }
 
-/** Limits that keep a report small enough to read and to compute in a moment. */
-export const REPORT_LIMITS = { machineSteps: 5_000, derivationSteps: 30_000, derivationNodes: 3_000, derivationDepth: 3, stepPoints: 64, evalSteps: 10_000_000 } as const;
+/** The first tile's box when it has few enough points to step through (implements [REPORT-STEP-WINDOW]). */
+function tileStepWindow(space: IterationSpace | undefined): [number, number][] | undefined {
+  const box = space && firstTileWindow(space);
+  return box && box.reduce((n, [, l]) => n * l, 1) <= REPORT_LIMITS.stepPoints ? box : undefined;
+}
+
+/**
+ * Limits that keep a report small enough to read and to compute in a moment. The Halide machine
+ * may take enough steps for one whole tile of a Harris-sized pipeline ([REPORT-STEP-WINDOW]); the
+ * heap machine draws a graph per step, so it stops sooner.
+ */
+export const REPORT_LIMITS = { machineSteps: 100_000, heapSteps: 5_000, derivationSteps: 30_000, derivationNodes: 3_000, derivationDepth: 3, stepPoints: 64, evalSteps: 10_000_000 } as const;
 
 const message = (e: unknown): string => (e instanceof UserError ? e.render() : `internal error: ${(e as Error)?.message ?? String(e)}`);
 
@@ -132,7 +142,7 @@ export function buildReport(req: ReportRequest, cache: Pick<ReportCache, 'stage'
   const inputKey = `${JSON.stringify(window)}\0${JSON.stringify([...params])}\0${evalSteps}`;
   const runs = cache.stage('runs', `${doneKey}\0${inputKey}`, () => runStage(alg, completed, { window, params }, evalSteps));
   heard(runs);
-  const stepWindow = req.stepWindow ?? stepWindowOf(window);
+  const stepWindow = req.stepWindow ?? tileStepWindow(runs.space) ?? stepWindowOf(window);
   const stepped = req.machine === false ? { errors: [], notes: [] } : cache.stage('machine', `${doneKey}\0${JSON.stringify(stepWindow)}\0${JSON.stringify([...params])}`, () => machineStage(completed, stepWindow, params));
   heard(stepped);
   const derived = cache.stage('derivation', `${srcKey}\0${inputKey}\0${req.point ?? '-'}`, () => derivationStage(alg, params, req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`, evalSteps));

@@ -80,6 +80,26 @@ export function lineDiff(a: readonly string[], b: readonly string[], limit = 4_0
   return out;
 }
 
+/**
+ * A diff with each run of unchanged lines longer than twice `context` cut to its `context` first
+ * and last lines, the cut replaced by its length: the change is seen without scrolling past the
+ * whole program ([REPORT-TREE-DIFF]; the whole program stays one click away).
+ */
+export function foldUnchanged(diff: readonly DiffLine[], context = 3): (DiffLine | number)[] {
+  const out: (DiffLine | number)[] = [];
+  for (let i = 0; i < diff.length; ) {
+    let j = i;
+    while (j < diff.length && diff[j]!.op === ' ') j++;
+    // a run at the start or end of the program needs context on one side only
+    const keepBefore = i === 0 ? 0 : context;
+    const keepAfter = j === diff.length ? 0 : context;
+    if (j - i > keepBefore + keepAfter + 1) out.push(...diff.slice(i, i + keepBefore), j - i - keepBefore - keepAfter, ...diff.slice(j - keepAfter, j));
+    else out.push(...diff.slice(i, j));
+    for (i = j; i < diff.length && diff[i]!.op !== ' '; i++) out.push(diff[i]!);
+  }
+  return out;
+}
+
 /** A derivation with repeated sub-derivations folded, as `refsem explain` prints it. */
 export function foldDerivation(root: DerivationNode): Folded<DerivationNode> {
   return foldRepeats(root, (n) => n.rule.id);
@@ -126,13 +146,71 @@ function outputHtml(t: OutputTable): string {
 /** Data for a page script, inside a `<script type="application/json">`: `</` cannot end the element early once escaped. */
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/<\//g, '<\\/');
 
-/** A machine's steps as data for the slider script, with rule links pre-rendered. */
+/**
+ * A machine's steps as data for the slider script, packed: a run of a tile is tens of thousands of
+ * steps that name a dozen rules and repeat few texts, so each rule and each text is written once
+ * and a step is a few characters of three columns (rule, text, line), each number as fixed-width
+ * digits of `STEP_DIGITS`. Memory events and heaps are listed for the steps that have them.
+ */
 function stepsData(steps: readonly MachineStep[], o: RenderOptions): string {
-  // thousands of steps name a dozen rules: each link is written once
-  const links = new Map<string, string>();
-  const link = (r: RuleRef) => links.get(r.id) ?? (links.set(r.id, ruleLink(r, o)), links.get(r.id)!);
-  return scriptJson(steps.map((s) => [link(s.rule), s.text.includes('[') ? withRules(s.text, o) : escapeHtml(s.text), s.rule.id, s.heap ?? -1, s.line ?? -1, ...(s.mem ? [[s.mem.kind, s.mem.func, s.mem.at, s.mem.value ?? '']] : [])]));
+  const rules: string[] = [];
+  const texts: string[] = [];
+  const index = (table: string[], seen: Map<string, number>, key: string) => seen.get(key) ?? (seen.set(key, table.push(key) - 1), table.length - 1);
+  const funcs: string[] = [];
+  const [ruleAt, textAt, funcAt] = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>()];
+  const ruleCol: number[] = [];
+  const textCol: number[] = [];
+  const lineCol: number[] = [];
+  const mem: [number, ...unknown[]][] = [];
+  const heap: [number, number][] = [];
+  steps.forEach((s, i) => {
+    ruleCol.push(index(rules, ruleAt, s.rule.id));
+    textCol.push(index(texts, textAt, s.text));
+    lineCol.push(s.line ?? -1);
+    if (s.mem) mem.push([i, s.mem.kind[0]!, index(funcs, funcAt, s.mem.func), s.mem.at.join(','), s.mem.value ?? '']);
+    if (s.heap !== undefined) heap.push([i, s.heap]);
+  });
+  const widthOf = (xs: readonly number[]) => {
+    const top = xs.reduce((m, x) => Math.max(m, x), 0);
+    let width = 1;
+    while (STEP_DIGITS.length ** width <= top) width++;
+    return width;
+  };
+  // numbers are stored plus one, so that -1 (no line) packs too
+  const col = (xs: readonly number[]) => {
+    const width = widthOf(xs.map((x) => x + 1));
+    return [width, xs.map((x) => packed(x + 1, width)).join('')];
+  };
+  // the steps of one statement are a run of one line: stored as (line, run length) pairs
+  const runs = (xs: readonly number[]) => {
+    const pairs: [number, number][] = [];
+    for (const x of xs) {
+      const last = pairs[pairs.length - 1];
+      if (last && last[0] === x + 1) last[1]++;
+      else pairs.push([x + 1, 1]);
+    }
+    const [wv, wn] = [widthOf(pairs.map(([v]) => v)), widthOf(pairs.map(([, n]) => n))];
+    return [wv, wn, pairs.map(([v, n]) => packed(v, wv) + packed(n, wn)).join('')];
+  };
+  return scriptJson({
+    rules: rules.map((id) => [id, ruleLink({ id }, o)]),
+    texts: texts.map((t) => (t.includes('[') ? withRules(t, o) : escapeHtml(t))),
+    rule: col(ruleCol),
+    text: col(textCol),
+    line: runs(lineCol),
+    funcs,
+    mem,
+    heap,
+  });
 }
+
+/** The digits of packed step columns: 64 characters that JSON and HTML leave as they are. */
+const STEP_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.';
+const packed = (n: number, width: number) => {
+  let out = '';
+  for (let k = 0; k < width; k++, n = Math.floor(n / STEP_DIGITS.length)) out = STEP_DIGITS[n % STEP_DIGITS.length]! + out;
+  return out;
+};
 
 /** How a heap machine's stepper draws the heap: the distinct heaps of the run, and where to start. */
 export interface StepperHeaps {
@@ -167,7 +245,7 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
 export const REPORT_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
 pre,code{font:13px/1.4 ui-monospace,monospace}pre{background:#f6f6f4;padding:.6em;overflow:auto}
 h1,h2,h3,p,.verdict{overflow-wrap:anywhere}h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
-.diff .add{background:#e3f6e3}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
+.diff .add{background:#e3f6e3}.diff .fold{color:#888;font-style:italic}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
 .notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}.verdict{padding:.5em 1em;margin:.5em 0;border-left:4px solid}.verdict.ok{background:#e8f5e9;border-color:#2e7d32}.verdict.differs{background:#fdecea;border-color:#c62828}.verdict.vacuous{background:#fff8e1;border-color:#f9a825}
 .outwrap{overflow:auto;max-width:100%;max-height:40em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
 details{margin-left:1.2em}.dnum{color:#999;font-size:11px}.same{font-size:12px}
@@ -213,7 +291,29 @@ export interface PageEvent {
 export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 'cells'>) => string; svg: (g: HeapGraph) => string }): void {
   for (const el of Array.from(root.querySelectorAll('.stepper'))) {
     type Mem = [kind: string, func: string, at: string[], value: string];
-    const data = JSON.parse(el.querySelector('script.steps')!.textContent!) as [string, string, string, number, number, Mem?][];
+    // the packed steps of `stepsData`, unpacked into one tuple per step: link, text, rule, heap, line, memory
+    type Column = [width: number, digits: string];
+    const packedSteps = JSON.parse(el.querySelector('script.steps')!.textContent!) as { rules: [string, string][]; texts: string[]; rule: Column; text: Column; line: [number, number, string]; funcs: string[]; mem: [step: number, kind: string, func: number, at: string, value: string][]; heap: [number, number][] };
+    // STEP_DIGITS again: the page embeds this function's source without its module
+    const digits = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.';
+    const number = (d: string, from: number, w: number) => {
+      let n = 0;
+      for (let k = from; k < from + w; k++) n = n * digits.length + digits.indexOf(d[k]!);
+      return n;
+    };
+    const unpack = ([w, d]: Column, i: number) => number(d, i * w, w) - 1;
+    const lines: number[] = [];
+    const [wv, wn, runs] = packedSteps.line;
+    for (let k = 0; k < runs.length; k += wv + wn) lines.push(...Array<number>(number(runs, k + wv, wn)).fill(number(runs, k, wv) - 1));
+    const count = packedSteps.rule[1].length / packedSteps.rule[0];
+    const data: [string, string, string, number, number, Mem?][] = [];
+    for (let i = 0; i < count; i++) {
+      const [id, link] = packedSteps.rules[unpack(packedSteps.rule, i)]!;
+      data.push([link, packedSteps.texts[unpack(packedSteps.text, i)]!, id, -1, lines[i]!]);
+    }
+    const kinds: Record<string, string> = { r: 'read', w: 'write', a: 'alloc' };
+    for (const [i, kind, func, at, value] of packedSteps.mem) data[i]![5] = [kinds[kind]!, packedSteps.funcs[func]!, at === '' ? [] : at.split(','), value];
+    for (const [i, h] of packedSteps.heap) data[i]![3] = h;
     const heapData = el.querySelector('script.heaps');
     const graphs = heapData ? (JSON.parse(heapData.textContent!) as Omit<HeapGraph, 'step'>[]) : [];
     const range = el.querySelector('input[type=range]')!;
@@ -466,8 +566,9 @@ function programsHtml(programs: ReportModel['programs'], o: RenderOptions): stri
     const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
     const tree = p.tree ? `<h4>Loop nest of ${escapeHtml(p.label)}</h4>${loopTreeHtml(p.tree, prev ? p.changes ?? [] : undefined, i === programs.length - 1)}` : '';
     if (!prev) return `${title}${tree}<h4>Program</h4><pre>${escapeHtml(p.text)}</pre>`;
-    const diff = lineDiff(prev.text.split('\n'), p.text.split('\n'));
-    const lines = diff.map((d) => (d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`));
+    const lines = foldUnchanged(lineDiff(prev.text.split('\n'), p.text.split('\n'))).map((d) =>
+      typeof d === 'number' ? `<span class="fold">  … ${d} unchanged line${d === 1 ? '' : 's'}</span>` : d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`,
+    );
     return `${title}${tree}<h4>Text diff</h4><pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
   });
   return `<section id="programs"><h2>Programs T0 … T${programs.length - 1}</h2>${items.join('')}</section>`;

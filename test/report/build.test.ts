@@ -36,7 +36,9 @@ describe('buildReport', () => {
     expect(m.bounds!.completion.some((l) => l.startsWith('?mem.len(g.x) = '))).toBe(true);
   });
 
-  it('steps the machine on the first points and derives the first point', () => {
+  it('steps the machine on the first tile and derives the first point', () => {
+    // sec22 splits f.x by 3 and computes g per tile: the first tile is x in [0, 3)
+    expect(m.machine!.window).toBe('[0, 3)');
     expect(m.machine!.steps.length).toBeGreaterThan(10);
     expect(m.machine!.steps.some((s) => s.rule.id === 'FOR-ITER')).toBe(true);
     expect(m.machine!.outcome).toMatch(/^done after \d+ steps/);
@@ -119,8 +121,23 @@ describe('regressions of the report', () => {
     expect(page).toContain('<span class="rule notexp"');
   });
 
+  it('[REPORT-STEP-WINDOW] the stepper runs one whole tile: Harris in 8×8 tiles, blur in 4×2 tiles, to the end', () => {
+    const cases: [string, string, [number, number][]][] = [['harris.alg', 'harris.sched', [[0, 8], [0, 8]]], ['blur.alg', 'blur.sched', [[0, 4], [0, 2]]]];
+    for (const [alg, sched, tile] of cases) {
+      const r = buildReport({ source: { file: alg, text: example(alg) }, schedule: { file: sched, text: example(sched) } });
+      expect(r.machine!.window).toBe(tile.map(([m, l]) => `[${m}, ${m + l})`).join(' × '));
+      expect(r.machine!.outcome).toMatch(/^done after \d+ steps/);
+      // every point of the tile is written by the machine
+      const out = r.space!.func;
+      const written = new Set(r.machine!.steps.filter((x) => x.mem?.kind === 'write' && x.mem.func === out).map((x) => x.mem!.at.join(',')));
+      const [[x0, xn], [y0, yn]] = tile as [[number, number], [number, number]];
+      for (let y = y0; y < y0 + yn; y++) for (let x = x0; x < x0 + xn; x++) expect(written.has(`${x},${y}`)).toBe(true);
+    }
+  });
+
   it('the machine stopped by the report’s step limit says so, and does not call itself stuck', () => {
-    const m = buildReport({ source: { file: 'blur.alg', text: example('blur.alg') }, schedule: { file: 'blur.sched', text: example('blur.sched') }, stepWindow: [[0, 8], [0, 8]] });
+    // one point whose reduction takes more steps than a report runs
+    const m = buildReport({ source: { file: 'long.alg', text: `pipeline f() {\n  func f(x) {\n    0;\n    rdom(r = (0, ${REPORT_LIMITS.machineSteps})) in (x) <- f(x) + r;\n  }\n}\n` }, window: [[0, 1]] });
     expect(m.machine!.truncated).toBe(true);
     expect(m.machine!.outcome).toMatch(/^step limit reached: /);
     expect(m.machine!.outcome).not.toMatch(/stuck/);

@@ -31,7 +31,7 @@ export const register: Register = (program, io) => {
     .argument('<prog>', 'algorithm (.alg) or λ1 program (.lam)')
     .option('--schedule <file>', 'schedule to apply after lowering')
     .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
-    .option('--window <MIN+LEN,...>', `output window, stepped through on the machine too (at most ${REPORT_LIMITS.stepPoints} points; default ${DEFAULT_WINDOW.min}+${DEFAULT_WINDOW.len} per dimension, the machine on its first points)`)
+    .option('--window <MIN+LEN,...>', `output window, stepped through on the machine too (at most ${REPORT_LIMITS.stepPoints} points; default ${DEFAULT_WINDOW.min}+${DEFAULT_WINDOW.len} per dimension, the machine on the first tile the program computes)`)
     .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
     .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta1')
     .option('--point <f(c,...)>', 'the point whose derivation is shown (default: the first point of the window)')
