@@ -1,8 +1,9 @@
 // The playground: edit an algorithm and a schedule and see the report of the program — T0 … Tn,
 // bounds, output, the machine, a derivation — recomputed in the browser by the same core the
 // command line uses. The whole view lives in the URL, so a link reproduces it.
-import { buildReport, ReportCache, type ReportRequest } from '../src/report/build.js';
-import { initPage, reportSections, REPORT_STYLE, type ReportSection } from '../src/report/html.js';
+import { buildReport, pictureOf, ReportCache, type ReportRequest } from '../src/report/build.js';
+import { escapeHtml, initPage, reportSections, REPORT_STYLE, type ReportSection } from '../src/report/html.js';
+import { initSpaces, spaceHtml } from '../src/report/space-html.js';
 import { buildLambdaReport } from '../src/report/lambda.js';
 import { BUILTIN_ENGINES } from '../src/bounds/engine.js';
 import { EXAMPLES, type Example } from './examples.js';
@@ -163,6 +164,24 @@ function withMachinePending(sections: readonly ReportSection[]): ReportSection[]
   return at < 0 ? [...sections, pending] : [...sections.slice(0, at), pending, ...sections.slice(at)];
 }
 
+/** How the playground renders: rules in place, and the picture of any program drawn on request. */
+const OPTIONS = { rules: RULES, pictureChoice: true } as const;
+
+/** The request of the report shown, for the pictures a reader picks. */
+let shownRequest: ReportRequest | undefined;
+
+// The picture of the program a reader picks ([REPORT-SPACE-EACH]): computed then, from the stages
+// the cache holds, and drawn in place of the last program's.
+report.addEventListener('change', (e) => {
+  const select = (e.target as HTMLElement).closest('select.picture-of') as HTMLSelectElement | null;
+  const box = select?.closest('section')?.querySelector('.spacebox') as HTMLElement | null;
+  if (!select || !box || !shownRequest) return;
+  const p = pictureOf(shownRequest, Number(select.value), cache);
+  box.innerHTML = p.space ? spaceHtml(p.space) : `<p class="notes">No picture of ${escapeHtml(select.selectedOptions[0]?.text ?? '')}: ${escapeHtml(p.error ?? '')}</p>`;
+  box.dataset.of = select.value;
+  initSpaces(box);
+});
+
 /** Renders started; a machine run of an older render is dropped. */
 let renders = 0;
 
@@ -210,7 +229,7 @@ function render(): void {
   if (isLambda) {
     const model = buildLambdaReport({ source: { file: algFile, text: v.alg } });
     const tModel = performance.now();
-    const sections = reportSections(model, { rules: RULES });
+    const sections = reportSections(model, OPTIONS);
     const tBody = performance.now();
     show(sections, []);
     return (shownAt(tModel, tBody), finished());
@@ -223,18 +242,20 @@ function render(): void {
     engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
     ...(v.point.trim() ? { point: v.point.trim() } : {}),
   };
-  const first = buildReport({ ...request, machine: false }, cache);
+  shownRequest = request;
+  const first = buildReport({ ...request, machine: 'kept' }, cache);
   const tModel = performance.now();
-  const sections = reportSections(first, { rules: RULES });
+  const sections = reportSections(first, OPTIONS);
   const tBody = performance.now();
-  show(first.programs.length > 0 && first.bounds ? withMachinePending(sections) : sections, first.errors);
+  const pending = first.bounds !== undefined && first.machine === undefined;
+  show(pending ? withMachinePending(sections) : sections, first.errors);
   shownAt(tModel, tBody);
-  if (!first.bounds) return finished();
+  if (!pending) return finished();
   setTimeout(() => {
     if (mine !== renders) return;
     // every stage but the machine comes from the cache
     const whole = buildReport(request, cache);
-    show(reportSections(whole, { rules: RULES }), whole.errors);
+    show(reportSections(whole, OPTIONS), whole.errors);
     finished();
   }, 0);
 }

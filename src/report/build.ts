@@ -45,8 +45,13 @@ export interface ReportRequest {
   readonly registry?: DirectiveRegistry;
   /** steps each evaluation of the window (reference, target, derivation) may take; default `REPORT_LIMITS.evalSteps` */
   readonly budget?: number;
-  /** false: no machine (the playground shows the rest first and runs the machine after); default true */
-  readonly machine?: boolean;
+  /**
+   * false: no machine; `kept`: the machine only if the cache holds its run for this input (the
+   * playground shows the rest first and runs the machine after); default true
+   */
+  readonly machine?: boolean | 'kept';
+  /** `every`: the iteration-space picture of each of T0 … Tn, not only of the last ([REPORT-SPACE-EACH]) */
+  readonly pictures?: 'last' | 'every';
 }
 
 /** The output window of a report when none is given, per dimension. */
@@ -82,6 +87,12 @@ const message = (e: unknown): string => (e instanceof UserError ? e.render() : `
 export class ReportCache {
   private readonly last = new Map<string, { readonly key: string; readonly value: unknown }>();
 
+  /** The stage's last result if its key was `key`. */
+  kept<T>(name: string, key: string): T | undefined {
+    const hit = this.last.get(name);
+    return hit && hit.key === key ? (hit.value as T) : undefined;
+  }
+
   /** The stage's result for `key`: the last one if its key was the same, else `f()`. */
   stage<T>(name: string, key: string, f: () => T): T {
     const hit = this.last.get(name);
@@ -93,7 +104,7 @@ export class ReportCache {
 }
 
 /** A build without a cache computes every stage. */
-const NO_CACHE = { stage: <T>(_name: string, _key: string, f: () => T): T => f() };
+const NO_CACHE = { stage: <T>(_name: string, _key: string, f: () => T): T => f(), kept: () => undefined };
 
 /** Identities of objects that are part of a stage's input (registries, engines): equal ids, same object. */
 const ids = new WeakMap<object, number>();
@@ -113,18 +124,18 @@ interface Said {
 const rule = (id: string): RuleRef => ({ id });
 
 /** The report of an algorithm with an optional schedule; never throws on bad input. */
-export function buildReport(req: ReportRequest, cache: Pick<ReportCache, 'stage'> = NO_CACHE): ReportModel {
+export function buildReport(req: ReportRequest, cache: Pick<ReportCache, 'stage' | 'kept'> = NO_CACHE): ReportModel {
   const errors: string[] = [];
   const notes: string[] = [];
   const base = { title: `refsem report: ${req.source.file}${req.schedule ? ` with ${req.schedule.file}` : ''}`, source: req.source };
   const heard = (s: Said) => (errors.push(...s.errors), notes.push(...s.notes));
 
-  const srcKey = `${req.source.file}\0${req.source.text}`;
+  const srcKey = sourceKey(req);
   const front = cache.stage('algorithm', srcKey, () => frontStage(req.source));
   heard(front);
   if (!front.alg) return { ...base, errors, notes, programs: [] };
   const alg = front.alg;
-  const schedKey = `${srcKey}\0${req.schedule ? `${req.schedule.file}\0${req.schedule.text}` : '-'}\0${idOf(req.registry)}`;
+  const schedKey = scheduleKey(req);
   const scheduled = cache.stage('schedule', schedKey, () => scheduleStage(alg, front.t0!, req));
   heard(scheduled);
   const programs = scheduled.programs;
@@ -134,23 +145,36 @@ export function buildReport(req: ReportRequest, cache: Pick<ReportCache, 'stage'
   const doneKey = `${schedKey}\0${idOf(engine)}`;
   const { completed, bounds } = cache.stage('bounds', doneKey, () => boundsStage(scheduled.t!, engine));
 
-  const out = alg.funcs.find((f) => f.name === alg.output)!;
-  const window = req.window ?? out.vars.map(() => [DEFAULT_WINDOW.min, DEFAULT_WINDOW.len] as const);
-  const params = new Map<string, Int>(Object.entries(req.params ?? {}).map(([k, v]) => [k, v]));
-  for (const p of alg.params) if (!params.has(p)) (params.set(p, 4), notes.push(`parameter ${p} is not given; the report uses ${p} = 4`));
+  const { window, params, key: inputKey, notes: unset } = inputOf(alg, req);
+  notes.push(...unset);
   const evalSteps = req.budget ?? REPORT_LIMITS.evalSteps;
-  const inputKey = `${JSON.stringify(window)}\0${JSON.stringify([...params])}\0${evalSteps}`;
   const runs = cache.stage('runs', `${doneKey}\0${inputKey}`, () => runStage(alg, completed, { window, params }, evalSteps));
   heard(runs);
   const stepWindow = req.stepWindow ?? tileStepWindow(runs.space) ?? stepWindowOf(window);
-  const stepped = req.machine === false ? { errors: [], notes: [] } : cache.stage('machine', `${doneKey}\0${JSON.stringify(stepWindow)}\0${JSON.stringify([...params])}`, () => machineStage(completed, stepWindow, params));
+  const machineKey = `${doneKey}\0${JSON.stringify(stepWindow)}\0${JSON.stringify([...params])}`;
+  const none: Said = { errors: [], notes: [] };
+  const stepped = req.machine === false ? none : req.machine === 'kept' ? cache.kept<Said>('machine', machineKey) ?? none : cache.stage('machine', machineKey, () => machineStage(completed, stepWindow, params));
   heard(stepped);
   const derived = cache.stage('derivation', `${srcKey}\0${inputKey}\0${req.point ?? '-'}`, () => derivationStage(alg, params, req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`, evalSteps));
   heard(derived);
+  const pictures = req.pictures === 'every' ? scheduled.ts.map((_, i) => ({ label: programs[i]!.label, ...pictureStage(scheduled.ts[i]!, engine, { window, params }) })) : undefined;
   const { output, space, verdict } = runs;
   const { machine } = stepped as Pick<ReportModel, 'machine'>;
   const { derivation } = derived;
-  return { ...base, errors, notes, programs, bounds, ...(output ? { output } : {}), ...(space ? { space } : {}), ...(verdict ? { verdict } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) };
+  return { ...base, errors, notes, programs, bounds, ...(output ? { output } : {}), ...(space ? { space } : {}), ...(pictures ? { pictures } : {}), ...(verdict ? { verdict } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) };
+}
+
+const sourceKey = (req: ReportRequest) => `${req.source.file}\0${req.source.text}`;
+const scheduleKey = (req: ReportRequest) => `${sourceKey(req)}\0${req.schedule ? `${req.schedule.file}\0${req.schedule.text}` : '-'}\0${idOf(req.registry)}`;
+
+/** The window and parameters a report runs on, a parameter not given being 4 (with a note). */
+function inputOf(alg: Pipeline, req: ReportRequest): { window: readonly (readonly [number, number])[]; params: Map<string, Int>; key: string; notes: string[] } {
+  const out = alg.funcs.find((f) => f.name === alg.output)!;
+  const window = req.window ?? out.vars.map(() => [DEFAULT_WINDOW.min, DEFAULT_WINDOW.len] as const);
+  const params = new Map<string, Int>(Object.entries(req.params ?? {}).map(([k, v]) => [k, v]));
+  const notes: string[] = [];
+  for (const p of alg.params) if (!params.has(p)) (params.set(p, 4), notes.push(`parameter ${p} is not given; the report uses ${p} = 4`));
+  return { window, params, notes, key: `${JSON.stringify(window)}\0${JSON.stringify([...params])}\0${req.budget ?? REPORT_LIMITS.evalSteps}` };
 }
 
 /** Parse and validate (§2.4), and lower to T0 (fig. 2.9). */
@@ -168,11 +192,12 @@ function frontStage(source: ReportRequest['source']): Said & { alg?: Pipeline; t
  * after an internal error. A refused directive leaves the last program the schedule reached: the
  * report goes on with it, so the refusal is seen beside the picture of what was accepted before it.
  */
-function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest): Said & { programs: ProgramStep[]; t?: TgtProgram } {
+function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest): Said & { programs: ProgramStep[]; ts: TgtProgram[]; t?: TgtProgram } {
   let tree = loopTree(t0);
   const programs: ProgramStep[] = [{ label: 'T0', text: printTgt(t0), tree }];
+  const ts = [t0];
   const notes: string[] = [];
-  if (!req.schedule) return { errors: [], notes, programs, t: t0 };
+  if (!req.schedule) return { errors: [], notes, programs, ts, t: t0 };
   let reached = t0;
   try {
     const s = readSchedule(req.schedule.text, req.schedule.file, () => t0, req.registry ?? builtinRegistry());
@@ -182,6 +207,7 @@ function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest): Said 
       onStep: (e) => {
         if (e.step !== 'directive') return;
         reached = e.t;
+        ts.push(e.t);
         const c = e.call;
         const next = loopTree(e.t);
         const changes = diffTrees(tree, next);
@@ -196,11 +222,11 @@ function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest): Said 
         });
       },
     });
-    return { errors: [], notes, programs, t };
+    return { errors: [], notes, programs, ts, t };
   } catch (e) {
-    if (!(e instanceof UserError)) return { errors: [message(e)], notes, programs };
+    if (!(e instanceof UserError)) return { errors: [message(e)], notes, programs, ts };
     notes.push(`the schedule was refused; what follows is ${programs[programs.length - 1]!.label}, the last program it reached`);
-    return { errors: [message(e)], notes, programs, t: reached };
+    return { errors: [message(e)], notes, programs, ts, t: reached };
   }
 }
 
@@ -233,6 +259,32 @@ function runStage(alg: Pipeline, completed: TgtProgram, input: { window: readonl
     return { errors: [], notes: [], output, verdict, space: iterationSpace(completed, input) };
   } catch (e) {
     return { errors: [message(e)], notes: [] };
+  }
+}
+
+/**
+ * The picture of one of T0 … Tn on the report's window (implements [REPORT-SPACE-EACH]): the
+ * program completed by the report's engine and run, as the last one is. The playground asks for it
+ * when a reader picks a program; every stage it needs comes from the cache.
+ */
+export function pictureOf(req: ReportRequest, index: number, cache: Pick<ReportCache, 'stage' | 'kept'> = NO_CACHE): { space?: IterationSpace; error?: string } {
+  const front = cache.stage('algorithm', sourceKey(req), () => frontStage(req.source));
+  if (!front.alg) return { error: 'the algorithm has an error: no program to draw' };
+  const alg = front.alg;
+  const scheduled = cache.stage('schedule', scheduleKey(req), () => scheduleStage(alg, front.t0!, req));
+  const t = scheduled.ts[index];
+  if (!t) return { error: `there is no program T${index}` };
+  const engine = req.engine ?? BUILTIN_ENGINES.beta1!;
+  const input = inputOf(alg, req);
+  return cache.stage(`picture ${index}`, `${scheduleKey(req)}\0${idOf(engine)}\0${input.key}`, () => pictureStage(t, engine, input));
+}
+
+function pictureStage(t: TgtProgram, engine: BoundsEngine, input: { window: readonly (readonly [number, number])[]; params: Map<string, Int> }): { space?: IterationSpace; error?: string } {
+  try {
+    const space = iterationSpace(complete(t, engine), input);
+    return space ? { space } : { error: 'the program does not run to the end on the window' };
+  } catch (e) {
+    return { error: message(e) };
   }
 }
 

@@ -13,6 +13,8 @@ import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef, Ru
 export interface RenderOptions {
   /** the spec's rules: an ID the page names opens its text in place; plain text without it */
   readonly rules?: ReadonlyMap<string, RuleText>;
+  /** the page's host draws the picture of any program a reader picks (the playground, with `pictureOf`) */
+  readonly pictureChoice?: boolean;
 }
 
 export { escapeHtml };
@@ -488,6 +490,26 @@ export function initLinks(root: PageNode & { linksReady?: boolean }): void {
 }
 
 /**
+ * Draws the picture of the program a reader picks from the ones the page holds (its templates;
+ * implements [REPORT-SPACE-EACH] in a file). Embedded in the HTML file as its own source, with the
+ * page's `initSpaces` as its argument, so it uses nothing outside its arguments.
+ */
+export function initPictures(root: PageNode, spaces: (root: PageNode) => void): void {
+  for (const select of Array.from(root.querySelectorAll('select.picture-of'))) {
+    const section = select.closest!('section')!;
+    if (!section.querySelector('template.picture')) continue;
+    select.addEventListener!('change', () => {
+      const box = section.querySelector('.spacebox')!;
+      const t = section.querySelector(`template.picture[data-of~="${select.value}"]`);
+      if (!t) return;
+      box.innerHTML = t.innerHTML;
+      box.setAttribute!('data-of', select.value!);
+      spaces(box);
+    });
+  }
+}
+
+/**
  * Everything a page's script does; the playground calls it after each update with the sections
  * it replaced (`changed`), so a kept section keeps its state and is not bound twice.
  */
@@ -495,6 +517,7 @@ export function initPage(root: PageNode, changed: readonly PageNode[] = [root]):
   for (const el of changed) {
     initSteppers(el, { text: heapText, svg: heapGraphSvg });
     initSpaces(el);
+    initPictures(el, initSpaces);
   }
   initRules(root);
   initLinks(root);
@@ -504,12 +527,12 @@ export function initPage(root: PageNode, changed: readonly PageNode[] = [root]):
  * HTML written for a part of a model, kept while the part is the same object: a cached build
  * ([REPORT-INCREMENTAL]) hands back unchanged parts as they were, so their HTML is not written again.
  */
-const written = new WeakMap<object, { readonly rules: RenderOptions['rules']; readonly html: string }>();
+const written = new WeakMap<object, { readonly o: RenderOptions; readonly html: string }>();
 function once(part: object, o: RenderOptions, f: () => string): string {
   const w = written.get(part);
-  if (w && w.rules === o.rules) return w.html;
+  if (w && w.o.rules === o.rules && w.o.pictureChoice === o.pictureChoice) return w.html;
   const html = f();
-  written.set(part, { rules: o.rules, html });
+  written.set(part, { o, html });
   return html;
 }
 
@@ -538,7 +561,7 @@ export function reportSections(m: ReportModel, o: RenderOptions = {}): ReportSec
   const output = m.output;
   if (output) add('output', once(output, o, () => `<section id="output"><h2>Output <code>${escapeHtml(output.func)}</code> on ${output.window.map(([a, n]) => `[${a}, ${a + n})`).join(' × ')}</h2>${outputHtml(output)}</section>`));
   const space = m.space;
-  if (space) add('space', once(space, o, () => `<section id="space"><h2>Iteration space of <code>${escapeHtml(space.func)}</code></h2>${spaceHtml(space)}</section>`));
+  if (space) add('space', once(m.pictures ?? space, o, () => spaceSection(space, m.programs.map((p) => p.label), m.pictures, o)));
   const machine = m.machine;
   if (machine) {
     add('machine', once(machine, o, () => `<section id="machine"><h2>The machine on ${escapeHtml(machine.window)}</h2>${stepperHtml('machine-steps', machine.steps, o, undefined, machine.program)}${machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${withRules(machine.outcome, o)}</code></p></section>`));
@@ -557,6 +580,25 @@ export function reportSections(m: ReportModel, o: RenderOptions = {}): ReportSec
   const appendix = rulesAppendix(sec.map((x) => x.html), o);
   if (appendix) add('rules', appendix);
   return sec;
+}
+
+/**
+ * The iteration-space section: the picture of the last program, and a choice of the program drawn
+ * ([REPORT-SPACE-EACH]) when the page holds every program's picture (each distinct one once, in a
+ * template) or the host draws the chosen one (the playground).
+ */
+function spaceSection(space: NonNullable<ReportModel['space']>, labels: readonly string[], pictures: ReportModel['pictures'], o: RenderOptions): string {
+  const last = labels.length - 1;
+  const choice = labels.length > 1 && (pictures || o.pictureChoice)
+    ? `<p class="picturechoice"><label>the picture of <select class="picture-of">${labels.map((l, i) => `<option value="${i}"${i === last ? ' selected' : ''}>${escapeHtml(l)}</option>`).join('')}</select></label></p>`
+    : '';
+  const kept = new Map<string, number[]>();
+  pictures?.forEach((p, i) => {
+    const html = p.space ? spaceHtml(p.space) : `<p class="notes">No picture of ${escapeHtml(p.label)}: ${withRules(p.error ?? '', o)}</p>`;
+    kept.set(html, [...(kept.get(html) ?? []), i]);
+  });
+  const templates = [...kept].map(([html, of]) => `<template class="picture" data-of=" ${of.join(' ')} ">${html}</template>`).join('');
+  return `<section id="space"><h2>Iteration space of <code>${escapeHtml(space.func)}</code></h2>${choice}<div class="spacebox" data-of="${last}">${spaceHtml(space)}</div>${templates}</section>`;
 }
 
 /** T0 … Tn: each program's loop nest with the directive's change marked, and its text diff from the one before. */
@@ -581,5 +623,5 @@ export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
 
 /** The whole page: the sections, the style, and the slider script. */
 export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document, { text: ${heapText.toString()}, svg: ${heapGraphSvg.toString()} });(${initSpaces.toString()})(document);(${initRules.toString()})(document);(${initLinks.toString()})(document);</script></body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document, { text: ${heapText.toString()}, svg: ${heapGraphSvg.toString()} });(${initSpaces.toString()})(document);(${initPictures.toString()})(document, ${initSpaces.toString()});(${initRules.toString()})(document);(${initLinks.toString()})(document);</script></body></html>\n`;
 }

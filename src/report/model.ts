@@ -81,6 +81,8 @@ export interface ReportModel {
   readonly output?: OutputTable;
   /** which loop iteration wrote each output point, and what each tile computed of each producer */
   readonly space?: IterationSpace;
+  /** the picture of each of T0 … Tn when asked for ([REPORT-SPACE-EACH]); `error` says why one has none */
+  readonly pictures?: readonly { readonly label: string; readonly space?: IterationSpace; readonly error?: string }[];
   readonly machine?: {
     readonly window: string;
     /** the completed program the machine runs, printed; steps name their line of it */

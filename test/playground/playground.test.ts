@@ -302,6 +302,21 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(await page.locator('#sched').getAttribute('data-error-line')).toBeNull();
   });
 
+  it('[REPORT-SPACE-EACH] picking a program draws its own picture, computed in the page', async () => {
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #machine');
+    const loopsDrawn = async () => (await page.locator('#space .spacebox select.colour option').allTextContents()).join('|');
+    expect(await loopsDrawn()).toContain('iteration of f.s0.xo');
+    await page.selectOption('#space select.picture-of', 'T0');
+    await page.waitForFunction(() => document.querySelector('#space .spacebox')?.getAttribute('data-of') === '0');
+    expect(await loopsDrawn()).not.toContain('f.s0.xo');
+    // T1 splits f.x, and g is still computed once at the root: one producer tile
+    await page.selectOption('#space select.picture-of', 'T1');
+    await page.waitForFunction(() => document.querySelector('#space .spacebox')?.getAttribute('data-of') === '1');
+    expect(await loopsDrawn()).toContain('iteration of f.s0.xo');
+    await page.locator('#space').screenshot({ path: join(ARTIFACTS, 'playground-space-T1.png') });
+  });
+
   it('re-renders after an edit are timed for Harris on 8×8 and blur on 16×16 (recorded, not asserted)', async () => {
     await page.selectOption('#example', 'harris');
     await page.waitForSelector('#report #space');
@@ -352,7 +367,7 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
     const { runCli } = await import('../support/cli.js');
     const dir = mkdtempSync(join(tmpdir(), 'refsem-html-'));
     const file = join(dir, 'r.html');
-    expect((await runCli(['html', join(root, 'examples', 'sec22.alg'), '--schedule', join(root, 'examples', 'sec22.sched'), '-o', file])).code).toBe(0);
+    expect((await runCli(['html', join(root, 'examples', 'sec22.alg'), '--schedule', join(root, 'examples', 'sec22.sched'), '--pictures', 'every', '-o', file])).code).toBe(0);
     const b = await launchChromium();
     try {
       const p = await b.newPage();
@@ -379,6 +394,14 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
       await p.locator('#programs a.rule[data-rule="SPLIT"]').first().click();
       expect(await p.locator('#rulepanel h3').textContent()).toMatch(/^\[SPLIT\]/);
       expect(await p.locator('#space .cells rect[data-tile]').count()).toBe(8);
+      // [REPORT-SPACE-EACH] the page holds every program's picture: T0 has no split loops, T3 has
+      const loopsDrawn = async () => (await p.locator('#space .spacebox select.colour option').allTextContents()).join('|');
+      expect(await loopsDrawn()).toContain('iteration of f.s0.xo');
+      await p.selectOption('#space select.picture-of', 'T0');
+      expect(await loopsDrawn()).not.toContain('f.s0.xo');
+      expect(await loopsDrawn()).toContain('iteration of f.s0.x');
+      await p.selectOption('#space select.picture-of', 'T3');
+      expect(await loopsDrawn()).toContain('iteration of f.s0.xo');
       const harris = join(dir, 'harris.html');
       const t0 = performance.now();
       expect((await runCli(['html', join(root, 'examples', 'harris.alg'), '--schedule', join(root, 'examples', 'harris.halide'), '-o', harris])).code).toBe(0);
@@ -388,6 +411,9 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
       expect(bytes).toBeLessThanOrEqual(1.5e6);
       await p.goto(`file://${harris}`);
       expect(await p.locator('#space .cells rect[data-tile]').count()).toBe(64);
+      // [REPORT-STEP-WINDOW] the machine runs the whole first 8×8 tile, within the page's size
+      expect(await p.locator('#machine h2').textContent()).toBe('The machine on [0, 8) × [0, 8)');
+      expect(await p.locator('#machine p code').last().textContent()).toMatch(/^done after \d+ steps/);
       await p.setViewportSize({ width: 1280, height: 800 });
       await p.screenshot({ path: join(ARTIFACTS, 'html-report-harris.png') });
       const phone = await b.newPage({ viewport: { width: 390, height: 844 } });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_EXPANDED } from '../../src/alg-semantics/spec-eval.js';
-import { buildReport, ReportCache, REPORT_LIMITS } from '../../src/report/build.js';
+import { buildReport, pictureOf, ReportCache, REPORT_LIMITS } from '../../src/report/build.js';
 import { reportBody, reportSections } from '../../src/report/html.js';
 import type { DerivationNode } from '../../src/report/model.js';
 import { runCli } from '../support/cli.js';
@@ -242,9 +242,42 @@ describe('[REPORT-INCREMENTAL] a cached build', () => {
     expect(a.find((x) => x.id === 'machine')!.html).toBe(b.find((x) => x.id === 'machine')!.html);
   });
 
-  it('leaves the machine out when asked, and only the machine', () => {
+  it('leaves the machine out when asked, and only the machine; `kept` gives it only when the cache has it', () => {
     const m = buildReport({ ...req, machine: false }, cache);
     expect(m.machine).toBeUndefined();
-    expect({ ...buildReport(req, cache), machine: undefined }).toEqual({ ...m, machine: undefined });
+    const whole = buildReport(req, cache);
+    expect({ ...whole, machine: undefined }).toEqual({ ...m, machine: undefined });
+    expect(buildReport({ ...req, machine: 'kept' }, cache).machine).toBe(whole.machine);
+    expect(buildReport({ ...req, window: [[1, 4]], machine: 'kept' }, cache).machine).toBeUndefined();
+  });
+});
+
+describe('[REPORT-SPACE-EACH] a picture for each program', () => {
+  const req = { source: sec22, schedule: sched, window: [[0, 6]] as [number, number][], pictures: 'every' as const };
+  const m = buildReport(req);
+
+  it('draws each of T0 … Tn, the last being the picture of the program that runs', () => {
+    expect(m.pictures!.map((p) => p.label)).toEqual(['T0', 'T1', 'T2', 'T3']);
+    expect(m.pictures![3]!.space).toEqual(m.space);
+    // T0 has one loop over f.x; the split of T1 makes two
+    expect(m.pictures![0]!.space!.loops.map((l) => l.name)).toEqual(['f.s0.x']);
+    expect(m.pictures![1]!.space!.loops.map((l) => l.name)).toEqual(['f.s0.xo', 'f.s0.xi']);
+    // g is computed at the root in T1 and per tile of f in T2
+    expect(m.pictures![1]!.space!.producers.find((p) => p.func === 'g')!.tiles.map((t) => t.tile)).toEqual(['']);
+    const perTile = m.pictures![2]!.space!.producers.find((p) => p.func === 'g')!.tiles.filter((t) => t.points.length > 0);
+    expect(perTile.map((t) => t.tile).sort()).toEqual(['xo=0', 'xo=1']);
+  });
+
+  it('pictureOf gives the same picture from a cache, and says when there is no such program', () => {
+    const cache = new ReportCache();
+    for (const i of [0, 2]) expect(pictureOf(req, i, cache).space).toEqual(m.pictures![i]!.space);
+    expect(pictureOf(req, 9, cache).error).toBe('there is no program T9');
+  });
+
+  it('a file page holds each distinct picture once and a choice of program', () => {
+    const page = reportBody(m);
+    expect(page).toContain('<select class="picture-of">');
+    expect(page.match(/<template class="picture"/g)!.length).toBe(new Set(m.pictures!.map((p) => JSON.stringify(p.space))).size);
+    expect(reportBody(buildReport({ ...req, pictures: 'last' }))).not.toContain('picture-of');
   });
 });
