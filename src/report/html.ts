@@ -490,8 +490,8 @@ export function initLinks(root: PageNode & { linksReady?: boolean }): void {
 }
 
 /**
- * Draws the picture of the program a reader picks from the ones the page holds (its templates;
- * implements [REPORT-SPACE-EACH] in a file). Embedded in the HTML file as its own source, with the
+ * Draws the picture of the program a reader picks from the ones the page holds (its templates,
+ * written by `spaceSection`). Embedded in the HTML file as its own source, with the
  * page's `initSpaces` as its argument, so it uses nothing outside its arguments.
  */
 export function initPictures(root: PageNode, spaces: (root: PageNode) => void): void {
