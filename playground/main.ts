@@ -80,6 +80,31 @@ function show(v: View): void {
   fields.syntax.value = v.syntax ?? 'sched';
 }
 
+/** A background that tints line `line` (from 1) of an editor. */
+function lineTint(area: HTMLTextAreaElement, line: number, colour: string): string {
+  const h = parseFloat(getComputedStyle(area).lineHeight);
+  const top = parseFloat(getComputedStyle(area).paddingTop) + (line - 1) * h - area.scrollTop;
+  return `linear-gradient(transparent ${top}px, ${colour} ${top}px, ${colour} ${top + h}px, transparent ${top + h}px)`;
+}
+
+/** The tint of an editor's error line, if it has one. */
+const errorTint = (area: HTMLTextAreaElement) => (area.dataset.errorLine ? lineTint(area, Number(area.dataset.errorLine), '#fdd') : '');
+
+// A program's heading names its directive's line of the schedule (`(file:line:col)`): hovering it
+// tints that line in the schedule's editor, so T_i is seen beside the line that made it ([REPORT-LINKS]).
+report.addEventListener('mouseover', (e) => {
+  const h = (e.target as HTMLElement).closest('#programs h3');
+  const at = h && / \(([^()]*):(\d+):\d+\)$/.exec(h.querySelector('code')?.textContent ?? '');
+  if (!at || !at[1]!.endsWith('.sched') && !at[1]!.endsWith('.halide')) return;
+  fields.sched.dataset.linkedLine = at[2]!;
+  fields.sched.style.backgroundImage = [lineTint(fields.sched, Number(at[2]), '#ffe082'), errorTint(fields.sched)].filter(Boolean).join(',');
+});
+report.addEventListener('mouseout', (e) => {
+  if (!(e.target as HTMLElement).closest('#programs h3') || fields.sched.dataset.linkedLine === undefined) return;
+  delete fields.sched.dataset.linkedLine;
+  fields.sched.style.backgroundImage = errorTint(fields.sched);
+});
+
 /**
  * Marks the line of a located error in the editor it belongs to: the line is tinted, and a note
  * under the editor names it and, clicked, selects it. Errors are `file:line:col: error: …`.
@@ -95,11 +120,9 @@ function markErrors(errors: readonly string[], editors: readonly { file: string;
       continue;
     }
     const line = Number(hit[1]);
-    const h = parseFloat(getComputedStyle(area).lineHeight);
-    const top = parseFloat(getComputedStyle(area).paddingTop) + (line - 1) * h;
     area.dataset.errorLine = String(line);
     area.setAttribute('aria-invalid', 'true');
-    area.style.backgroundImage = `linear-gradient(transparent ${top}px, #fdd ${top}px, #fdd ${top + h}px, transparent ${top + h}px)`;
+    area.style.backgroundImage = lineTint(area, line, '#fdd');
     mark.hidden = false;
     mark.textContent = `line ${line}: ${hit[3]}`;
     mark.onclick = () => {

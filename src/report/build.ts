@@ -135,11 +135,12 @@ export function buildReport(req: ReportRequest, cache: Pick<ReportCache, 'stage'
   heard(front);
   if (!front.alg) return { ...base, errors, notes, programs: [] };
   const alg = front.alg;
+  const funcs = alg.funcs.map((f) => f.name);
   const schedKey = scheduleKey(req);
   const scheduled = cache.stage('schedule', schedKey, () => scheduleStage(alg, front.t0!, req));
   heard(scheduled);
   const programs = scheduled.programs;
-  if (!scheduled.t) return { ...base, errors, notes, programs };
+  if (!scheduled.t) return { ...base, funcs, errors, notes, programs };
 
   const engine = req.engine ?? BUILTIN_ENGINES.beta1!;
   const doneKey = `${schedKey}\0${idOf(engine)}`;
@@ -161,7 +162,7 @@ export function buildReport(req: ReportRequest, cache: Pick<ReportCache, 'stage'
   const { output, space, verdict } = runs;
   const { machine } = stepped as Pick<ReportModel, 'machine'>;
   const { derivation } = derived;
-  return { ...base, errors, notes, programs, bounds, ...(output ? { output } : {}), ...(space ? { space } : {}), ...(pictures ? { pictures } : {}), ...(verdict ? { verdict } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) };
+  return { ...base, funcs, errors, notes, programs, bounds, ...(output ? { output } : {}), ...(space ? { space } : {}), ...(pictures ? { pictures } : {}), ...(verdict ? { verdict } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) };
 }
 
 const sourceKey = (req: ReportRequest) => `${req.source.file}\0${req.source.text}`;

@@ -254,7 +254,7 @@ details{margin-left:1.2em}.dnum{color:#999;font-size:11px}.same{font-size:12px}
 .proofwrap{overflow:auto;max-width:100%;padding:.5em}.proof{display:inline-flex;flex-direction:column;vertical-align:bottom;margin:0 .5em}.proof .premises{display:flex;justify-content:center;align-items:flex-end;gap:1em;margin:0}
 .proof details.premises{display:block;text-align:center;font-size:12px;color:#555}.proof .line{display:flex;align-items:center;gap:.3em;margin:.1em 0}.proof .line::before{content:"";flex:1;min-width:2em;border-top:1.5px solid #333}.proof .line .rule{font-size:11px;white-space:nowrap}
 .proof .concl{text-align:center;white-space:nowrap}.notexp{color:#777}
-#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked{background:#ffe082}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.memory .buf{display:inline-block;vertical-align:top;margin:0 1em .5em 0}table.mem td.write{background:#ef9a9a;font-weight:bold}table.mem td.read{background:#90caf9;font-weight:bold}.timeline svg{max-width:100%;height:22px;display:block}.timeline .ticks{stroke:#555;stroke-width:1}.timeline .now{stroke:#c62828;stroke-width:2}.stepnav{margin:.3em 0}pre.program{max-height:22em;position:relative}pre.program .ln.now{background:#ffe082;outline:1px solid #f9a825}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
+#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked,.fn.linked{background:#ffe082}.fn{cursor:help;border-bottom:1px dotted #999}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.memory .buf{display:inline-block;vertical-align:top;margin:0 1em .5em 0}table.mem td.write{background:#ef9a9a;font-weight:bold}table.mem td.read{background:#90caf9;font-weight:bold}.timeline svg{max-width:100%;height:22px;display:block}.timeline .ticks{stroke:#555;stroke-width:1}.timeline .now{stroke:#c62828;stroke-width:2}.stepnav{margin:.3em 0}pre.program{max-height:22em;position:relative}pre.program .ln.now{background:#ffe082;outline:1px solid #f9a825}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
@@ -468,8 +468,20 @@ export function initLinks(root: PageNode & { linksReady?: boolean }): void {
   root.addEventListener!('mouseover', (e) => {
     const li = e.target?.closest?.('#programs li[data-key^="for "]');
     const cell = e.target?.closest?.('.space rect[data-g]');
-    if (!li && !cell) return;
+    const fn = e.target?.closest?.('.fn[data-func]');
+    if (!li && !cell && !fn) return;
     clear();
+    if (fn) {
+      // a func: its name everywhere in the source, its computation in every nest, its region in the picture
+      const f = fn.getAttribute!('data-func')!;
+      for (const n of all(`.fn[data-func="${f}"], #programs li[data-key="label ${f}"]`)) n.classList.add('linked');
+      for (const sp of all('.space')) {
+        if (!(sp as Lit & { showProducer?: (f: string) => boolean }).showProducer?.(f)) continue;
+        sp.classList.add('linked');
+        sp.querySelector('.linkinfo')!.textContent = `${f}: where each tile allocates and computes it`;
+      }
+      return;
+    }
     if (li) {
       const name = li.getAttribute!('data-key')!.slice(4).replace(/ #\d+$/, '');
       markLoop(name);
@@ -550,7 +562,7 @@ export function reportSections(m: ReportModel, o: RenderOptions = {}): ReportSec
   // Only `equal` is shown as success; a vacuous verdict compared nothing and is no pass.
   if (m.verdict) add('verdict', `<div class="verdict ${m.verdict.kind === 'equal' ? 'ok' : m.verdict.kind}" id="verdict">${withRules(m.verdict.text, o)}</div>`);
   if (m.notes.length > 0) add('notes', `<div class="notes" id="notes">${m.notes.map((n) => `<p>${withRules(n, o)}</p>`).join('')}</div>`);
-  if (m.source) add('algorithm', `<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${escapeHtml(m.source.text)}</pre></section>`);
+  if (m.source) add('algorithm', `<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${funcLinks(m.source.text, m.funcs ?? [])}</pre></section>`);
   if (m.programs.length > 0) add('programs', once(m.programs, o, () => programsHtml(m.programs, o)));
   if (m.bounds) {
     const b = m.bounds;
@@ -599,6 +611,12 @@ function spaceSection(space: NonNullable<ReportModel['space']>, labels: readonly
   });
   const templates = [...kept].map(([html, of]) => `<template class="picture" data-of=" ${of.join(' ')} ">${html}</template>`).join('');
   return `<section id="space"><h2>Iteration space of <code>${escapeHtml(space.func)}</code></h2>${choice}<div class="spacebox" data-of="${last}">${spaceHtml(space)}</div>${templates}</section>`;
+}
+
+/** The source with each func name marked, for the links between a func and its views ([REPORT-LINKS]). */
+function funcLinks(text: string, funcs: readonly string[]): string {
+  const names = new Set(funcs);
+  return escapeHtml(text).replace(/[A-Za-z_]\w*/g, (w) => (names.has(w) ? `<span class="fn" data-func="${w}">${w}</span>` : w));
 }
 
 /** T0 … Tn: each program's loop nest with the directive's change marked, and its text diff from the one before. */

@@ -70,6 +70,8 @@ export interface ReportModel {
   /** the target against the algorithm on the window (def. 2.2/2.3): `equal` is success, anything else is not */
   readonly verdict?: { readonly kind: 'equal' | 'differs' | 'vacuous'; readonly text: string };
   readonly source?: { readonly file: string; readonly text: string };
+  /** the algorithm's funcs: their names in the source are linked to the views of them ([REPORT-LINKS]) */
+  readonly funcs?: readonly string[];
   readonly programs: readonly ProgramStep[];
   readonly bounds?: {
     readonly holes: readonly string[];

@@ -317,6 +317,23 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     await page.locator('#space').screenshot({ path: join(ARTIFACTS, 'playground-space-T1.png') });
   });
 
+  it('[REPORT-LINKS] hovering a func in the source marks it in the nests and overlays it on the picture; hovering T_i marks its line of the schedule', async () => {
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #machine');
+    await page.locator('#algorithm .fn[data-func="g"]').first().hover();
+    expect(await page.locator('#algorithm .fn.linked').count()).toBe(await page.locator('#algorithm .fn[data-func="g"]').count());
+    expect(await page.locator('#programs li.linked[data-key="label g"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('#space select.producer').inputValue()).toBe('g');
+    expect(await page.locator('#space .overlay circle.computed').count()).toBeGreaterThan(0);
+    await page.locator('#programs h3#T2').hover();
+    // T2 comes from the schedule's line `compute-at g at f.xo`
+    const line = (await page.inputValue('#sched')).split('\n').indexOf('compute-at g at f.xo') + 1;
+    expect(await page.locator('#sched').getAttribute('data-linked-line')).toBe(String(line));
+    await page.locator('#algorithm h2').hover();
+    expect(await page.locator('#sched').getAttribute('data-linked-line')).toBeNull();
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-func-links.png') });
+  });
+
   it('re-renders after an edit are timed for Harris on 8×8 and blur on 16×16 (recorded, not asserted)', async () => {
     await page.selectOption('#example', 'harris');
     await page.waitForSelector('#report #space');
