@@ -1,8 +1,9 @@
 // The playground: edit an algorithm and a schedule and see the report of the program — T0 … Tn,
 // bounds, output, the machine, a derivation — recomputed in the browser by the same core the
 // command line uses. The whole view lives in the URL, so a link reproduces it.
-import { buildReport } from '../src/report/build.js';
-import { initPage, reportBody, REPORT_STYLE } from '../src/report/html.js';
+import { buildReport, pictureOf, ReportCache, type ReportRequest } from '../src/report/build.js';
+import { escapeHtml, initPage, reportSections, REPORT_STYLE, type ReportSection } from '../src/report/html.js';
+import { initSpaces, spaceHtml } from '../src/report/space-html.js';
 import { buildLambdaReport } from '../src/report/lambda.js';
 import { BUILTIN_ENGINES } from '../src/bounds/engine.js';
 import { EXAMPLES, type Example } from './examples.js';
@@ -79,6 +80,31 @@ function show(v: View): void {
   fields.syntax.value = v.syntax ?? 'sched';
 }
 
+/** A background that tints line `line` (from 1) of an editor. */
+function lineTint(area: HTMLTextAreaElement, line: number, colour: string): string {
+  const h = parseFloat(getComputedStyle(area).lineHeight);
+  const top = parseFloat(getComputedStyle(area).paddingTop) + (line - 1) * h - area.scrollTop;
+  return `linear-gradient(transparent ${top}px, ${colour} ${top}px, ${colour} ${top + h}px, transparent ${top + h}px)`;
+}
+
+/** The tint of an editor's error line, if it has one. */
+const errorTint = (area: HTMLTextAreaElement) => (area.dataset.errorLine ? lineTint(area, Number(area.dataset.errorLine), '#fdd') : '');
+
+// A program's heading names its directive's line of the schedule (`(file:line:col)`): hovering it
+// tints that line in the schedule's editor, so T_i is seen beside the line that made it ([REPORT-LINKS]).
+report.addEventListener('mouseover', (e) => {
+  const h = (e.target as HTMLElement).closest('#programs h3');
+  const at = h && / \(([^()]*):(\d+):\d+\)$/.exec(h.querySelector('code')?.textContent ?? '');
+  if (!at || !at[1]!.endsWith('.sched') && !at[1]!.endsWith('.halide')) return;
+  fields.sched.dataset.linkedLine = at[2]!;
+  fields.sched.style.backgroundImage = [lineTint(fields.sched, Number(at[2]), '#ffe082'), errorTint(fields.sched)].filter(Boolean).join(',');
+});
+report.addEventListener('mouseout', (e) => {
+  if (!(e.target as HTMLElement).closest('#programs h3') || fields.sched.dataset.linkedLine === undefined) return;
+  delete fields.sched.dataset.linkedLine;
+  fields.sched.style.backgroundImage = errorTint(fields.sched);
+});
+
 /**
  * Marks the line of a located error in the editor it belongs to: the line is tinted, and a note
  * under the editor names it and, clicked, selects it. Errors are `file:line:col: error: …`.
@@ -94,11 +120,9 @@ function markErrors(errors: readonly string[], editors: readonly { file: string;
       continue;
     }
     const line = Number(hit[1]);
-    const h = parseFloat(getComputedStyle(area).lineHeight);
-    const top = parseFloat(getComputedStyle(area).paddingTop) + (line - 1) * h;
     area.dataset.errorLine = String(line);
     area.setAttribute('aria-invalid', 'true');
-    area.style.backgroundImage = `linear-gradient(transparent ${top}px, #fdd ${top}px, #fdd ${top + h}px, transparent ${top + h}px)`;
+    area.style.backgroundImage = lineTint(area, line, '#fdd');
     mark.hidden = false;
     mark.textContent = `line ${line}: ${hit[3]}`;
     mark.onclick = () => {
@@ -128,45 +152,135 @@ function paramsOf(text: string): Record<string, number> | string {
 }
 
 
+/** The stages of the last report, so an edit recomputes only what it changed ([REPORT-INCREMENTAL]). */
+const cache = new ReportCache();
+/** The HTML of each section shown, in page order. */
+let shown: readonly ReportSection[] = [];
+
+/**
+ * Puts the sections on the page: when the page has the same sections in the same order, only the
+ * ones whose HTML changed are replaced (a kept stepper stays where the reader left it); returns
+ * the elements written.
+ */
+function patch(sections: readonly ReportSection[]): HTMLElement[] {
+  const old = Array.from(report.children) as HTMLElement[];
+  const sameShape = old.length === sections.length && sections.every((s, i) => s.id === shown[i]?.id);
+  const before = shown;
+  shown = sections;
+  if (!sameShape) {
+    report.innerHTML = sections.map((s) => s.html).join('\n');
+    return Array.from(report.children) as HTMLElement[];
+  }
+  const fresh: HTMLElement[] = [];
+  sections.forEach((s, i) => {
+    if (s.html === before[i]!.html) return;
+    old[i]!.outerHTML = s.html;
+    fresh.push(report.children[i] as HTMLElement);
+  });
+  return fresh;
+}
+
+/** Where the machine's section goes while it runs: before the derivation and the rules, as in a whole report. */
+function withMachinePending(sections: readonly ReportSection[]): ReportSection[] {
+  const at = sections.findIndex((s) => s.id === 'derivation' || s.id === 'rules');
+  const pending = { id: 'machine', html: '<section id="machine-pending"><h2>The machine</h2><p>The machine is running…</p></section>' };
+  return at < 0 ? [...sections, pending] : [...sections.slice(0, at), pending, ...sections.slice(at)];
+}
+
+/** How the playground renders: rules in place, and the picture of any program drawn on request. */
+const OPTIONS = { rules: RULES, pictureChoice: true } as const;
+
+/** The request of the report shown, for the pictures a reader picks. */
+let shownRequest: ReportRequest | undefined;
+
+// The picture of the program a reader picks ([REPORT-SPACE-EACH]): computed then, from the stages
+// the cache holds, and drawn in place of the last program's.
+report.addEventListener('change', (e) => {
+  const select = (e.target as HTMLElement).closest('select.picture-of') as HTMLSelectElement | null;
+  const box = select?.closest('section')?.querySelector('.spacebox') as HTMLElement | null;
+  if (!select || !box || !shownRequest) return;
+  const p = pictureOf(shownRequest, Number(select.value), cache);
+  box.innerHTML = p.space ? spaceHtml(p.space) : `<p class="notes">No picture of ${escapeHtml(select.selectedOptions[0]?.text ?? '')}: ${escapeHtml(p.error ?? '')}</p>`;
+  box.dataset.of = select.value;
+  initSpaces(box);
+});
+
+/** Renders started; a machine run of an older render is dropped. */
+let renders = 0;
+
+/**
+ * Recomputes the report for the editors' view. An algorithm's report comes in two parts: everything
+ * but the machine is shown first, then the machine runs in the next task and its section replaces
+ * the placeholder — the machine is the slowest stage and the least read while editing. `data-ms`
+ * times the first part, `data-complete-ms` the whole; `data-renders` counts completed renders.
+ */
 function render(): void {
   const v = current();
+  const mine = ++renders;
   const t0 = performance.now();
   const isLambda = EXAMPLES.find((e) => e.id === v.example)?.kind === 'lambda';
   const algFile = `${v.example}.${isLambda ? 'lam' : 'alg'}`;
   const schedFile = `${v.example}.${v.syntax === 'halide' ? 'halide' : 'sched'}`;
-  let errors: readonly string[] = [];
   const win = windowOf(v.window);
   const params = paramsOf(v.params);
-  let body: string;
+  const show = (sections: readonly ReportSection[], errors: readonly string[]) => {
+    initPage(report, patch(sections));
+    markErrors(errors, [
+      { file: algFile, area: fields.alg, mark: $('algmark') },
+      { file: schedFile, area: fields.sched, mark: $('errmark') },
+    ]);
+  };
+  const finished = () => {
+    const ms = performance.now() - t0;
+    timing.textContent = `updated in ${ms.toFixed(0)} ms`;
+    timing.dataset.completeMs = String(ms);
+    // Counts renders, so that a wait for the next one does not depend on its time differing.
+    timing.dataset.renders = String(Number(timing.dataset.renders ?? 0) + 1);
+    history.replaceState(null, '', `#v=${encodeView(v)}`);
+    $<HTMLAnchorElement>('share').href = location.href;
+  };
+  const shownAt = (tModel: number, tBody: number) => {
+    const ms = performance.now() - t0;
+    timing.dataset.ms = String(ms);
+    // where the time went: computing the report, writing its HTML, and the page drawing it
+    timing.dataset.split = JSON.stringify({ compute: Math.round(tModel - t0), html: Math.round(tBody - tModel), page: Math.round(performance.now() - tBody) });
+  };
   if (typeof win === 'string' || typeof params === 'string') {
-    body = `<div class="errors" id="errors"><pre>${typeof win === 'string' ? win : params}</pre></div>`;
-  } else if (isLambda) {
-    body = reportBody(buildLambdaReport({ source: { file: algFile, text: v.alg } }), { rules: RULES });
-  } else {
-    const model = buildReport({
-      source: { file: algFile, text: v.alg },
-      ...(v.sched.trim() ? { schedule: { file: schedFile, text: v.sched } } : {}),
-      ...(win ? { window: win } : {}),
-      params,
-      engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
-      ...(v.point.trim() ? { point: v.point.trim() } : {}),
-    });
-    body = reportBody(model, { rules: RULES });
-    errors = model.errors;
+    show([{ id: 'errors', html: `<div class="errors" id="errors"><pre>${typeof win === 'string' ? win : params}</pre></div>` }], []);
+    return (shownAt(t0, t0), finished());
   }
-  report.innerHTML = body;
-  initPage(report);
-  markErrors(errors, [
-    { file: algFile, area: fields.alg, mark: $('algmark') },
-    { file: schedFile, area: fields.sched, mark: $('errmark') },
-  ]);
-  const ms = performance.now() - t0;
-  timing.textContent = `updated in ${ms.toFixed(0)} ms`;
-  timing.dataset.ms = String(ms);
-  // Counts renders, so that a wait for the next one does not depend on its time differing.
-  timing.dataset.renders = String(Number(timing.dataset.renders ?? 0) + 1);
-  history.replaceState(null, '', `#v=${encodeView(v)}`);
-  $<HTMLAnchorElement>('share').href = location.href;
+  if (isLambda) {
+    const model = buildLambdaReport({ source: { file: algFile, text: v.alg } });
+    const tModel = performance.now();
+    const sections = reportSections(model, OPTIONS);
+    const tBody = performance.now();
+    show(sections, []);
+    return (shownAt(tModel, tBody), finished());
+  }
+  const request: ReportRequest = {
+    source: { file: algFile, text: v.alg },
+    ...(v.sched.trim() ? { schedule: { file: schedFile, text: v.sched } } : {}),
+    ...(win ? { window: win } : {}),
+    params,
+    engine: BUILTIN_ENGINES[v.engine] ?? BUILTIN_ENGINES.beta1!,
+    ...(v.point.trim() ? { point: v.point.trim() } : {}),
+  };
+  shownRequest = request;
+  const first = buildReport({ ...request, machine: 'kept' }, cache);
+  const tModel = performance.now();
+  const sections = reportSections(first, OPTIONS);
+  const tBody = performance.now();
+  const pending = first.bounds !== undefined && first.machine === undefined;
+  show(pending ? withMachinePending(sections) : sections, first.errors);
+  shownAt(tModel, tBody);
+  if (!pending) return finished();
+  setTimeout(() => {
+    if (mine !== renders) return;
+    // every stage but the machine comes from the cache
+    const whole = buildReport(request, cache);
+    show(reportSections(whole, OPTIONS), whole.errors);
+    finished();
+  }, 0);
 }
 
 let pending: number | undefined;

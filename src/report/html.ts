@@ -13,6 +13,8 @@ import type { DerivationNode, MachineStep, OutputTable, ReportModel, RuleRef, Ru
 export interface RenderOptions {
   /** the spec's rules: an ID the page names opens its text in place; plain text without it */
   readonly rules?: ReadonlyMap<string, RuleText>;
+  /** the page's host draws the picture of any program a reader picks (the playground, with `pictureOf`) */
+  readonly pictureChoice?: boolean;
 }
 
 export { escapeHtml };
@@ -33,14 +35,26 @@ function withRules(text: string, o: RenderOptions): string {
 }
 
 /** The text of every rule the page names, each under its own anchor: the page needs no spec beside it (implements [REPORT-RULES]). */
-function rulesAppendix(body: string, o: RenderOptions): string {
-  const ids = [...new Set([...body.matchAll(/data-rule="([A-Z0-9-]+)"/g)].map((m) => m[1]!))].sort();
+function rulesAppendix(parts: readonly string[], o: RenderOptions): string {
+  const ids = [...new Set(parts.flatMap((body) => [...ruleIdsIn(body)]))].sort();
   if (ids.length === 0 || !o.rules) return '';
   const items = ids.map((id) => {
     const r = o.rules!.get(id)!;
     return `<div class="ruletext" id="rule-${id}"><h3>${escapeHtml(r.heading)} <small>${escapeHtml(r.chapter)}</small></h3><pre>${escapeHtml(r.text)}</pre></div>`;
   });
-  return `<section id="rules"><h2>Rules named on this page</h2>${items.join('')}</section><aside id="rulepanel" hidden><button type="button" class="close" aria-label="close">×</button><div class="body"></div></aside>`;
+  return `<section id="rules"><h2>Rules named on this page</h2>${items.join('')}<aside id="rulepanel" hidden><button type="button" class="close" aria-label="close">×</button><div class="body"></div></aside></section>`;
+}
+
+/** The rule IDs a piece of HTML links, kept per piece: the big parts of a report repeat between playground builds. */
+const linked = new Map<string, ReadonlySet<string>>();
+function ruleIdsIn(html: string): ReadonlySet<string> {
+  let ids = linked.get(html);
+  if (!ids) {
+    ids = new Set([...html.matchAll(/data-rule="([A-Z0-9-]+)"/g)].map((m) => m[1]!));
+    if (linked.size > 64) linked.clear();
+    linked.set(html, ids);
+  }
+  return ids;
 }
 
 export type DiffLine = { readonly op: ' ' | '+' | '-'; readonly line: string };
@@ -65,6 +79,26 @@ export function lineDiff(a: readonly string[], b: readonly string[], limit = 4_0
   }
   while (i < a.length) out.push({ op: '-', line: a[i++]! });
   while (j < b.length) out.push({ op: '+', line: b[j++]! });
+  return out;
+}
+
+/**
+ * A diff with each run of unchanged lines longer than twice `context` cut to its `context` first
+ * and last lines, the cut replaced by its length: the change is seen without scrolling past the
+ * whole program ([REPORT-TREE-DIFF]; the whole program stays one click away).
+ */
+export function foldUnchanged(diff: readonly DiffLine[], context = 3): (DiffLine | number)[] {
+  const out: (DiffLine | number)[] = [];
+  for (let i = 0; i < diff.length; ) {
+    let j = i;
+    while (j < diff.length && diff[j]!.op === ' ') j++;
+    // a run at the start or end of the program needs context on one side only
+    const keepBefore = i === 0 ? 0 : context;
+    const keepAfter = j === diff.length ? 0 : context;
+    if (j - i > keepBefore + keepAfter + 1) out.push(...diff.slice(i, i + keepBefore), j - i - keepBefore - keepAfter, ...diff.slice(j - keepAfter, j));
+    else out.push(...diff.slice(i, j));
+    for (i = j; i < diff.length && diff[i]!.op !== ' '; i++) out.push(diff[i]!);
+  }
   return out;
 }
 
@@ -114,10 +148,71 @@ function outputHtml(t: OutputTable): string {
 /** Data for a page script, inside a `<script type="application/json">`: `</` cannot end the element early once escaped. */
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/<\//g, '<\\/');
 
-/** A machine's steps as data for the slider script, with rule links pre-rendered. */
+/**
+ * A machine's steps as data for the slider script, packed: a run of a tile is tens of thousands of
+ * steps that name a dozen rules and repeat few texts, so each rule and each text is written once
+ * and a step is a few characters of three columns (rule, text, line), each number as fixed-width
+ * digits of `STEP_DIGITS`. Memory events and heaps are listed for the steps that have them.
+ */
 function stepsData(steps: readonly MachineStep[], o: RenderOptions): string {
-  return scriptJson(steps.map((s) => [ruleLink(s.rule, o), withRules(s.text, o), s.rule.id, s.heap ?? -1, ...(s.mem ? [[s.mem.kind, s.mem.func, s.mem.at, s.mem.value ?? '']] : [])]));
+  const rules: string[] = [];
+  const texts: string[] = [];
+  const index = (table: string[], seen: Map<string, number>, key: string) => seen.get(key) ?? (seen.set(key, table.push(key) - 1), table.length - 1);
+  const funcs: string[] = [];
+  const [ruleAt, textAt, funcAt] = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>()];
+  const ruleCol: number[] = [];
+  const textCol: number[] = [];
+  const lineCol: number[] = [];
+  const mem: [number, ...unknown[]][] = [];
+  const heap: [number, number][] = [];
+  steps.forEach((s, i) => {
+    ruleCol.push(index(rules, ruleAt, s.rule.id));
+    textCol.push(index(texts, textAt, s.text));
+    lineCol.push(s.line ?? -1);
+    if (s.mem) mem.push([i, s.mem.kind[0]!, index(funcs, funcAt, s.mem.func), s.mem.at.join(','), s.mem.value ?? '']);
+    if (s.heap !== undefined) heap.push([i, s.heap]);
+  });
+  const widthOf = (xs: readonly number[]) => {
+    const top = xs.reduce((m, x) => Math.max(m, x), 0);
+    let width = 1;
+    while (STEP_DIGITS.length ** width <= top) width++;
+    return width;
+  };
+  // numbers are stored plus one, so that -1 (no line) packs too
+  const col = (xs: readonly number[]) => {
+    const width = widthOf(xs.map((x) => x + 1));
+    return [width, xs.map((x) => packed(x + 1, width)).join('')];
+  };
+  // the steps of one statement are a run of one line: stored as (line, run length) pairs
+  const runs = (xs: readonly number[]) => {
+    const pairs: [number, number][] = [];
+    for (const x of xs) {
+      const last = pairs[pairs.length - 1];
+      if (last && last[0] === x + 1) last[1]++;
+      else pairs.push([x + 1, 1]);
+    }
+    const [wv, wn] = [widthOf(pairs.map(([v]) => v)), widthOf(pairs.map(([, n]) => n))];
+    return [wv, wn, pairs.map(([v, n]) => packed(v, wv) + packed(n, wn)).join('')];
+  };
+  return scriptJson({
+    rules: rules.map((id) => [id, ruleLink({ id }, o)]),
+    texts: texts.map((t) => (t.includes('[') ? withRules(t, o) : escapeHtml(t))),
+    rule: col(ruleCol),
+    text: col(textCol),
+    line: runs(lineCol),
+    funcs,
+    mem,
+    heap,
+  });
 }
+
+/** The digits of packed step columns: 64 characters that JSON and HTML leave as they are. */
+const STEP_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.';
+const packed = (n: number, width: number) => {
+  let out = '';
+  for (let k = 0; k < width; k++, n = Math.floor(n / STEP_DIGITS.length)) out = STEP_DIGITS[n % STEP_DIGITS.length]! + out;
+  return out;
+};
 
 /** How a heap machine's stepper draws the heap: the distinct heaps of the run, and where to start. */
 export interface StepperHeaps {
@@ -131,7 +226,7 @@ export interface StepperHeaps {
  * the four before it, the state after it; for the heap machine the heap after it as a graph,
  * drawn again at each step by `initSteppers` (implements [REPORT-STEPPER]).
  */
-function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions, heaps?: StepperHeaps): string {
+function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions, heaps?: StepperHeaps, program?: string): string {
   if (steps.length === 0) return '<p>No steps.</p>';
   const start = heaps?.start ?? 0;
   const rules = [...new Set(steps.map((s) => s.rule.id))].sort();
@@ -141,6 +236,7 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
     `<div class="stepnav"><button type="button" class="prev" aria-label="previous step">◀</button><input type="range" min="0" max="${steps.length - 1}" value="${start}" aria-label="step"><button type="button" class="next" aria-label="next step">▶</button> <span class="stepno">step ${start + 1} of ${steps.length}</span></div>`,
     `<div class="stepnav"><label>next step of <select class="rulekind">${rules.map((r) => `<option>${escapeHtml(r)}</option>`).join('')}</select></label> <button type="button" class="runto">run to it</button> <label>go to step <input type="number" class="goto" min="1" max="${steps.length}" value="${start + 1}"></label> <span class="stepmsg"></span></div>`,
     `<div class="steptext"></div><pre class="stepstate">${first ? escapeHtml(heapText(first)) : ''}</pre>`,
+    program === undefined ? '' : `<h3>The program, at the statement of the step</h3><pre class="program">${program.split('\n').map((l, n) => `<span class="ln" data-line="${n}">${escapeHtml(l)}</span>`).join('\n')}</pre>`,
     steps.some((s) => s.mem) ? '<h3>The store after the step</h3><div class="memory"></div><h3>Reads and writes per buffer</h3><div class="timeline"></div>' : '',
     heaps ? `<h3 class="heapcap">${first ? `The heap after step ${start + 1}: ${first.cells.length} cells` : ''}</h3><div class="heapwrap">${first ? heapGraphSvg({ ...first, step: start + 1 }) : ''}</div><script type="application/json" class="heaps">${scriptJson(heaps.graphs)}</script>` : '',
     `<script type="application/json" class="steps" id="${id}">${stepsData(steps, o)}</script>`,
@@ -151,14 +247,14 @@ function stepperHtml(id: string, steps: readonly MachineStep[], o: RenderOptions
 export const REPORT_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
 pre,code{font:13px/1.4 ui-monospace,monospace}pre{background:#f6f6f4;padding:.6em;overflow:auto}
 h1,h2,h3,p,.verdict{overflow-wrap:anywhere}h2{border-bottom:1px solid #ccc;margin-top:1.6em}.rule{color:#6a3d9a;text-decoration:none;font-family:ui-monospace,monospace}
-.diff .add{background:#e3f6e3}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
+.diff .add{background:#e3f6e3}.diff .fold{color:#888;font-style:italic}.diff .del{background:#fbe4e4;text-decoration:line-through}.errors{background:#fdecea;border-left:4px solid #c62828;padding:.5em 1em}
 .notes{background:#fff8e1;border-left:4px solid #f9a825;padding:.5em 1em}.verdict{padding:.5em 1em;margin:.5em 0;border-left:4px solid}.verdict.ok{background:#e8f5e9;border-color:#2e7d32}.verdict.differs{background:#fdecea;border-color:#c62828}.verdict.vacuous{background:#fff8e1;border-color:#f9a825}
 .outwrap{overflow:auto;max-width:100%;max-height:40em}table.out{border-collapse:collapse}table.out td,table.out th{border:1px solid #ccc;padding:2px 6px;text-align:right;font:12px ui-monospace,monospace}
 details{margin-left:1.2em}.dnum{color:#999;font-size:11px}.same{font-size:12px}
 .proofwrap{overflow:auto;max-width:100%;padding:.5em}.proof{display:inline-flex;flex-direction:column;vertical-align:bottom;margin:0 .5em}.proof .premises{display:flex;justify-content:center;align-items:flex-end;gap:1em;margin:0}
 .proof details.premises{display:block;text-align:center;font-size:12px;color:#555}.proof .line{display:flex;align-items:center;gap:.3em;margin:.1em 0}.proof .line::before{content:"";flex:1;min-width:2em;border-top:1.5px solid #333}.proof .line .rule{font-size:11px;white-space:nowrap}
 .proof .concl{text-align:center;white-space:nowrap}.notexp{color:#777}
-#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked{background:#ffe082}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.memory .buf{display:inline-block;vertical-align:top;margin:0 1em .5em 0}table.mem td.write{background:#ef9a9a;font-weight:bold}table.mem td.read{background:#90caf9;font-weight:bold}.timeline svg{max-width:100%;height:22px;display:block}.timeline .ticks{stroke:#555;stroke-width:1}.timeline .now{stroke:#c62828;stroke-width:2}.stepnav{margin:.3em 0}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
+#programs li.linked>details>summary,#programs li.linked:not(:has(>details)),h3.linked,.fn.linked{background:#ffe082}.fn{cursor:help;border-bottom:1px dotted #999}.space.linked svg{outline:3px solid #ffb300}.linkinfo{font:12px ui-monospace,monospace;min-height:1.4em}.steptext{margin:.4em 0}.memory .buf{display:inline-block;vertical-align:top;margin:0 1em .5em 0}table.mem td.write{background:#ef9a9a;font-weight:bold}table.mem td.read{background:#90caf9;font-weight:bold}.timeline svg{max-width:100%;height:22px;display:block}.timeline .ticks{stroke:#555;stroke-width:1}.timeline .now{stroke:#c62828;stroke-width:2}.stepnav{margin:.3em 0}pre.program{max-height:22em;position:relative}pre.program .ln.now{background:#ffe082;outline:1px solid #f9a825}.stepnav .goto{width:6em}.stepmsg{color:#b71c1c}
 #rulepanel{position:fixed;right:.5em;top:.5em;bottom:.5em;width:min(34em,92vw);overflow:auto;background:#fff;border:1px solid #888;box-shadow:0 2px 12px #0004;padding:.5em 1em;z-index:10}
 #rulepanel .close{float:right;font-size:18px}#rulepanel pre,.ruletext pre{white-space:pre-wrap}
 .space svg{max-width:100%;height:auto;display:block;margin:.4em 0}.space rect.window{fill:none;stroke:#333;stroke-width:2}.space .cells rect{cursor:pointer}
@@ -197,7 +293,29 @@ export interface PageEvent {
 export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 'cells'>) => string; svg: (g: HeapGraph) => string }): void {
   for (const el of Array.from(root.querySelectorAll('.stepper'))) {
     type Mem = [kind: string, func: string, at: string[], value: string];
-    const data = JSON.parse(el.querySelector('script.steps')!.textContent!) as [string, string, string, number, Mem?][];
+    // the packed steps of `stepsData`, unpacked into one tuple per step: link, text, rule, heap, line, memory
+    type Column = [width: number, digits: string];
+    const packedSteps = JSON.parse(el.querySelector('script.steps')!.textContent!) as { rules: [string, string][]; texts: string[]; rule: Column; text: Column; line: [number, number, string]; funcs: string[]; mem: [step: number, kind: string, func: number, at: string, value: string][]; heap: [number, number][] };
+    // STEP_DIGITS again: the page embeds this function's source without its module
+    const digits = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.';
+    const number = (d: string, from: number, w: number) => {
+      let n = 0;
+      for (let k = from; k < from + w; k++) n = n * digits.length + digits.indexOf(d[k]!);
+      return n;
+    };
+    const unpack = ([w, d]: Column, i: number) => number(d, i * w, w) - 1;
+    const lines: number[] = [];
+    const [wv, wn, runs] = packedSteps.line;
+    for (let k = 0; k < runs.length; k += wv + wn) lines.push(...Array<number>(number(runs, k + wv, wn)).fill(number(runs, k, wv) - 1));
+    const count = packedSteps.rule[1].length / packedSteps.rule[0];
+    const data: [string, string, string, number, number, Mem?][] = [];
+    for (let i = 0; i < count; i++) {
+      const [id, link] = packedSteps.rules[unpack(packedSteps.rule, i)]!;
+      data.push([link, packedSteps.texts[unpack(packedSteps.text, i)]!, id, -1, lines[i]!]);
+    }
+    const kinds: Record<string, string> = { r: 'read', w: 'write', a: 'alloc' };
+    for (const [i, kind, func, at, value] of packedSteps.mem) data[i]![5] = [kinds[kind]!, packedSteps.funcs[func]!, at === '' ? [] : at.split(','), value];
+    for (const [i, h] of packedSteps.heap) data[i]![3] = h;
     const heapData = el.querySelector('script.heaps');
     const graphs = heapData ? (JSON.parse(heapData.textContent!) as Omit<HeapGraph, 'step'>[]) : [];
     const range = el.querySelector('input[type=range]')!;
@@ -207,18 +325,32 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
     const msg = el.querySelector('.stepmsg')!;
     const goto = el.querySelector('.goto')!;
     const memory = el.querySelector('.memory');
+    const program = el.querySelector('pre.program');
+    // the statement of the step, marked in the program and scrolled into its box ([REPORT-STEPPER])
+    const drawProgram = (i: number) => {
+      const was = program!.querySelector('.ln.now');
+      if (was) was.setAttribute!('class', 'ln');
+      const line = data[i]![4];
+      const now = line < 0 ? null : program!.querySelector(`.ln[data-line="${line}"]`);
+      if (!now) return;
+      now.setAttribute!('class', 'ln now');
+      const box = program as PageNode & { scrollTop: number; clientHeight: number };
+      // the box is positioned, so a line's offset is from the box's top
+      const at = (now as PageNode & { offsetTop: number }).offsetTop;
+      if (at < box.scrollTop || at > box.scrollTop + box.clientHeight - 20) box.scrollTop = Math.max(0, at - box.clientHeight / 3);
+    };
     const timeline = el.querySelector('.timeline');
     // σ after step i, replayed from the steps' memory events: an allocation starts an empty buffer
     // (a compute-at allocation inside a loop starts it again), a write sets a cell ([REPORT-MEMORY]).
     const drawMemory = (i: number) => {
       const bufs = new Map<string, { dims: number[]; cells: Map<string, string> }>();
       for (let k = 0; k <= i; k++) {
-        const m = data[k]![4];
+        const m = data[k]![5];
         if (!m) continue;
         if (m[0] === 'alloc') bufs.set(m[1], { dims: m[2].map(Number), cells: new Map() });
         else if (m[0] === 'write') bufs.get(m[1])?.cells.set(m[2].join(','), m[3]);
       }
-      const cur = data[i]![4];
+      const cur = data[i]![5];
       const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
       memory!.innerHTML = [...bufs]
         .map(([f, b]) => {
@@ -235,7 +367,7 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
         .join('');
     };
     // One strip per buffer: a tick per read (below) or write (above) at its step, and where the stepper is.
-    const funcs = [...new Set(data.flatMap((d) => (d[4] && d[4][0] !== 'alloc' ? [d[4][1]] : [])))];
+    const funcs = [...new Set(data.flatMap((d) => (d[5] && d[5][0] !== 'alloc' ? [d[5][1]] : [])))];
     const drawTimeline = (i: number) => {
       const w = 600;
       const x = (k: number) => ((k + 0.5) * w) / data.length;
@@ -243,7 +375,7 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
         .map((f) => {
           let ticks = '';
           data.forEach((d, k) => {
-            const m = d[4];
+            const m = d[5];
             if (m && m[1] === f && m[0] !== 'alloc') ticks += m[0] === 'write' ? `M${x(k).toFixed(1)} 2v8` : `M${x(k).toFixed(1)} 12v8`;
           });
           return `<div class="strip" data-func="${f}"><code>${f}</code><svg viewBox="0 0 ${w} 22" width="${w}" height="22"><path class="ticks" d="${ticks}"/><line class="now" x1="${x(i)}" x2="${x(i)}" y1="0" y2="22"/></svg></div>`;
@@ -258,6 +390,7 @@ export function initSteppers(root: PageNode, heap?: { text: (g: Pick<HeapGraph, 
         .map((d, k) => (lo + k === i ? `<b>${lo + k + 1}. ${d[0]} ${d[1]}</b>` : `${lo + k + 1}. ${d[0]} ${d[1]}`))
         .join('<br>');
       counter.textContent = `step ${i + 1} of ${data.length}`;
+      if (program) drawProgram(i);
       if (memory) drawMemory(i);
       if (timeline) drawTimeline(i);
       goto.value = String(i + 1);
@@ -335,8 +468,20 @@ export function initLinks(root: PageNode & { linksReady?: boolean }): void {
   root.addEventListener!('mouseover', (e) => {
     const li = e.target?.closest?.('#programs li[data-key^="for "]');
     const cell = e.target?.closest?.('.space rect[data-g]');
-    if (!li && !cell) return;
+    const fn = e.target?.closest?.('.fn[data-func]');
+    if (!li && !cell && !fn) return;
     clear();
+    if (fn) {
+      // a func: its name everywhere in the source, its computation in every nest, its region in the picture
+      const f = fn.getAttribute!('data-func')!;
+      for (const n of all(`.fn[data-func="${f}"], #programs li[data-key="label ${f}"]`)) n.classList.add('linked');
+      for (const sp of all('.space')) {
+        if (!(sp as Lit & { showProducer?: (f: string) => boolean }).showProducer?.(f)) continue;
+        sp.classList.add('linked');
+        sp.querySelector('.linkinfo')!.textContent = `${f}: where each tile allocates and computes it`;
+      }
+      return;
+    }
     if (li) {
       const name = li.getAttribute!('data-key')!.slice(4).replace(/ #\d+$/, '');
       markLoop(name);
@@ -356,61 +501,145 @@ export function initLinks(root: PageNode & { linksReady?: boolean }): void {
   });
 }
 
-/** Everything a page's script does; the playground calls it after each update. */
-export function initPage(root: PageNode): void {
-  initSteppers(root, { text: heapText, svg: heapGraphSvg });
-  initSpaces(root);
+/**
+ * Draws the picture of the program a reader picks from the ones the page holds (its templates,
+ * written by `spaceSection`). Embedded in the HTML file as its own source, with the
+ * page's `initSpaces` as its argument, so it uses nothing outside its arguments.
+ */
+export function initPictures(root: PageNode, spaces: (root: PageNode) => void): void {
+  for (const select of Array.from(root.querySelectorAll('select.picture-of'))) {
+    const section = select.closest!('section')!;
+    if (!section.querySelector('template.picture')) continue;
+    select.addEventListener!('change', () => {
+      const box = section.querySelector('.spacebox')!;
+      const t = section.querySelector(`template.picture[data-of~="${select.value}"]`);
+      if (!t) return;
+      box.innerHTML = t.innerHTML;
+      box.setAttribute!('data-of', select.value!);
+      spaces(box);
+    });
+  }
+}
+
+/**
+ * Everything a page's script does; the playground calls it after each update with the sections
+ * it replaced (`changed`), so a kept section keeps its state and is not bound twice.
+ */
+export function initPage(root: PageNode, changed: readonly PageNode[] = [root]): void {
+  for (const el of changed) {
+    initSteppers(el, { text: heapText, svg: heapGraphSvg });
+    initSpaces(el);
+    initPictures(el, initSpaces);
+  }
   initRules(root);
   initLinks(root);
 }
 
-/** The sections of a report, without the page around them (the playground embeds them). */
-export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
-  const sec: string[] = [];
-  if (m.errors.length > 0) sec.push(`<div class="errors" id="errors"><pre>${withRules(m.errors.join('\n'), o)}</pre></div>`);
+/**
+ * HTML written for a part of a model, kept while the part is the same object: a cached build
+ * ([REPORT-INCREMENTAL]) hands back unchanged parts as they were, so their HTML is not written again.
+ */
+const written = new WeakMap<object, { readonly o: RenderOptions; readonly html: string }>();
+function once(part: object, o: RenderOptions, f: () => string): string {
+  const w = written.get(part);
+  if (w && w.o.rules === o.rules && w.o.pictureChoice === o.pictureChoice) return w.html;
+  const html = f();
+  written.set(part, { o, html });
+  return html;
+}
+
+/** One top-level element of a report's body; `id` is its element's id. */
+export interface ReportSection {
+  readonly id: string;
+  readonly html: string;
+}
+
+/** The sections of a report in page order, each one element with an id (the playground updates those that changed). */
+export function reportSections(m: ReportModel, o: RenderOptions = {}): ReportSection[] {
+  const sec: ReportSection[] = [];
+  const add = (id: string, html: string) => void sec.push({ id, html });
+  if (m.errors.length > 0) add('errors', `<div class="errors" id="errors"><pre>${withRules(m.errors.join('\n'), o)}</pre></div>`);
   // Only `equal` is shown as success; a vacuous verdict compared nothing and is no pass.
-  if (m.verdict) sec.push(`<div class="verdict ${m.verdict.kind === 'equal' ? 'ok' : m.verdict.kind}" id="verdict">${withRules(m.verdict.text, o)}</div>`);
-  if (m.notes.length > 0) sec.push(`<div class="notes" id="notes">${m.notes.map((n) => `<p>${withRules(n, o)}</p>`).join('')}</div>`);
-  if (m.source) sec.push(`<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${escapeHtml(m.source.text)}</pre></section>`);
-  if (m.programs.length > 0) {
-    const items = m.programs.map((p, i) => {
-      const prev = m.programs[i - 1];
-      const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
-      const tree = p.tree ? `<h4>Loop nest of ${escapeHtml(p.label)}</h4>${loopTreeHtml(p.tree, prev ? p.changes ?? [] : undefined, i === m.programs.length - 1)}` : '';
-      if (!prev) return `${title}${tree}<h4>Program</h4><pre>${escapeHtml(p.text)}</pre>`;
-      const diff = lineDiff(prev.text.split('\n'), p.text.split('\n'));
-      const lines = diff.map((d) => (d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`));
-      return `${title}${tree}<h4>Text diff</h4><pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
-    });
-    sec.push(`<section id="programs"><h2>Programs T0 … T${m.programs.length - 1}</h2>${items.join('')}</section>`);
-  }
+  if (m.verdict) add('verdict', `<div class="verdict ${m.verdict.kind === 'equal' ? 'ok' : m.verdict.kind}" id="verdict">${withRules(m.verdict.text, o)}</div>`);
+  if (m.notes.length > 0) add('notes', `<div class="notes" id="notes">${m.notes.map((n) => `<p>${withRules(n, o)}</p>`).join('')}</div>`);
+  if (m.source) add('algorithm', `<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${funcLinks(m.source.text, m.funcs ?? [])}</pre></section>`);
+  if (m.programs.length > 0) add('programs', once(m.programs, o, () => programsHtml(m.programs, o)));
   if (m.bounds) {
     const b = m.bounds;
-    sec.push(
+    add('bounds', once(b, o, () =>
       `<section id="bounds"><h2>Bounds</h2><h3>Holes</h3><pre>${escapeHtml(b.holes.join('\n') || '(none)')}</pre><h3>Query 𝓑(T)</h3><pre>${withRules(b.query, o)}</pre>` +
-        `<h3>Completion by ${escapeHtml(b.engine)}</h3>${b.failure ? `<p class="notes">The engine failed: ${withRules(b.failure, o)}</p>` : ''}<pre>${escapeHtml(b.completion.join('\n'))}</pre></section>`,
-    );
+        `<h3>Completion by ${escapeHtml(b.engine)}</h3>${b.failure ? `<p class="notes">The engine failed: ${withRules(b.failure, o)}</p>` : ''}<pre>${escapeHtml(b.completion.join('\n'))}</pre></section>`));
   }
-  if (m.output) sec.push(`<section id="output"><h2>Output <code>${escapeHtml(m.output.func)}</code> on ${m.output.window.map(([a, n]) => `[${a}, ${a + n})`).join(' × ')}</h2>${outputHtml(m.output)}</section>`);
-  if (m.space) sec.push(`<section id="space"><h2>Iteration space of <code>${escapeHtml(m.space.func)}</code></h2>${spaceHtml(m.space)}</section>`);
-  if (m.machine) {
-    sec.push(`<section id="machine"><h2>The machine on ${escapeHtml(m.machine.window)}</h2>${stepperHtml('machine-steps', m.machine.steps, o)}${m.machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${withRules(m.machine.outcome, o)}</code></p></section>`);
+  const output = m.output;
+  if (output) add('output', once(output, o, () => `<section id="output"><h2>Output <code>${escapeHtml(output.func)}</code> on ${output.window.map(([a, n]) => `[${a}, ${a + n})`).join(' × ')}</h2>${outputHtml(output)}</section>`));
+  const space = m.space;
+  if (space) add('space', once(m.pictures ?? space, o, () => spaceSection(space, m.programs.map((p) => p.label), m.pictures, o)));
+  const machine = m.machine;
+  if (machine) {
+    add('machine', once(machine, o, () => `<section id="machine"><h2>The machine on ${escapeHtml(machine.window)}</h2>${stepperHtml('machine-steps', machine.steps, o, undefined, machine.program)}${machine.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}<p>Outcome: <code>${withRules(machine.outcome, o)}</code></p></section>`));
   }
-  if (m.derivation) {
-    const folded = foldDerivation(m.derivation.tree);
-    const d = m.derivation;
-    const depth = d.depth === undefined ? '' : `<p class="notes">The whole derivation takes more than ${d.budget} steps; it is shown to depth ${d.depth} as <code>refsem explain --depth ${d.depth}</code> prints it: a func access below is <em>not expanded</em>, its value taken from the evaluator.</p>`;
-    sec.push(`<section id="derivation"><h2>Derivation of <code>${escapeHtml(d.point)}</code></h2>${depth}${d.truncated ? `<p class="notes">Only the first ${d.nodes} nodes of the derivation are shown.</p>` : ''}<div class="proofwrap">${proofHtml(folded, o, 3)}</div></section>`);
+  const d = m.derivation;
+  if (d) {
+    add('derivation', once(d, o, () => {
+      const depth = d.depth === undefined ? '' : `<p class="notes">The whole derivation takes more than ${d.budget} steps; it is shown to depth ${d.depth} as <code>refsem explain --depth ${d.depth}</code> prints it: a func access below is <em>not expanded</em>, its value taken from the evaluator.</p>`;
+      return `<section id="derivation"><h2>Derivation of <code>${escapeHtml(d.point)}</code></h2>${depth}${d.truncated ? `<p class="notes">Only the first ${d.nodes} nodes of the derivation are shown.</p>` : ''}<div class="proofwrap">${proofHtml(foldDerivation(d.tree), o, 3)}</div></section>`;
+    }));
   }
   if (m.perceus) {
     const p = m.perceus;
-    sec.push(`<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3 id="heap">Heap machine</h3><p>Result: <code>${escapeHtml(p.result)}</code></p>${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}${stepperHtml('heap-steps', p.steps, o, { graphs: p.graphs, start: p.heap ? p.heap.step - 1 : 0 })}</section>`);
+    add('perceus', `<section id="perceus"><h2>Perceus</h2><h3>Translated program</h3><pre>${escapeHtml(p.translated)}</pre><h3 id="heap">Heap machine</h3><p>Result: <code>${escapeHtml(p.result)}</code></p>${p.truncated ? '<p class="notes">Only the first steps are shown.</p>' : ''}${stepperHtml('heap-steps', p.steps, o, { graphs: p.graphs, start: p.heap ? p.heap.step - 1 : 0 })}</section>`);
   }
-  const body = sec.join('\n');
-  return body + rulesAppendix(body, o);
+  const appendix = rulesAppendix(sec.map((x) => x.html), o);
+  if (appendix) add('rules', appendix);
+  return sec;
+}
+
+/**
+ * The iteration-space section: the picture of the last program, and a choice of the program drawn
+ * ([REPORT-SPACE-EACH]) when the page holds every program's picture (each distinct one once, in a
+ * template) or the host draws the chosen one (the playground).
+ */
+function spaceSection(space: NonNullable<ReportModel['space']>, labels: readonly string[], pictures: ReportModel['pictures'], o: RenderOptions): string {
+  const last = labels.length - 1;
+  const choice = labels.length > 1 && (pictures || o.pictureChoice)
+    ? `<p class="picturechoice"><label>the picture of <select class="picture-of">${labels.map((l, i) => `<option value="${i}"${i === last ? ' selected' : ''}>${escapeHtml(l)}</option>`).join('')}</select></label></p>`
+    : '';
+  const kept = new Map<string, number[]>();
+  pictures?.forEach((p, i) => {
+    const html = p.space ? spaceHtml(p.space) : `<p class="notes">No picture of ${escapeHtml(p.label)}: ${withRules(p.error ?? '', o)}</p>`;
+    kept.set(html, [...(kept.get(html) ?? []), i]);
+  });
+  const templates = [...kept].map(([html, of]) => `<template class="picture" data-of=" ${of.join(' ')} ">${html}</template>`).join('');
+  return `<section id="space"><h2>Iteration space of <code>${escapeHtml(space.func)}</code></h2>${choice}<div class="spacebox" data-of="${last}">${spaceHtml(space)}</div>${templates}</section>`;
+}
+
+/** The source with each func name marked, for the links between a func and its views ([REPORT-LINKS]). */
+function funcLinks(text: string, funcs: readonly string[]): string {
+  const names = new Set(funcs);
+  return escapeHtml(text).replace(/[A-Za-z_]\w*/g, (w) => (names.has(w) ? `<span class="fn" data-func="${w}">${w}</span>` : w));
+}
+
+/** T0 … Tn: each program's loop nest with the directive's change marked, and its text diff from the one before. */
+function programsHtml(programs: ReportModel['programs'], o: RenderOptions): string {
+  const items = programs.map((p, i) => {
+    const prev = programs[i - 1];
+    const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
+    const tree = p.tree ? `<h4>Loop nest of ${escapeHtml(p.label)}</h4>${loopTreeHtml(p.tree, prev ? p.changes ?? [] : undefined, i === programs.length - 1)}` : '';
+    if (!prev) return `${title}${tree}<h4>Program</h4><pre>${escapeHtml(p.text)}</pre>`;
+    const lines = foldUnchanged(lineDiff(prev.text.split('\n'), p.text.split('\n'))).map((d) =>
+      typeof d === 'number' ? `<span class="fold">  … ${d} unchanged line${d === 1 ? '' : 's'}</span>` : d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`,
+    );
+    return `${title}${tree}<h4>Text diff</h4><pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
+  });
+  return `<section id="programs"><h2>Programs T0 … T${programs.length - 1}</h2>${items.join('')}</section>`;
+}
+
+/** The sections of a report, without the page around them. */
+export function reportBody(m: ReportModel, o: RenderOptions = {}): string {
+  return reportSections(m, o).map((x) => x.html).join('\n');
 }
 
 /** The whole page: the sections, the style, and the slider script. */
 export function renderReport(m: ReportModel, o: RenderOptions = {}): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document, { text: ${heapText.toString()}, svg: ${heapGraphSvg.toString()} });(${initSpaces.toString()})(document);(${initRules.toString()})(document);(${initLinks.toString()})(document);</script></body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.title)}</title><style>${REPORT_STYLE}</style></head>\n<body><h1>${escapeHtml(m.title)}</h1>\n${reportBody(m, o)}\n<script>(${initSteppers.toString()})(document, { text: ${heapText.toString()}, svg: ${heapGraphSvg.toString()} });(${initSpaces.toString()})(document);(${initPictures.toString()})(document, ${initSpaces.toString()});(${initRules.toString()})(document);(${initLinks.toString()})(document);</script></body></html>\n`;
 }

@@ -133,3 +133,29 @@ export function cellTile(s: IterationSpace, cell: readonly number[]): string {
     s.tileDepth,
   );
 }
+
+/**
+ * The smallest box of the window that holds the tile of its first point (the first in window order
+ * that was stored; parallel loops run their iterations in any order, so "computed first" would
+ * move with the run): the window a stepper runs so that it shows one whole tile
+ * ([REPORT-STEP-WINDOW]). Undefined when no point was stored.
+ */
+export function firstTileWindow(s: IterationSpace): [number, number][] | undefined {
+  const first = s.cells.findIndex((c) => c !== null);
+  if (first < 0) return undefined;
+  const tile = cellTile(s, s.cells[first]!);
+  const lo = s.window.map(() => Infinity);
+  const hi = s.window.map(() => -Infinity);
+  s.cells.forEach((cell, i) => {
+    if (!cell || cellTile(s, cell) !== tile) return;
+    // window order: the first dimension fastest
+    let rest = i;
+    s.window.forEach(([m, l], d) => {
+      const x = m + (rest % l);
+      rest = Math.floor(rest / l);
+      lo[d] = Math.min(lo[d]!, x);
+      hi[d] = Math.max(hi[d]!, x);
+    });
+  });
+  return s.window.map((_, d) => [lo[d]!, hi[d]! - lo[d]! + 1]);
+}

@@ -37,7 +37,7 @@ export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
     const reuses = reuseWatcher();
     const result = run(compile(annotated, false), {
       trace,
-      maxSteps: REPORT_LIMITS.machineSteps,
+      maxSteps: REPORT_LIMITS.heapSteps,
       check: (state, step) => {
         // the hook runs after the step that added the last trace line
         const shown = trace.length;
@@ -63,7 +63,7 @@ export function buildLambdaReport(req: LambdaReportRequest): ReportModel {
       perceus: {
         translated: printProgram(annotated),
         steps,
-        result: result.value !== undefined ? showRV(result.value) : stopped ? `not finished after ${REPORT_LIMITS.machineSteps} steps` : 'no value',
+        result: result.value !== undefined ? showRV(result.value) : stopped ? `not finished after ${REPORT_LIMITS.heapSteps} steps` : 'no value',
         truncated: stopped,
         ...(graph ? { heap: graph } : {}),
         graphs,

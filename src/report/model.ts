@@ -39,6 +39,8 @@ export interface MachineStep {
   readonly heap?: number;
   /** for the Halide machine, the memory the step touched ([REPORT-MEMORY]) */
   readonly mem?: StepMem;
+  /** for the Halide machine, the line (from 0) of the machine's `program` the step works in */
+  readonly line?: number;
 }
 
 /**
@@ -68,6 +70,8 @@ export interface ReportModel {
   /** the target against the algorithm on the window (def. 2.2/2.3): `equal` is success, anything else is not */
   readonly verdict?: { readonly kind: 'equal' | 'differs' | 'vacuous'; readonly text: string };
   readonly source?: { readonly file: string; readonly text: string };
+  /** the algorithm's funcs: their names in the source are linked to the views of them ([REPORT-LINKS]) */
+  readonly funcs?: readonly string[];
   readonly programs: readonly ProgramStep[];
   readonly bounds?: {
     readonly holes: readonly string[];
@@ -79,7 +83,16 @@ export interface ReportModel {
   readonly output?: OutputTable;
   /** which loop iteration wrote each output point, and what each tile computed of each producer */
   readonly space?: IterationSpace;
-  readonly machine?: { readonly window: string; readonly steps: readonly MachineStep[]; readonly outcome: string; readonly truncated: boolean };
+  /** the picture of each of T0 … Tn when asked for ([REPORT-SPACE-EACH]); `error` says why one has none */
+  readonly pictures?: readonly { readonly label: string; readonly space?: IterationSpace; readonly error?: string }[];
+  readonly machine?: {
+    readonly window: string;
+    /** the completed program the machine runs, printed; steps name their line of it */
+    readonly program: string;
+    readonly steps: readonly MachineStep[];
+    readonly outcome: string;
+    readonly truncated: boolean;
+  };
   readonly derivation?: {
     readonly point: string;
     readonly tree: DerivationNode;

@@ -66,7 +66,7 @@ export function spaceHtml(s: IterationSpace): string {
     : '';
   const window = `<rect class="window" x="${(wx - x0) * c}" y="${(wy - y0) * c}" width="${wl * c}" height="${wh * c}"/>`;
   const data = JSON.stringify({ x0, y0, c, oneD: s.window.length === 1, producers: flat }).replace(/<\//g, '<\\/');
-  const producerOptions = flat.map((p) => `<option>${escapeHtml(p.func)}</option>`).join('');
+  const producerOptions = flat.map((p) => `<option value="${escapeHtml(p.func)}">${escapeHtml(p.func)}</option>`).join('');
   const loops = s.loops.map((l) => `<code>${escapeHtml(l.name)}</code>${l.parallel ? ' (parallel)' : ''}`).join(', ');
   return [
     '<div class="space">',
@@ -95,6 +95,8 @@ interface SvgNode {
   value: string;
   /** set by `initSpaces`: colour the cells by mode `k` of the selector (the page's links use it) */
   colourBy?: (k: string) => void;
+  /** set by `initSpaces`: overlay producer `f` if the picture has it (the page's links use it) */
+  showProducer?: (f: string) => boolean;
 }
 
 interface SpaceData {
@@ -151,6 +153,12 @@ export function initSpaces(root: { querySelectorAll(selector: string): ArrayLike
     };
     colour.addEventListener('change', recolour);
     el.colourBy = (k) => ((colour.value = k), recolour());
+    el.showProducer = (f) => {
+      if (!producer?.querySelector(`option[value="${f}"]`)) return false;
+      producer.value = f;
+      draw();
+      return true;
+    };
     producer?.addEventListener('change', draw);
     el.querySelector('.cells')!.addEventListener('click', (e) => {
       const r = e.target?.closest('rect[data-tile]');

@@ -30,6 +30,11 @@ export interface StepEvent {
   readonly result: string;
   /** The memory the step touched: the cell [READ] read or [ASSN] wrote, or the buffer [ALLOC] made. */
   readonly mem?: MemEvent;
+  /**
+   * The program's statement the step works in (the redex's statement, or the statement whose
+   * expression holds it); none for [TGT-REALIZE], [END] and the sequencing of a finished statement.
+   */
+  readonly stmt?: Stmt;
 }
 
 /** A step's effect on σ, for views of the store (spec/report.md, [REPORT-MEMORY]). */
@@ -226,10 +231,11 @@ export class Machine {
   }
 
   /** [REDUCE]: one step is the decomposition E[r], one axiom r → r', and E[r']. */
-  step(t: Term): { next: Term; frames: number } {
+  step(t: Term): { next: Term; frames: number; stmt?: Stmt } {
     const { ctx, redex } = decompose(t);
     const r = redex.k === 'stmt' ? this.contract(redex.t) : this.contractExpr(redex.e, redex.site);
-    return { next: plug(ctx, r), frames: ctx.length };
+    const stmt = redex.k === 'expr' ? redex.site : (redex.t as { o?: Stmt }).o;
+    return { next: plug(ctx, r), frames: ctx.length, ...(stmt ? { stmt } : {}) };
   }
 
   /** The expression axioms [TGT-VAR], [EVAL], [READ]. */
@@ -370,6 +376,7 @@ export class Machine {
     for (;;) {
       let next: Term | Buf;
       let frames = 0;
+      let stmt: Stmt | undefined;
       try {
         if (t === 'realize') {
           for (const [k, v] of bound) this.env.set(k, v);
@@ -380,14 +387,14 @@ export class Machine {
           if (out === undefined) throw new Stuck_({ kind: 'unallocated', func: p.output, site: programSite(p) });
           this.fire('END', `pipeline ${p.output}(…) : nop`, `the buffer of ${p.output}`);
           next = out;
-        } else ({ next, frames } = this.step(t));
+        } else ({ next, frames, stmt } = this.step(t));
       } catch (e) {
         if (e instanceof Stuck_) return { kind: 'stuck', stuck: e.stuck, steps };
         throw e;
       }
       if (steps >= max) return { kind: 'stuck', stuck: { kind: 'budget-exceeded', steps: max }, steps: max };
       steps++;
-      opts.onStep?.({ step: steps, rule: this.rule, reduce: frames > 0, frames, redex: this.redex, result: this.result, ...(this.mem ? { mem: this.mem } : {}) });
+      opts.onStep?.({ step: steps, rule: this.rule, reduce: frames > 0, frames, redex: this.redex, result: this.result, ...(this.mem ? { mem: this.mem } : {}), ...(stmt ? { stmt } : {}) });
       if (next instanceof Buf) return done(next.toBuffer(), steps, this.races);
       t = next;
     }

@@ -25,7 +25,7 @@ let url: string;
 let server: Server;
 let browser: Browser;
 let page: Page;
-const timings: Record<string, number> = {};
+const timings: Record<string, unknown> = {};
 const warnings: string[] = [];
 
 /** The points of harris (16×8 window, Halide-style schedule) the small-step machine writes while Σ has yo = 0, xo = 1. */
@@ -139,6 +139,8 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     await page.selectOption('#machine .rulekind', 'ASSN');
     await page.locator('#machine .runto').click();
     const [, func, at, value] = /\[ASSN\] (\w+)\[([^\]]*)\] <- (\S+)/.exec((await page.locator('#machine .steptext b').textContent()) ?? '')!;
+    // the statement of the step is the one marked in the program
+    expect(await page.locator('#machine pre.program .ln.now').textContent()).toContain(`${func}[`);
     const cell = page.locator(`#machine .memory .buf[data-func="${func}"] td.write`);
     expect(await cell.getAttribute('data-at')).toBe(at!.replace(/ /g, ''));
     expect(await cell.textContent()).toBe(value);
@@ -300,12 +302,56 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(await page.locator('#sched').getAttribute('data-error-line')).toBeNull();
   });
 
+  it('[REPORT-SPACE-EACH] picking a program draws its own picture, computed in the page', async () => {
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #machine');
+    const loopsDrawn = async () => (await page.locator('#space .spacebox select.colour option').allTextContents()).join('|');
+    expect(await loopsDrawn()).toContain('iteration of f.s0.xo');
+    await page.selectOption('#space select.picture-of', 'T0');
+    await page.waitForFunction(() => document.querySelector('#space .spacebox')?.getAttribute('data-of') === '0');
+    expect(await loopsDrawn()).not.toContain('f.s0.xo');
+    // T1 splits f.x, and g is still computed once at the root: one producer tile
+    await page.selectOption('#space select.picture-of', 'T1');
+    await page.waitForFunction(() => document.querySelector('#space .spacebox')?.getAttribute('data-of') === '1');
+    expect(await loopsDrawn()).toContain('iteration of f.s0.xo');
+    await page.locator('#space').screenshot({ path: join(ARTIFACTS, 'playground-space-T1.png') });
+  });
+
+  it('[REPORT-LINKS] hovering a func in the source marks it in the nests and overlays it on the picture; hovering T_i marks its line of the schedule', async () => {
+    await page.selectOption('#example', 'sec22');
+    await page.waitForSelector('#report #machine');
+    await page.locator('#algorithm .fn[data-func="g"]').first().hover();
+    expect(await page.locator('#algorithm .fn.linked').count()).toBe(await page.locator('#algorithm .fn[data-func="g"]').count());
+    expect(await page.locator('#programs li.linked[data-key="label g"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('#space select.producer').inputValue()).toBe('g');
+    expect(await page.locator('#space .overlay circle.computed').count()).toBeGreaterThan(0);
+    await page.locator('#programs h3#T2').hover();
+    // T2 comes from the schedule's line `compute-at g at f.xo`
+    const line = (await page.inputValue('#sched')).split('\n').indexOf('compute-at g at f.xo') + 1;
+    expect(await page.locator('#sched').getAttribute('data-linked-line')).toBe(String(line));
+    await page.locator('#algorithm h2').hover();
+    expect(await page.locator('#sched').getAttribute('data-linked-line')).toBeNull();
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-func-links.png') });
+  });
+
   it('re-renders after an edit are timed for Harris on 8×8 and blur on 16×16 (recorded, not asserted)', async () => {
     await page.selectOption('#example', 'harris');
     await page.waitForSelector('#report #space');
     await afterEdit(page, () => page.fill('#window', '0+8,0+8'));
+    // Three kinds of edit, since each recomputes different stages ([REPORT-INCREMENTAL]).
+    // the page shows all but the machine first; the machine's section follows in the next task
+    const split = async () => ({ ...(JSON.parse((await page.locator('#timing').getAttribute('data-split'))!) as object), 'with the machine': Math.round(Number(await page.locator('#timing').getAttribute('data-complete-ms'))) });
     await afterEdit(page, () => page.fill('#point', 'harris(1, 1)'));
     timings['harris 8x8 after an edit (ms)'] = await timing(page);
+    timings['harris 8x8 after an edit of the point: where the time went (ms)'] = await split();
+    await afterEdit(page, () => page.fill('#window', '0+8,1+8'));
+    timings['harris 8x8 after an edit of the window (ms)'] = await timing(page);
+    timings['harris 8x8 after an edit of the window: where the time went (ms)'] = await split();
+    const sched = await page.inputValue('#sched');
+    await afterEdit(page, () => page.fill('#sched', sched.replace(/\nstore-at ixy at harris\.s0\.xo\n?$/, '\n')));
+    timings['harris 8x8 after an edit of the schedule (ms)'] = await timing(page);
+    timings['harris 8x8 after an edit of the schedule: where the time went (ms)'] = await split();
+    expect(await page.locator('#report #programs h3').count()).toBe(17);
     await page.selectOption('#example', 'blur');
     await page.waitForSelector('#report #space');
     await afterEdit(page, () => page.fill('#window', '0+16,0+16'));
@@ -338,7 +384,7 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
     const { runCli } = await import('../support/cli.js');
     const dir = mkdtempSync(join(tmpdir(), 'refsem-html-'));
     const file = join(dir, 'r.html');
-    expect((await runCli(['html', join(root, 'examples', 'sec22.alg'), '--schedule', join(root, 'examples', 'sec22.sched'), '-o', file])).code).toBe(0);
+    expect((await runCli(['html', join(root, 'examples', 'sec22.alg'), '--schedule', join(root, 'examples', 'sec22.sched'), '--pictures', 'every', '-o', file])).code).toBe(0);
     const b = await launchChromium();
     try {
       const p = await b.newPage();
@@ -365,6 +411,14 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
       await p.locator('#programs a.rule[data-rule="SPLIT"]').first().click();
       expect(await p.locator('#rulepanel h3').textContent()).toMatch(/^\[SPLIT\]/);
       expect(await p.locator('#space .cells rect[data-tile]').count()).toBe(8);
+      // [REPORT-SPACE-EACH] the page holds every program's picture: T0 has no split loops, T3 has
+      const loopsDrawn = async () => (await p.locator('#space .spacebox select.colour option').allTextContents()).join('|');
+      expect(await loopsDrawn()).toContain('iteration of f.s0.xo');
+      await p.selectOption('#space select.picture-of', 'T0');
+      expect(await loopsDrawn()).not.toContain('f.s0.xo');
+      expect(await loopsDrawn()).toContain('iteration of f.s0.x');
+      await p.selectOption('#space select.picture-of', 'T3');
+      expect(await loopsDrawn()).toContain('iteration of f.s0.xo');
       const harris = join(dir, 'harris.html');
       const t0 = performance.now();
       expect((await runCli(['html', join(root, 'examples', 'harris.alg'), '--schedule', join(root, 'examples', 'harris.halide'), '-o', harris])).code).toBe(0);
@@ -374,6 +428,9 @@ describe.runIf(hasChromium)('refsem html in Chromium', () => {
       expect(bytes).toBeLessThanOrEqual(1.5e6);
       await p.goto(`file://${harris}`);
       expect(await p.locator('#space .cells rect[data-tile]').count()).toBe(64);
+      // [REPORT-STEP-WINDOW] the machine runs the whole first 8×8 tile, within the page's size
+      expect(await p.locator('#machine h2').textContent()).toBe('The machine on [0, 8) × [0, 8)');
+      expect(await p.locator('#machine p code').last().textContent()).toMatch(/^done after \d+ steps/);
       await p.setViewportSize({ width: 1280, height: 800 });
       await p.screenshot({ path: join(ARTIFACTS, 'html-report-harris.png') });
       const phone = await b.newPage({ viewport: { width: 390, height: 844 } });

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_EXPANDED } from '../../src/alg-semantics/spec-eval.js';
-import { buildReport, REPORT_LIMITS } from '../../src/report/build.js';
-import { reportBody } from '../../src/report/html.js';
+import { buildReport, pictureOf, ReportCache, REPORT_LIMITS } from '../../src/report/build.js';
+import { reportBody, reportSections } from '../../src/report/html.js';
 import type { DerivationNode } from '../../src/report/model.js';
 import { runCli } from '../support/cli.js';
 import { example, examplesDir, scratch } from '../support/files.js';
@@ -36,7 +36,9 @@ describe('buildReport', () => {
     expect(m.bounds!.completion.some((l) => l.startsWith('?mem.len(g.x) = '))).toBe(true);
   });
 
-  it('steps the machine on the first points and derives the first point', () => {
+  it('steps the machine on the first tile and derives the first point', () => {
+    // sec22 splits f.x by 3 and computes g per tile: the first tile is x in [0, 3)
+    expect(m.machine!.window).toBe('[0, 3)');
     expect(m.machine!.steps.length).toBeGreaterThan(10);
     expect(m.machine!.steps.some((s) => s.rule.id === 'FOR-ITER')).toBe(true);
     expect(m.machine!.outcome).toMatch(/^done after \d+ steps/);
@@ -58,6 +60,15 @@ describe('buildReport', () => {
     }
     expect(f.size).toBeGreaterThan(0);
     for (const [x, v] of f) expect(v).toBe(m.output!.values[Number(x)]);
+  });
+
+  it('[REPORT-STEPPER] each step of a statement names its line of the program the machine runs', () => {
+    const lines = m.machine!.program.split('\n');
+    const assn = m.machine!.steps.filter((s) => s.rule.id === 'ASSN');
+    expect(assn.length).toBeGreaterThan(0);
+    for (const s of assn) expect(lines[s.line!]).toContain(`${s.mem!.func}[`);
+    for (const s of m.machine!.steps.filter((x) => x.rule.id === 'FOR-ITER')) expect(lines[s.line!]).toMatch(/^\s*for /);
+    expect(m.machine!.steps[0]!.line).toBeUndefined();
   });
 
   it('a program with an error gives its located message and no later section', () => {
@@ -101,7 +112,7 @@ describe('regressions of the report', () => {
     const text = `pipeline f0() {\n  func f16(x) = x;\n${funcs.join('\n')}\n}\n`;
     const m = buildReport({ source: { file: 'deep.alg', text }, window: [[0, 1]] });
     expect(m.errors).toEqual([]);
-    expect(m.derivation).toMatchObject({ point: 'f0(0)', depth: REPORT_LIMITS.derivationDepth, budget: REPORT_LIMITS.derivationSteps });
+    expect(m.derivation).toMatchObject({ point: 'f0(0)', depth: REPORT_LIMITS.derivationDepth, budget: REPORT_LIMITS.derivationNodes });
     const rules = (n: DerivationNode): string[] => [n.rule.id, ...n.children.flatMap(rules)];
     expect(rules(m.derivation!.tree)).toContain(NOT_EXPANDED);
     expect(m.derivation!.tree.text).toMatch(/⇓ \d+$/);
@@ -110,8 +121,23 @@ describe('regressions of the report', () => {
     expect(page).toContain('<span class="rule notexp"');
   });
 
+  it('[REPORT-STEP-WINDOW] the stepper runs one whole tile: Harris in 8×8 tiles, blur in 4×2 tiles, to the end', () => {
+    const cases: [string, string, [number, number][]][] = [['harris.alg', 'harris.sched', [[0, 8], [0, 8]]], ['blur.alg', 'blur.sched', [[0, 4], [0, 2]]]];
+    for (const [alg, sched, tile] of cases) {
+      const r = buildReport({ source: { file: alg, text: example(alg) }, schedule: { file: sched, text: example(sched) } });
+      expect(r.machine!.window).toBe(tile.map(([m, l]) => `[${m}, ${m + l})`).join(' × '));
+      expect(r.machine!.outcome).toMatch(/^done after \d+ steps/);
+      // every point of the tile is written by the machine
+      const out = r.space!.func;
+      const written = new Set(r.machine!.steps.filter((x) => x.mem?.kind === 'write' && x.mem.func === out).map((x) => x.mem!.at.join(',')));
+      const [[x0, xn], [y0, yn]] = tile as [[number, number], [number, number]];
+      for (let y = y0; y < y0 + yn; y++) for (let x = x0; x < x0 + xn; x++) expect(written.has(`${x},${y}`)).toBe(true);
+    }
+  });
+
   it('the machine stopped by the report’s step limit says so, and does not call itself stuck', () => {
-    const m = buildReport({ source: { file: 'blur.alg', text: example('blur.alg') }, schedule: { file: 'blur.sched', text: example('blur.sched') }, stepWindow: [[0, 8], [0, 8]] });
+    // one point whose reduction takes more steps than a report runs
+    const m = buildReport({ source: { file: 'long.alg', text: `pipeline f() {\n  func f(x) {\n    0;\n    rdom(r = (0, ${REPORT_LIMITS.machineSteps})) in (x) <- f(x) + r;\n  }\n}\n` }, window: [[0, 1]] });
     expect(m.machine!.truncated).toBe(true);
     expect(m.machine!.outcome).toMatch(/^step limit reached: /);
     expect(m.machine!.outcome).not.toMatch(/stuck/);
@@ -192,5 +218,66 @@ describe('refsem html of a λ1 program', () => {
     expect(page).toContain('<section id="perceus">');
     expect(page).toContain('Cons@ru1');
     expect(page).toContain('reserved for reuse');
+  });
+});
+
+describe('[REPORT-INCREMENTAL] a cached build', () => {
+  const cache = new ReportCache();
+  const req = { source: sec22, schedule: sched, window: [[0, 6]] as [number, number][] };
+
+  it('is the same report as a fresh build, after any sequence of edits', () => {
+    const edits = [{ ...req, point: 'g(2)' }, { ...req, window: [[1, 5]] as [number, number][] }, { ...req, schedule: { file: 's.sched', text: 'split f.x by 2\n' } }, req];
+    for (const e of edits) expect(buildReport(e, cache)).toEqual(buildReport(e));
+  });
+
+  it('reuses every stage a new point does not touch, and writes their HTML once', () => {
+    const again = buildReport({ ...req, point: 'f(3)' }, cache);
+    const before = buildReport(req, cache);
+    expect(again.programs).toBe(before.programs);
+    expect(again.bounds).toBe(before.bounds);
+    expect(again.machine).toBe(before.machine);
+    expect(again.derivation).not.toBe(before.derivation);
+    expect(again.derivation!.point).toBe('f(3)');
+    const [a, b] = [reportSections(again), reportSections(before)];
+    expect(a.find((x) => x.id === 'machine')!.html).toBe(b.find((x) => x.id === 'machine')!.html);
+  });
+
+  it('leaves the machine out when asked, and only the machine; `kept` gives it only when the cache has it', () => {
+    const m = buildReport({ ...req, machine: false }, cache);
+    expect(m.machine).toBeUndefined();
+    const whole = buildReport(req, cache);
+    expect({ ...whole, machine: undefined }).toEqual({ ...m, machine: undefined });
+    expect(buildReport({ ...req, machine: 'kept' }, cache).machine).toBe(whole.machine);
+    expect(buildReport({ ...req, window: [[1, 4]], machine: 'kept' }, cache).machine).toBeUndefined();
+  });
+});
+
+describe('[REPORT-SPACE-EACH] a picture for each program', () => {
+  const req = { source: sec22, schedule: sched, window: [[0, 6]] as [number, number][], pictures: 'every' as const };
+  const m = buildReport(req);
+
+  it('draws each of T0 … Tn, the last being the picture of the program that runs', () => {
+    expect(m.pictures!.map((p) => p.label)).toEqual(['T0', 'T1', 'T2', 'T3']);
+    expect(m.pictures![3]!.space).toEqual(m.space);
+    // T0 has one loop over f.x; the split of T1 makes two
+    expect(m.pictures![0]!.space!.loops.map((l) => l.name)).toEqual(['f.s0.x']);
+    expect(m.pictures![1]!.space!.loops.map((l) => l.name)).toEqual(['f.s0.xo', 'f.s0.xi']);
+    // g is computed at the root in T1 and per tile of f in T2
+    expect(m.pictures![1]!.space!.producers.find((p) => p.func === 'g')!.tiles.map((t) => t.tile)).toEqual(['']);
+    const perTile = m.pictures![2]!.space!.producers.find((p) => p.func === 'g')!.tiles.filter((t) => t.points.length > 0);
+    expect(perTile.map((t) => t.tile).sort()).toEqual(['xo=0', 'xo=1']);
+  });
+
+  it('pictureOf gives the same picture from a cache, and says when there is no such program', () => {
+    const cache = new ReportCache();
+    for (const i of [0, 2]) expect(pictureOf(req, i, cache).space).toEqual(m.pictures![i]!.space);
+    expect(pictureOf(req, 9, cache).error).toBe('there is no program T9');
+  });
+
+  it('a file page holds each distinct picture once and a choice of program', () => {
+    const page = reportBody(m);
+    expect(page).toContain('<select class="picture-of">');
+    expect(page.match(/<template class="picture"/g)!.length).toBe(new Set(m.pictures!.map((p) => JSON.stringify(p.space))).size);
+    expect(reportBody(buildReport({ ...req, pictures: 'last' }))).not.toContain('picture-of');
   });
 });

@@ -88,7 +88,7 @@ describe('renderReport', () => {
       { label: 'T1', directive: 'split f.s0.x into xo, xi by 3', rule: { id: 'SPLIT' }, text: 'for f.s0.xo in (0, 2) do f[x] <- x' },
     ],
     output: { func: 'f', window: [[0, 3]], values: ['1', '5', 'ε_rdom'] },
-    machine: { window: '[0, 3)', steps: [{ rule: { id: 'FOR-ITER' }, text: 'for </script> x' }], outcome: 'done', truncated: false },
+    machine: { window: '[0, 3)', program: 'for f.s0.x in (0, 3) do f[x] <- x', steps: [{ rule: { id: 'FOR-ITER' }, text: 'for </script> x', line: 0 }], outcome: 'done', truncated: false },
   };
   const rules = new Map([['SPLIT', { id: 'SPLIT', heading: '[SPLIT] Splitting a loop', chapter: 'spec/schedule.md', text: 'A loop of extent n … ⟨é⟩' }]]);
   const page = renderReport(model, { rules });

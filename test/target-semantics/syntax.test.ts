@@ -7,7 +7,8 @@ import { UserError } from '../../src/diag.js';
 import { arbTgtProgram } from '../../src/fuzz/arbitraries/tgt.js';
 import { holesOf } from '../../src/target-semantics/holes.js';
 import { parseStmtText, parseTgt } from '../../src/target-semantics/parse.js';
-import { printStmt, printTgt } from '../../src/target-semantics/print.js';
+import { printStmt, printTgt, printTgtLines } from '../../src/target-semantics/print.js';
+import { visitStmts } from '../../src/target-semantics/walk.js';
 import { examplesDir } from '../support/files.js';
 import { stripLocs, tgt } from './support.js';
 
@@ -28,6 +29,19 @@ describe('Tgt syntax', () => {
         expect(stripLocs(parseTgt(printTgt(p), 'rt.tgt'))).toEqual(stripLocs(p));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('printTgtLines prints the same text and puts each statement on the line it starts on', () => {
+    fc.assert(
+      fc.property(arbTgtProgram(), (p) => {
+        const { text, lineOf } = printTgtLines(p);
+        expect(text).toBe(printTgt(p));
+        const lines = text.split('\n');
+        // an if's nop else is not printed, so it alone may have no line
+        visitStmts(p.body, (s) => (lineOf.has(s) ? expect(lines[lineOf.get(s)!]).toContain(printStmt(s).trim().split('\n')[0]) : expect(s.k).toBe('nop')));
+      }),
+      { numRuns: 200 },
     );
   });
 

@@ -21,6 +21,7 @@ interface Opts {
   point?: string;
   budget?: string;
   step?: string;
+  pictures: string;
   out: string;
 }
 
@@ -31,11 +32,12 @@ export const register: Register = (program, io) => {
     .argument('<prog>', 'algorithm (.alg) or λ1 program (.lam)')
     .option('--schedule <file>', 'schedule to apply after lowering')
     .option('--directive <module.mjs>', 'user directive module the schedule uses (repeatable)', collect, [])
-    .option('--window <MIN+LEN,...>', `output window, stepped through on the machine too (at most ${REPORT_LIMITS.stepPoints} points; default ${DEFAULT_WINDOW.min}+${DEFAULT_WINDOW.len} per dimension, the machine on its first points)`)
+    .option('--window <MIN+LEN,...>', `output window, stepped through on the machine too (at most ${REPORT_LIMITS.stepPoints} points; default ${DEFAULT_WINDOW.min}+${DEFAULT_WINDOW.len} per dimension, the machine on the first tile the program computes)`)
     .option('--param <NAME=INT>', 'pipeline parameter (repeatable)', collect, [])
     .option('--engine <name|module.mjs>', 'bounds engine: beta0, beta1 or a plug-in module', 'beta1')
     .option('--point <f(c,...)>', 'the point whose derivation is shown (default: the first point of the window)')
     .option('--budget <N>', `steps each evaluation on the page may take (default ${REPORT_LIMITS.evalSteps}); a larger one is reported on the page`)
+    .option('--pictures <which>', 'iteration-space pictures: last (of Tn) or every (of each of T0 … Tn, the reader picks one; a larger page)', 'last')
     .option('--step <N>', 'with a λ1 program: the step whose heap is drawn as a graph (default: the first step with the largest heap)')
     .requiredOption('-o, --out <file>', 'the HTML file to write')
     .action(async (prog: string, o: Opts) => {
@@ -52,8 +54,10 @@ export const register: Register = (program, io) => {
       if (points > REPORT_LIMITS.stepPoints) {
         throw new UserError(`the window has ${points} points; a report steps through at most ${REPORT_LIMITS.stepPoints}`, CLI_LOC, 'give a smaller --window (refsem exec runs large windows)');
       }
+      if (o.pictures !== 'last' && o.pictures !== 'every') throw new UserError(`--pictures ${o.pictures}: not a choice of pictures`, CLI_LOC, 'write --pictures last or --pictures every');
       const model = buildReport({
         source,
+        pictures: o.pictures,
         ...(o.schedule !== undefined ? { schedule: readSource(o.schedule) } : {}),
         ...(window ? { window, stepWindow: window } : {}),
         params: Object.fromEntries([...parseParams(o.param)].map(([k, v]) => [k, Number(v)])),
