@@ -118,6 +118,9 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(after[1]).toMatch(/^T1 after split blur_y\.x by 8/);
     expect(await page.locator('#report #verdict.ok').textContent()).toContain('[VERDICT-EQUAL]');
     expect(await page.locator('#report #output td').count()).toBe(64 * 64);
+    // a 64×64 output table scrolls inside its own box and stays in the report's column
+    expect(await page.locator('#report').evaluate((r) => r.scrollWidth - r.clientWidth)).toBeLessThanOrEqual(1);
+    expect(await page.locator('#report #output .outwrap').evaluate((w) => w.scrollWidth > w.clientWidth)).toBe(true);
     timings['blur 64x64 after an edit (ms)'] = await timing(page);
   });
 
