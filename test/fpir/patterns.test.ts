@@ -8,7 +8,8 @@ import { orderViolation } from '../../src/fpir/lift-order.js';
 import { parseFpir } from '../../src/fpir/parse.js';
 import { printFpir } from '../../src/fpir/print.js';
 import { selectInstructions, summarize } from '../../src/fpir/select.js';
-import { isolated, proveLifting } from '../../src/fpir/prove-rules.js';
+import { isolated, proveLifting, proveLowering } from '../../src/fpir/prove-rules.js';
+import { LOWERING_RULES } from '../../src/fpir/lower-rules.js';
 import { shutdownZ3 } from '../../src/expr/smt.js';
 import { INTRINSICS } from '../../src/fpir/intrinsics.js';
 import { NEON_PACKAGES, checkTableOnCpu, neonToolchain } from '../../src/codegen/fpir-harness.js';
@@ -83,6 +84,18 @@ describe('FPIR-PROVE', () => {
     const q = await proveLifting({ name: 'wrong', lhs: 'i32(x_u16) << c0_i32', rhs: 'i32(widening_shl(x_u16, c0_u16)) + 1' });
     expect(q).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/x_u16=/) });
   }, 60_000);
+  it('proves the signed high-half products: the product formed once at the width of its factors, lanes one at a time, factors narrowed by the precondition', async () => {
+    const lifting = (n: string) => proveLifting(LIFTING_RULES.find((r) => r.name === n)!);
+    expect((await lifting('lift-mul-shr-high-half-i32')).status).toBe('proved');
+    expect((await lifting('lift-widening-mul-i32')).status).toBe('proved');
+    const lowering = (n: string) => proveLowering(LOWERING_RULES.find((r) => r.name === n)!);
+    expect((await lowering('lower-avx2-mul-i64-factors-fit-i32')).status).toBe('proved');
+    // The narrow product still sees every bit: dropping the bound on one factor is refuted, and
+    // a high half taken one bit too low is refuted too.
+    const unbounded = { ...LOWERING_RULES.find((r) => r.name === 'lower-avx2-mul-i64-factors-fit-i32')!, pre: '(x_i64 >= -2147483648) & (x_i64 <= 2147483647)' };
+    expect((await proveLowering(unbounded)).status).toBe('refuted');
+    expect(await proveLifting({ name: 'wrong', lhs: 'i16(widening_mul(x_i16, y_i16) >> 15)', rhs: 'mul_shr(x_i16, y_i16, 15)' })).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/x_i16=-32768 y_i16=-32768/) });
+  }, 120_000);
   it('a trap of Z3\'s wasm build leaves its rule unknown with the trap as reason, and the next rule gets a fresh Z3', async () => {
     const trapped = await isolated(async () => {
       throw new WebAssembly.RuntimeError('memory access out of bounds');
