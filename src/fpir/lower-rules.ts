@@ -81,6 +81,10 @@ const AVX2: readonly LoweringRule[] = [
   // A narrowing shift (§5.1.3): x86 has none; a shift then the pack. A u16 shifted by ≥ 1 is at
   // most 32767, where vpackuswb's signed reading is right (the i16 ones compose from the rules above).
   rule('avx2', 'saturating-shr-narrow-u16-u8', 'saturating_cast<u8>(x_u16 >> c0_u16)', '_mm256_permute4x64_epi64(_mm256_packus_epi16(_mm256_srli_epi16(x.0, c0), _mm256_srli_epi16(x.1, c0)), 216)', '(c0_u16 >= 1) & (c0_u16 <= 255)'),
+  // The rounding one: a shift by c0 − 1 then a rounding average with 0 adds the last bit shifted
+  // out (⌊(⌊x / 2^(c0−1)⌋ + 1) / 2⌋ = ⌊(x + 2^(c0−1)) / 2^c0⌋). c0 ≥ 2 keeps it at most 16384 for
+  // vpackuswb's signed reading (c0 = 1 rounds 65535 up to 32768).
+  rule('avx2', 'saturating-rounding-shr-narrow-u16-u8', 'saturating_cast<u8>(rounding_shr(x_u16, c0_u16))', `_mm256_permute4x64_epi64(_mm256_packus_epi16(${[0, 1].map((k) => `_mm256_avg_epu16(_mm256_srli_epi16(x.${k}, c0-1), _mm256_set1_epi16(0))`).join(', ')}), 216)`, '(c0_u16 >= 2) & (c0_u16 <= 256)'),
   ...x86Common('avx2'),
   // Compound (§3.3): x86 has no absolute difference; both saturating differences, one of them 0.
   rule('avx2', 'absd-u8', 'absd(x_u8, y_u8)', '_mm256_or_si256(_mm256_subs_epu8(x.0, y.0), _mm256_subs_epu8(y.0, x.0))'),
@@ -118,6 +122,9 @@ const AVX512: readonly LoweringRule[] = [
     '[_mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), c0), _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), c0)]'),
   rule('avx512', 'widening-shl-u8-signed', 'i16(widening_shl(x_u8, c0_u8))',
     '[_mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), c0), _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), c0)]'),
+  // The rounding narrowing shift as on AVX2, before the plain narrow below (which would take its
+  // outer cast); the unsigned saturating narrow also takes c0 = 1's 32768.
+  rule('avx512', 'saturating-rounding-shr-narrow-u16-u8', 'saturating_cast<u8>(rounding_shr(x_u16, c0_u16))', `[${[0, 1].map((k) => `_mm512_cvtusepi16_epi8(_mm512_avg_epu16(_mm512_srli_epi16(x.${k}, c0-1), _mm512_set1_epi16(0)))`).join(', ')}]`, '(c0_u16 >= 1) & (c0_u16 <= 256)'),
   // AVX-512 has a lane-wise unsigned saturating narrow: no precondition, no fix-up.
   rule('avx512', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', '[_mm512_cvtusepi16_epi8(x.0), _mm512_cvtusepi16_epi8(x.1)]'),
   // 64-bit lanes, used by the algorithm backend's vector code ([C-SELECT]).

@@ -15,7 +15,7 @@ import { LANES, type LoweringRule, REG_BITS } from './lower-rules.js';
 import { type Intrinsic, type RegType, regBits } from './intrinsics.js';
 import { applyIntrinsic, laneFormula, sources } from './machine.js';
 import { baseName, isConstWildcard } from './match.js';
-import { type RhsTerm, evalRhs } from './rhs.js';
+import { type RhsTerm, evalRhs, immParts } from './rhs.js';
 import { type BV, type Encoder, type ZBool, encoder, widestBits } from './smt.js';
 import { type RuleVerdict, checkRouting, joinLanes, rhsOf, split } from './verify-rules.js';
 import type { Ctx } from '../expr/smt.js';
@@ -220,7 +220,8 @@ export function proveLowering(r: LoweringRule, timeoutMs = 30_000): Promise<Proo
         if (t.k === 'part') return leaf(t.var, t.index);
         let imm: BV | number | undefined = typeof t.imm === 'number' ? t.imm : undefined;
         if (typeof t.imm === 'string') {
-          const s = consts.get(t.imm)!.v;
+          const [name, delta] = immParts(t.imm);
+          const s = consts.get(name)!.v.add(enc.val(BigInt(delta)));
           imm = s;
           const [lo, hi] = t.entry.imm!;
           immsOut.push(c.Or(s.slt(enc.val(BigInt(lo))), s.sgt(enc.val(BigInt(hi)))));
@@ -269,6 +270,10 @@ export async function proveSampled(verdicts: readonly RuleVerdict[], lifting: re
     }
     const lr = lowering.find((r) => r.name === v.rule);
     const p = await isolated(() => (lr ? proveLowering(lr, timeoutMs) : proveLifting(lifting.find((r) => r.name === v.rule)!, timeoutMs)));
+    // A fresh Z3 (a fresh wasm heap) for every rule: the terms of earlier rules stay in the heap
+    // until their JS handles are collected, and a heap that cannot grow aborts the whole process
+    // from the collector's callbacks, outside any proof a catch could guard.
+    await shutdownZ3();
     const ms = v.ms + p.ms;
     if (p.status === 'proved') out.push({ ...v, status: 'proved', proof: 'z3', ms });
     else if (p.status === 'refuted') out.push({ ...v, status: 'refuted', proof: 'z3', counterexample: p.reason!, ms });

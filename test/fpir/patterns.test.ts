@@ -57,6 +57,15 @@ describe('dot products and narrowing shifts select the seed’s instructions (FP
   ])('%s is the narrowing shift %s on Neon', (src, intrinsic) => {
     expect(selected(src, 'neon')).toMatchObject({ intrinsics: expect.arrayContaining([intrinsic]), portable: 0 });
   });
+  it('the rounding narrowing shift is vpsrlw by c0 − 1 then vpavgw with 0 on x86, packed for c0 ≥ 2 on AVX2', async () => {
+    const src = 'u8(min(u16((u32(x_u16) + 8) >> 4), 255))';
+    expect(selected(src, 'avx2')).toMatchObject({ rules: ['lower-avx2-saturating-rounding-shr-narrow-u16-u8'], intrinsics: expect.arrayContaining(['_mm256_avg_epu16', '_mm256_packus_epi16']), portable: 0 });
+    expect(selected('u8(min(u16((u32(x_u16) + 1) >> 1), 255))', 'avx2').rules).not.toContain('lower-avx2-saturating-rounding-shr-narrow-u16-u8');
+    // Without c0 ≥ 2 the pack reads 65535's rounded 32768 as negative: Z3 refutes it there.
+    const rule = LOWERING_RULES.find((r) => r.name === 'lower-avx2-saturating-rounding-shr-narrow-u16-u8')!;
+    expect(await proveLowering({ ...rule, pre: '(c0_u16 >= 1) & (c0_u16 <= 256)' })).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/^c0=1 x=\[.*65535/) });
+    await shutdownZ3();
+  }, 60_000);
   it('a narrowing shift by 17 is beyond Arm’s immediate range and is not selected', () => {
     expect(selected('i16(min(max(x_i32 >> 17, -32768), 32767))', 'neon').intrinsics).not.toContain('vqshrn_n_s32');
   });
