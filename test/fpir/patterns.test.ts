@@ -66,6 +66,14 @@ describe('dot products and narrowing shifts select the seed’s instructions (FP
     expect(await proveLowering({ ...rule, pre: '(c0_u16 >= 1) & (c0_u16 <= 256)' })).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/^c0=1 x=\[.*65535/) });
     await shutdownZ3();
   }, 60_000);
+  it('four products per lane are vpdpbusd on AVX2 (bytes interleaved four ways by unpacks) and udot/sdot on Neon (by zips)', () => {
+    const dot4 = (acc: string, x: string, y: string) => `x_${acc} + ${acc}(a_${x}) * ${acc}(b_${y}) + ${acc}(c_${x}) * ${acc}(d_${y}) + ${acc}(e_${x}) * ${acc}(f_${y}) + ${acc}(g_${x}) * ${acc}(h_${y})`;
+    expect(selected(dot4('i32', 'u8', 'i8'), 'avx2')).toMatchObject({ rules: ['lower-avx2-dot4-u8-i8'], intrinsics: expect.arrayContaining(['_mm256_dpbusd_avx_epi32', '_mm256_unpacklo_epi8', '_mm256_unpackhi_epi16']), portable: 0 });
+    expect(selected(dot4('u32', 'u8', 'u8'), 'neon')).toMatchObject({ rules: ['lower-neon-dot4-u8'], intrinsics: expect.arrayContaining(['vdotq_u32', 'vzip1q_u8', 'vzip2q_u8']), portable: 0 });
+    expect(selected(dot4('i32', 'i8', 'i8'), 'neon')).toMatchObject({ rules: ['lower-neon-dot4-i8'], intrinsics: expect.arrayContaining(['vdotq_s32', 'vzip1q_s8']), portable: 0 });
+    // Mixed signs have no Neon dot product (usdot is Armv8.6): no rule takes them.
+    expect(selected(dot4('i32', 'u8', 'i8'), 'neon').rules).not.toContain('lower-neon-dot4-i8');
+  });
   it('a narrowing shift by 17 is beyond Arm’s immediate range and is not selected', () => {
     expect(selected('i16(min(max(x_i32 >> 17, -32768), 32767))', 'neon').intrinsics).not.toContain('vqshrn_n_s32');
   });
@@ -127,10 +135,10 @@ const cross = neonToolchain();
 describe('FPIR-TABLE-CPU under qemu-aarch64', () => {
   it.skipIf(!cross)(`runs Neon entries and compares them with the interpreter (skipped without ${NEON_PACKAGES.join(', ')})`, async () => {
     // sdot/udot (quads routing) run with the dot product extension that qemu-aarch64's default CPU has.
-    const some = INTRINSICS.filter((e) => ['vqrdmulhq_s16', 'vmlal_u8', 'vqrshrn_n_u16', 'vget_high_s8', 'vdotq_s32', 'vdot_u32'].includes(e.name));
+    const some = INTRINSICS.filter((e) => ['vqrdmulhq_s16', 'vmlal_u8', 'vqrshrn_n_u16', 'vget_high_s8', 'vdotq_s32', 'vdot_u32', 'vzip1q_u8', 'vzip2q_s8'].includes(e.name));
     const lying = { ...some[0]!, name: 'vqdmulhq_s16' };
     const r = await checkTableOnCpu([...some, lying], { neon: true, samples: 1024 });
-    expect(r.entries.slice(0, -1).map((e) => e.status)).toEqual(Array(6).fill('validated'));
+    expect(r.entries.slice(0, -1).map((e) => e.status)).toEqual(Array(8).fill('validated'));
     expect(r.entries.at(-1)!.status).toBe('refuted');
   }, 120_000);
 });
