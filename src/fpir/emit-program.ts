@@ -7,8 +7,7 @@ import type { FExpr } from './ast.js';
 import { cCall, cLoad, cStore, cTargetAttr } from './emit-c.js';
 import type { Intrinsic, RegType, Target } from './intrinsics.js';
 import { LANES, REG_BITS } from './lower-rules.js';
-import type { RhsTerm } from './rhs.js';
-import { callsOf } from './rhs.js';
+import { type RhsTerm, callsOf, immValue } from './rhs.js';
 import type { Selected } from './select.js';
 import { type ScalarType, tmax, tmin } from './types.js';
 
@@ -194,8 +193,7 @@ export function emitFunction(s: Selected, target: Target, name: string, faults: 
       };
       const expr = (t: RhsTerm): { c: string; entry?: Intrinsic } => {
         if (t.k === 'part') return { c: part(t.var, t.index) };
-        const imm = typeof t.imm === 'string' ? Number(x.consts.get(t.imm)) : t.imm;
-        return { c: cCall(t.entry, t.args.map((a) => expr(a).c), imm), entry: t.entry };
+        return { c: cCall(t.entry, t.args.map((a) => expr(a).c), immValue(t.imm, x.consts)), entry: t.entry };
       };
       let off = 0;
       for (const t of x.terms) {

@@ -318,6 +318,9 @@ function neonMoves(): Intrinsic[] {
       { ...base, name: `vget_high_${sfx}`, args: [view(t, 128)], result: view(t, 64), lane: `a_${tn}`, routing: { k: 'half', part: 1 } },
       { ...base, name: `vcombine_${sfx}`, args: [view(t, 64), view(t, 64)], result: view(t, 128), lane: `a_${tn}`, routing: { k: 'concat' } },
       ...(t.bits <= 32 ? [64, 128].map((bits): Intrinsic => ({ ...base, mnemonic: 'dup', name: `vdup${bits === 128 ? 'q' : ''}_n_${sfx}`, args: [], result: view(t, bits), imm: [Number(tmin(t)), Number(tmax(t))], lane: `${tn}(n_i64)`, routing: LANEWISE })) : []),
+      // zip1/zip2 (AArch64): lane j of the low (high) halves of both operands, alternately; the
+      // same routing as x86's unpacks over one 128-bit block.
+      ...(t.bits <= 32 ? ([false, true] as const).map((high): Intrinsic => ({ ...base, mnemonic: high ? 'zip2' : 'zip1', name: `vzip${high ? 2 : 1}q_${sfx}`, args: [view(t, 128), view(t, 128)], result: view(t, 128), lane: `a_${tn}`, routing: { k: 'unpack', high } })) : []),
       ...(t.bits <= 32 ? [{ ...base, name: `vreinterpretq_${neonSuffix(withSign(t, !t.signed))}_${sfx}`, args: [view(t, 128)], result: view(withSign(t, !t.signed), 128), lane: `${typeName(withSign(t, !t.signed))}(a_${tn})`, routing: LANEWISE }] : []),
     ];
   });

@@ -42,6 +42,35 @@ const x86Dot = (madd: string, unpack: string, regs: number): string => {
   return `[${Array.from({ length: regs }, (_, k) => [half(k, 'lo'), half(k, 'hi')]).flat().join(', ')}]`;
 };
 
+/** `x + a·b + c·d + e·f + g·h` on 32-bit lanes of 8-bit products, as lifting leaves it. */
+const DOT4 = (acc: string, x: string, y: string): string =>
+  ['ab', 'cd', 'ef', 'gh'].reduce((sum, [p, q]) => `(${sum} + ${acc}(${p}_${x}) * ${acc}(${q}_${y}))`, `x_${acc}`);
+
+/**
+ * The AVX2 four-way dot product DOT4 on VNNI's `entry`: the byte operands a, c, e, g (and b, d, f,
+ * h) are interleaved four ways, bytes into 16-bit pairs then pairs into 32-bit quads, each unpack
+ * fed registers whose 64-bit quarters vpermq 0xd8 has put in lane order (as in x86Dot), so quad k
+ * holds lanes 8k … 8k + 7 and meets the accumulator's register k.
+ */
+const x86Dot4 = (entry: string): string => {
+  const q = (v: string) => `_mm256_permute4x64_epi64(${v}, 216)`;
+  const pairs = (u: string, v: string, hl: string) => q(`_mm256_unpack${hl}_epi8(${q(`${u}.0`)}, ${q(`${v}.0`)})`);
+  const quad = ([u, v, w, z]: string, k: number) => `_mm256_unpack${k % 2 ? 'hi' : 'lo'}_epi16(${pairs(u!, v!, k < 2 ? 'lo' : 'hi')}, ${pairs(w!, z!, k < 2 ? 'lo' : 'hi')})`;
+  return `[${[0, 1, 2, 3].map((k) => `_mm256_${entry}(x.${k}, ${quad('aceg', k)}, ${quad('bdfh', k)})`).join(', ')}]`;
+};
+
+/**
+ * The Neon four-way dot product DOT4 on sdot/udot: zip1/zip2 of the byte operands twice gives each
+ * 32-bit lane k of register r the bytes of lane 4r + k of a, e, c, g (and of b, f, d, h in the same
+ * order, so every product keeps its pair).
+ */
+const neonDot4 = (t: 'u8' | 'i8'): string => {
+  const s = neonSuffix(typeNamed(t)!);
+  const zip = (u: string, v: string, hi: boolean) => `vzip${hi ? 2 : 1}q_${s}(${u}, ${v})`;
+  const quad = ([u, v, w, z]: string, r: number) => zip(zip(`${u}.0`, `${v}.0`, r >= 2), zip(`${w}.0`, `${z}.0`, r >= 2), r % 2 === 1);
+  return `[${[0, 1, 2, 3].map((r) => `vdotq_${t === 'u8' ? 'u32' : 's32'}(x.${r}, ${quad('aceg', r)}, ${quad('bdfh', r)})`).join(', ')}]`;
+};
+
 const x86Common = (t: 'avx2' | 'avx512'): LoweringRule[] => [
   x86Each(t, 'saturating-add-u8', 'saturating_add(x_u8, y_u8)', 'adds_epu8', 1),
   x86Each(t, 'saturating-add-i8', 'saturating_add(x_i8, y_i8)', 'adds_epi8', 1),
@@ -77,10 +106,16 @@ const AVX2: readonly LoweringRule[] = [
   // are interleaved first. An unpack interleaves within 128-bit blocks; vpermq 0xd8 first puts
   // lanes 0–3 and 8–11 (16-bit) in the low block, so the unpacks give the pairs in lane order.
   rule('avx2', 'dot-i16', 'widening_mul(x_i16, y_i16) + widening_mul(z_i16, w_i16)', x86Dot('madd_epi16', 'epi16', 2)),
+  // Four products per lane: AVX-VNNI's vpdpbusd (u8 · i8, the sum wrapping like FPIR's i32 adds).
+  rule('avx2', 'dot4-u8-i8', DOT4('i32', 'u8', 'i8'), x86Dot4('dpbusd_avx_epi32')),
   rule('avx2', 'dot-u8-i8', 'saturating_add(widening_mul(x_u8, y_i8), widening_mul(z_u8, w_i8))', x86Dot('maddubs_epi16', 'epi8', 1)),
   // A narrowing shift (§5.1.3): x86 has none; a shift then the pack. A u16 shifted by ≥ 1 is at
   // most 32767, where vpackuswb's signed reading is right (the i16 ones compose from the rules above).
   rule('avx2', 'saturating-shr-narrow-u16-u8', 'saturating_cast<u8>(x_u16 >> c0_u16)', '_mm256_permute4x64_epi64(_mm256_packus_epi16(_mm256_srli_epi16(x.0, c0), _mm256_srli_epi16(x.1, c0)), 216)', '(c0_u16 >= 1) & (c0_u16 <= 255)'),
+  // The rounding one: a shift by c0 − 1 then a rounding average with 0 adds the last bit shifted
+  // out (⌊(⌊x / 2^(c0−1)⌋ + 1) / 2⌋ = ⌊(x + 2^(c0−1)) / 2^c0⌋). c0 ≥ 2 keeps it at most 16384 for
+  // vpackuswb's signed reading (c0 = 1 rounds 65535 up to 32768).
+  rule('avx2', 'saturating-rounding-shr-narrow-u16-u8', 'saturating_cast<u8>(rounding_shr(x_u16, c0_u16))', `_mm256_permute4x64_epi64(_mm256_packus_epi16(${[0, 1].map((k) => `_mm256_avg_epu16(_mm256_srli_epi16(x.${k}, c0-1), _mm256_set1_epi16(0))`).join(', ')}), 216)`, '(c0_u16 >= 2) & (c0_u16 <= 256)'),
   ...x86Common('avx2'),
   // Compound (§3.3): x86 has no absolute difference; both saturating differences, one of them 0.
   rule('avx2', 'absd-u8', 'absd(x_u8, y_u8)', '_mm256_or_si256(_mm256_subs_epu8(x.0, y.0), _mm256_subs_epu8(y.0, x.0))'),
@@ -118,6 +153,9 @@ const AVX512: readonly LoweringRule[] = [
     '[_mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), c0), _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), c0)]'),
   rule('avx512', 'widening-shl-u8-signed', 'i16(widening_shl(x_u8, c0_u8))',
     '[_mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(x.0)), c0), _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x.0, 1)), c0)]'),
+  // The rounding narrowing shift as on AVX2, before the plain narrow below (which would take its
+  // outer cast); the unsigned saturating narrow also takes c0 = 1's 32768.
+  rule('avx512', 'saturating-rounding-shr-narrow-u16-u8', 'saturating_cast<u8>(rounding_shr(x_u16, c0_u16))', `[${[0, 1].map((k) => `_mm512_cvtusepi16_epi8(_mm512_avg_epu16(_mm512_srli_epi16(x.${k}, c0-1), _mm512_set1_epi16(0)))`).join(', ')}]`, '(c0_u16 >= 1) & (c0_u16 <= 256)'),
   // AVX-512 has a lane-wise unsigned saturating narrow: no precondition, no fix-up.
   rule('avx512', 'saturating-cast-u16-u8', 'saturating_cast<u8>(x_u16)', '[_mm512_cvtusepi16_epi8(x.0), _mm512_cvtusepi16_epi8(x.1)]'),
   // 64-bit lanes, used by the algorithm backend's vector code ([C-SELECT]).
@@ -144,6 +182,9 @@ const NEON: readonly LoweringRule[] = [
   rule('neon', 'widening-mul-u8', 'widening_mul(x_u8, y_u8)', '[vmull_u8(vget_low_u8(x.0), vget_low_u8(y.0)), vmull_u8(vget_high_u8(x.0), vget_high_u8(y.0))]'),
   rule('neon', 'widening-shl-u8', 'widening_shl(x_u8, c0_u8)', '[vshll_n_u8(vget_low_u8(x.0), c0), vshll_n_u8(vget_high_u8(x.0), c0)]', 'c0_u8 <= 8'),
   rule('neon', 'widening-shl-u8-signed', 'i16(widening_shl(x_u8, c0_u8))', '[vreinterpretq_s16_u16(vshll_n_u8(vget_low_u8(x.0), c0)), vreinterpretq_s16_u16(vshll_n_u8(vget_high_u8(x.0), c0))]', 'c0_u8 <= 8'),
+  // Four products per lane (Armv8.2 dot product): sdot for i8 · i8, udot for u8 · u8.
+  rule('neon', 'dot4-u8', DOT4('u32', 'u8', 'u8'), neonDot4('u8')),
+  rule('neon', 'dot4-i8', DOT4('i32', 'i8', 'i8'), neonDot4('i8')),
   // Dot products of two pairs (§5.1.1): the widening multiply, then the multiply-accumulate
   // (before umlal/smlal, which would take the first product as their accumulator).
   ...(['u8', 'i8', 'u16', 'i16'] as const).map((n) => {

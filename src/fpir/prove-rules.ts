@@ -15,11 +15,11 @@ import { LANES, type LoweringRule, REG_BITS } from './lower-rules.js';
 import { type Intrinsic, type RegType, regBits } from './intrinsics.js';
 import { applyIntrinsic, laneFormula, sources } from './machine.js';
 import { baseName, isConstWildcard } from './match.js';
-import { type RhsTerm, evalRhs } from './rhs.js';
+import { type RhsTerm, evalRhs, immParts } from './rhs.js';
 import { type BV, type Encoder, type ZBool, encoder, widestBits } from './smt.js';
 import { type RuleVerdict, checkRouting, joinLanes, rhsOf, split } from './verify-rules.js';
 import type { Ctx } from '../expr/smt.js';
-import { inRange } from './types.js';
+import { INT_TYPES, type ScalarType, inRange, tmax, tmin } from './types.js';
 
 export interface Proof {
   readonly status: 'proved' | 'refuted' | 'unknown';
@@ -33,6 +33,37 @@ function wildcards(es: readonly (FExpr | undefined)[]): Extract<FExpr, { k: 'var
   const first = new Map<string, Extract<FExpr, { k: 'var' }>>();
   for (const e of es) if (e) for (const v of varsOf(e)) if (!first.has(baseName(v.name))) first.set(baseName(v.name), v);
   return [...first.values()];
+}
+
+/**
+ * The bounds a precondition puts on its variables: its `&`-conjuncts of the form `v >= c` or
+ * `v <= c`. Only the variable's own base name and constants count; anything else bounds nothing.
+ */
+function boundsInPre(pre: FExpr | undefined): Map<string, [bigint, bigint]> {
+  const out = new Map<string, [bigint, bigint]>();
+  const go = (e: FExpr): void => {
+    if (e.k !== 'prim') return;
+    if (e.op === '&') return e.args.forEach(go);
+    const [v, c] = e.args;
+    if (v.k !== 'var' || c.k !== 'const' || (e.op !== '>=' && e.op !== '<=')) return;
+    const b = out.get(baseName(v.name)) ?? [tmin(v.type), tmax(v.type)];
+    if (e.op === '>=' && c.value > b[0]) b[0] = c.value;
+    if (e.op === '<=' && c.value < b[1]) b[1] = c.value;
+    out.set(baseName(v.name), b);
+  };
+  if (pre) go(pre);
+  return out;
+}
+
+/**
+ * The type a variable is declared at: the narrowest integer type holding every value the
+ * precondition allows it, else its own. Sound and complete because an input outside those bounds
+ * fails the precondition and can never be a difference; narrower variables keep the products
+ * the solver must bit-blast narrow (an i64 product of factors that fit i32 is a 64-bit one).
+ */
+function declaredType(v: Extract<FExpr, { k: 'var' }>, bounds: ReadonlyMap<string, [bigint, bigint]>): ScalarType {
+  const b = bounds.get(baseName(v.name));
+  return (b && INT_TYPES.find((t) => t.bits < v.type.bits && tmin(t) <= b[0] && b[1] <= tmax(t))) || v.type;
 }
 
 async function decide(c: Ctx, facts: ZBool[], timeoutMs: number, show: (m: (x: BV) => bigint) => { replays: boolean; at: string }): Promise<Omit<Proof, 'ms'>> {
@@ -88,7 +119,8 @@ export function proveLifting(r: RewriteRule, timeoutMs = 20_000): Promise<Proof>
       const p = parseRule(r);
       const enc = encoder(c, widestBits([p.lhs, p.rhs, ...(p.pre ? [p.pre] : [])]));
       const vars = wildcards([p.lhs, p.pre, p.rhs]);
-      const syms = new Map(vars.map((v) => [baseName(v.name), enc.fresh(`v.${v.name}`, v.type)]));
+      const bounds = boundsInPre(p.pre);
+      const syms = new Map(vars.map((v) => [baseName(v.name), enc.fresh(`v.${v.name}`, declaredType(v, bounds))]));
       const env = (n: string) => syms.get(baseName(n))!.v;
       // A constant wildcard re-typed on the right applies only where its value fits that type.
       const fits = [...varsOf(p.rhs), ...(p.pre ? varsOf(p.pre) : [])].map((v) => enc.inRange(env(v.name), v.type));
@@ -173,7 +205,8 @@ export function proveLowering(r: LoweringRule, timeoutMs = 30_000): Promise<Proo
       const enc = encoder(c, Math.max(widestBits([p.lhs, ...(p.pre ? [p.pre] : [])]), widestBits(entries.map(laneFormula))));
       const consts = new Map(all.filter((v) => isConstWildcard(v.name)).map((v) => [baseName(v.name), enc.fresh(`c.${v.name}`, v.type)]));
       const vars = all.filter((v) => !isConstWildcard(v.name));
-      const lanes = new Map(vars.map((v) => [baseName(v.name), Array.from({ length: n }, (_, i) => enc.fresh(`${v.name}.${i}`, v.type))]));
+      const bounds = boundsInPre(p.pre);
+      const lanes = new Map(vars.map((v) => [baseName(v.name), Array.from({ length: n }, (_, i) => enc.fresh(`${v.name}.${i}`, declaredType(v, bounds)))]));
       const facts: ZBool[] = [...[...consts.values()].map((s) => s.inRange), ...[...lanes.values()].flatMap((ls) => ls.map((s) => s.inRange))];
       const envAt = (i: number) => (nm: string): BV => consts.get(baseName(nm))?.v ?? lanes.get(baseName(nm))![i]!.v;
       const per = (v: Extract<FExpr, { k: 'var' }>) => REG_BITS[r.target] / v.type.bits;
@@ -187,7 +220,8 @@ export function proveLowering(r: LoweringRule, timeoutMs = 30_000): Promise<Proo
         if (t.k === 'part') return leaf(t.var, t.index);
         let imm: BV | number | undefined = typeof t.imm === 'number' ? t.imm : undefined;
         if (typeof t.imm === 'string') {
-          const s = consts.get(t.imm)!.v;
+          const [name, delta] = immParts(t.imm);
+          const s = consts.get(name)!.v.add(enc.val(BigInt(delta)));
           imm = s;
           const [lo, hi] = t.entry.imm!;
           immsOut.push(c.Or(s.slt(enc.val(BigInt(lo))), s.sgt(enc.val(BigInt(hi)))));
@@ -197,14 +231,22 @@ export function proveLowering(r: LoweringRule, timeoutMs = 30_000): Promise<Proo
       const out = terms.map(evalTerm).flatMap((reg) => reinterpretSym(c, enc, reg, { elem: p.lhs.type, lanes: regBits(reg.type) / p.lhs.type.bits }).lanes);
       const pres = Array.from({ length: n }, (_, i) => (p.pre ? enc.expr(p.pre, envAt(i)).neq(enc.val(0n)) : c.Bool.val(true)));
       const differs = Array.from({ length: n }, (_, i) => c.And(pres[i]!, enc.expr(p.lhs, envAt(i)).neq(out[i]!)));
-      const bad = immsOut.length > 0 ? c.Or(...differs, c.And(c.Or(...pres), c.Or(...immsOut))) : c.Or(...differs);
-      facts.push(bad);
-      return decide(c, facts, timeoutMs, (get) => {
+      // One query per way to be wrong: a lane that differs, or an immediate out of range. The rule
+      // is proved when every query is unsatisfiable; each query holds only its lane's multipliers
+      // instead of the whole vector's, which is what brings the 16-bit high-half products of a
+      // full register within reach.
+      const bads = immsOut.length > 0 ? [...differs, c.And(c.Or(...pres), c.Or(...immsOut))] : differs;
+      const show = (get: (x: BV) => bigint) => {
         const cvals = new Map([...consts].map(([nm, s]) => [nm, get(s.v)]));
         const lvals = new Map([...lanes].map(([nm, ls]) => [nm, ls.map((s) => get(s.v))]));
         const at = [...[...cvals].map(([nm, v]) => `${nm}=${v}`), ...[...lvals].map(([nm, ls]) => `${nm}=[${ls.join(',')}]`)].join(' ');
         return { replays: replaysLowering(r, p.lhs, p.pre, terms, vars, cvals, lvals), at };
-      });
+      };
+      for (const [q, bad] of bads.entries()) {
+        const answer = await decide(c, [...facts, bad], timeoutMs, show);
+        if (answer.status !== 'proved') return q < differs.length && answer.status === 'unknown' ? { ...answer, reason: `lane ${q}: ${answer.reason}` } : answer;
+      }
+      return { status: 'proved' };
     }),
   );
 }
@@ -228,6 +270,10 @@ export async function proveSampled(verdicts: readonly RuleVerdict[], lifting: re
     }
     const lr = lowering.find((r) => r.name === v.rule);
     const p = await isolated(() => (lr ? proveLowering(lr, timeoutMs) : proveLifting(lifting.find((r) => r.name === v.rule)!, timeoutMs)));
+    // A fresh Z3 (a fresh wasm heap) for every rule: the terms of earlier rules stay in the heap
+    // until their JS handles are collected, and a heap that cannot grow aborts the whole process
+    // from the collector's callbacks, outside any proof a catch could guard.
+    await shutdownZ3();
     const ms = v.ms + p.ms;
     if (p.status === 'proved') out.push({ ...v, status: 'proved', proof: 'z3', ms });
     else if (p.status === 'refuted') out.push({ ...v, status: 'refuted', proof: 'z3', counterexample: p.reason!, ms });

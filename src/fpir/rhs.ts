@@ -38,7 +38,7 @@ export function parseRhs(text: string, file: string): RhsTerm[] {
       if (args.length + (imm !== undefined ? 1 : 0) > 0) take(',');
       const t = peek()!;
       if (/^-?[0-9]+$/.test(t)) imm = Number(take());
-      else if (/^c[0-9]+$/.test(t)) imm = take();
+      else if (/^c[0-9]+$/.test(t)) imm = take() + (/^-[0-9]+$/.test(peek() ?? '') ? take() : '');
       else args.push(term());
     }
     take(')');
@@ -60,11 +60,27 @@ export function parseRhs(text: string, file: string): RhsTerm[] {
   return out;
 }
 
+/**
+ * An immediate written with a constant wildcard: `c0`, or `c0-1` for the wildcard less a fixed
+ * amount (x86's rounding shift by c0 is a shift by c0 − 1 then a rounding average). Gives the
+ * wildcard's name and the amount added to it.
+ */
+export function immParts(imm: string): readonly [string, number] {
+  const m = /^(c[0-9]+)(-[0-9]+)?$/.exec(imm)!;
+  return [m[1]!, Number(m[2] ?? 0)];
+}
+
+/** The immediate's value under the constant wildcards' bindings. */
+export function immValue(imm: number | string | undefined, consts: ReadonlyMap<string, bigint>): number | undefined {
+  if (typeof imm !== 'string') return imm;
+  const [name, delta] = immParts(imm);
+  return Number(consts.get(name)) + delta;
+}
+
 /** Runs a tree: `leaf` gives a wildcard's register, `call` one intrinsic, `consts` the constant wildcards. */
 export function evalRhs<V>(t: RhsTerm, leaf: (v: string, index: number) => V, call: (e: Intrinsic, args: V[], imm: number | undefined) => V, consts: ReadonlyMap<string, bigint>): V {
   if (t.k === 'part') return leaf(t.var, t.index);
-  const imm = typeof t.imm === 'string' ? Number(consts.get(t.imm)) : t.imm;
-  return call(t.entry, t.args.map((a) => evalRhs(a, leaf, call, consts)), imm);
+  return call(t.entry, t.args.map((a) => evalRhs(a, leaf, call, consts)), immValue(t.imm, consts));
 }
 
 /** Every intrinsic a tree calls, in call order (operands first). */

@@ -2,7 +2,7 @@
 // each naming the rule that produced it (or `portable`), so that `refsem fpir` shows which rules
 // turned which FPIR into which instructions.
 import { printFpir } from './print.js';
-import type { RhsTerm } from './rhs.js';
+import { type RhsTerm, immValue } from './rhs.js';
 import type { Selected } from './select.js';
 import { typeName } from './types.js';
 
@@ -23,7 +23,7 @@ export function showSelection(s: Selected): string[] {
     if (x.k === 'rule') {
       const ops = new Map([...x.operands].map(([k, v]) => [k, go(v)]));
       name = `t${names.size}`;
-      const consts = (t: RhsTerm): RhsTerm => (t.k === 'call' && typeof t.imm === 'string' ? { ...t, imm: Number(x.consts.get(t.imm)), args: t.args.map(consts) } : t.k === 'call' ? { ...t, args: t.args.map(consts) } : t);
+      const consts = (t: RhsTerm): RhsTerm => (t.k === 'call' && typeof t.imm === 'string' ? { ...t, imm: immValue(t.imm, x.consts)!, args: t.args.map(consts) } : t.k === 'call' ? { ...t, args: t.args.map(consts) } : t);
       const body = x.terms.map((t) => termText(consts(t), (v) => ops.get(v)!));
       lines.push(`${name}: ${typeName(x.expr.type)} = ${body.length === 1 ? body[0] : `[${body.join(', ')}]`}    # ${x.rule}`);
     } else {

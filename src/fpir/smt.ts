@@ -57,19 +57,33 @@ export function euclidBV(c: Ctx, a: BV, b: BV): { q: BV; r: BV } {
 
 export function encoder(c: Ctx, widest: number): Encoder {
   const k = 2 * widest + 6;
-  const val = (v: bigint): BV => c.BitVec.val(BigInt.asUintN(k, v), k);
+  // The signed width a term is known to fit (its value is the sign extension of its low bits),
+  // recorded where a term is built: a product of two terms of widths a and b fits a + b bits, so
+  // it is formed by one (a + b)-bit multiplier and extended, never by a K-bit one. This is what
+  // keeps the high-half products of two 16- or 32-bit values within the solver's reach.
+  const sig = new WeakMap<BV, number>();
+  const known = (v: BV, w: number): BV => {
+    if (w < k) sig.set(v, w);
+    return v;
+  };
+  const widthOf = (v: BV): number => sig.get(v) ?? k;
+  const typeWidth = (t: ScalarType): number => (t.signed ? t.bits : t.bits + 1);
+  const val = (v: bigint): BV => known(c.BitVec.val(BigInt.asUintN(k, v), k), (v < 0n ? (-v - 1n).toString(2).length : v.toString(2).length) + 1);
   const zero = val(0n);
   const one = val(1n);
+  const mul = (a: BV, b: BV): BV => {
+    const w = widthOf(a) + widthOf(b);
+    if (w >= k) return a.mul(b);
+    return known(c.Extract(w - 1, 0, a).mul(c.Extract(w - 1, 0, b)).signExt(k - w), w);
+  };
   const wrap = (v: BV, t: ScalarType): BV => {
     if (t.bits === 1) return c.If(v.neq(zero), one, zero) as BV;
-    const mask = val((1n << BigInt(t.bits)) - 1n);
-    if (!t.signed) return v.and(mask);
-    const h = val(1n << BigInt(t.bits - 1));
-    return v.add(h).and(mask).sub(h);
+    const low = c.Extract(t.bits - 1, 0, v);
+    return known(t.signed ? low.signExt(k - t.bits) : low.zeroExt(k - t.bits), typeWidth(t));
   };
   const clamp = (v: BV, t: ScalarType): BV => {
     const [lo, hi] = [val(tmin(t)), val(tmax(t))];
-    return c.If(v.slt(lo), lo, c.If(v.sgt(hi), hi, v)) as BV;
+    return known(c.If(v.slt(lo), lo, c.If(v.sgt(hi), hi, v)) as BV, typeWidth(t));
   };
   const ite = (b: ZBool, x: BV, y: BV): BV => c.If(b, x, y) as BV;
   const bool = (b: ZBool): BV => ite(b, one, zero);
@@ -94,7 +108,7 @@ export function encoder(c: Ctx, widest: number): Encoder {
       case '-':
         return wrap(a.sub(b), t);
       case '*':
-        return wrap(a.mul(b), t);
+        return wrap(mul(a, b), t);
       case '/':
         return wrap(euclidBV(c, a, b).q, t);
       case '%':
@@ -135,13 +149,13 @@ export function encoder(c: Ctx, widest: number): Encoder {
       case 'extending_sub':
         return wrap(x.sub(y), t);
       case 'extending_mul':
-        return wrap(x.mul(y), t);
+        return wrap(mul(x, y), t);
       case 'widening_add':
-        return x.add(y);
+        return known(x.add(y), Math.max(widthOf(x), widthOf(y)) + 1);
       case 'widening_sub':
-        return x.sub(y);
+        return known(x.sub(y), Math.max(widthOf(x), widthOf(y)) + 1);
       case 'widening_mul':
-        return x.mul(y);
+        return mul(x, y);
       case 'widening_shl':
         return wrap(shift(x, y), t);
       case 'widening_shr':
@@ -168,9 +182,11 @@ export function encoder(c: Ctx, widest: number): Encoder {
       case 'rounding_shl':
         return wrap(roundShr(x, zero.sub(y), bits), t);
       case 'mul_shr':
-        return satShift(x.mul(y), zero.sub(z), t);
-      case 'rounding_mul_shr':
-        return ite(z.sgt(zero), clamp(roundShr(x.mul(y), z, 2 * bits), t), satShift(x.mul(y), zero.sub(z), t));
+        return satShift(mul(x, y), zero.sub(z), t);
+      case 'rounding_mul_shr': {
+        const p = mul(x, y);
+        return ite(z.sgt(zero), clamp(roundShr(p, z, 2 * bits), t), satShift(p, zero.sub(z), t));
+      }
       case 'saturating_shl':
         return satShift(x, y, t);
     }
@@ -198,7 +214,7 @@ export function encoder(c: Ctx, widest: number): Encoder {
   // zero) instead of learning it from a range fact, which keeps products of narrow values small.
   const fresh = (name: string, t: ScalarType) => {
     const narrow = c.BitVec.const(name, t.bits);
-    const v = t.signed ? narrow.signExt(k - t.bits) : narrow.zeroExt(k - t.bits);
+    const v = known(t.signed ? narrow.signExt(k - t.bits) : narrow.zeroExt(k - t.bits), typeWidth(t));
     return { v, inRange: c.Bool.val(true) };
   };
   return { k, val, wrap, clamp, expr, inRange, fresh };

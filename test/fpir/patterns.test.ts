@@ -8,7 +8,8 @@ import { orderViolation } from '../../src/fpir/lift-order.js';
 import { parseFpir } from '../../src/fpir/parse.js';
 import { printFpir } from '../../src/fpir/print.js';
 import { selectInstructions, summarize } from '../../src/fpir/select.js';
-import { isolated, proveLifting } from '../../src/fpir/prove-rules.js';
+import { isolated, proveLifting, proveLowering } from '../../src/fpir/prove-rules.js';
+import { LOWERING_RULES } from '../../src/fpir/lower-rules.js';
 import { shutdownZ3 } from '../../src/expr/smt.js';
 import { INTRINSICS } from '../../src/fpir/intrinsics.js';
 import { NEON_PACKAGES, checkTableOnCpu, neonToolchain } from '../../src/codegen/fpir-harness.js';
@@ -56,6 +57,23 @@ describe('dot products and narrowing shifts select the seed’s instructions (FP
   ])('%s is the narrowing shift %s on Neon', (src, intrinsic) => {
     expect(selected(src, 'neon')).toMatchObject({ intrinsics: expect.arrayContaining([intrinsic]), portable: 0 });
   });
+  it('the rounding narrowing shift is vpsrlw by c0 − 1 then vpavgw with 0 on x86, packed for c0 ≥ 2 on AVX2', async () => {
+    const src = 'u8(min(u16((u32(x_u16) + 8) >> 4), 255))';
+    expect(selected(src, 'avx2')).toMatchObject({ rules: ['lower-avx2-saturating-rounding-shr-narrow-u16-u8'], intrinsics: expect.arrayContaining(['_mm256_avg_epu16', '_mm256_packus_epi16']), portable: 0 });
+    expect(selected('u8(min(u16((u32(x_u16) + 1) >> 1), 255))', 'avx2').rules).not.toContain('lower-avx2-saturating-rounding-shr-narrow-u16-u8');
+    // Without c0 ≥ 2 the pack reads 65535's rounded 32768 as negative: Z3 refutes it there.
+    const rule = LOWERING_RULES.find((r) => r.name === 'lower-avx2-saturating-rounding-shr-narrow-u16-u8')!;
+    expect(await proveLowering({ ...rule, pre: '(c0_u16 >= 1) & (c0_u16 <= 256)' })).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/^c0=1 x=\[.*65535/) });
+    await shutdownZ3();
+  }, 60_000);
+  it('four products per lane are vpdpbusd on AVX2 (bytes interleaved four ways by unpacks) and udot/sdot on Neon (by zips)', () => {
+    const dot4 = (acc: string, x: string, y: string) => `x_${acc} + ${acc}(a_${x}) * ${acc}(b_${y}) + ${acc}(c_${x}) * ${acc}(d_${y}) + ${acc}(e_${x}) * ${acc}(f_${y}) + ${acc}(g_${x}) * ${acc}(h_${y})`;
+    expect(selected(dot4('i32', 'u8', 'i8'), 'avx2')).toMatchObject({ rules: ['lower-avx2-dot4-u8-i8'], intrinsics: expect.arrayContaining(['_mm256_dpbusd_avx_epi32', '_mm256_unpacklo_epi8', '_mm256_unpackhi_epi16']), portable: 0 });
+    expect(selected(dot4('u32', 'u8', 'u8'), 'neon')).toMatchObject({ rules: ['lower-neon-dot4-u8'], intrinsics: expect.arrayContaining(['vdotq_u32', 'vzip1q_u8', 'vzip2q_u8']), portable: 0 });
+    expect(selected(dot4('i32', 'i8', 'i8'), 'neon')).toMatchObject({ rules: ['lower-neon-dot4-i8'], intrinsics: expect.arrayContaining(['vdotq_s32', 'vzip1q_s8']), portable: 0 });
+    // Mixed signs have no Neon dot product (usdot is Armv8.6): no rule takes them.
+    expect(selected(dot4('i32', 'u8', 'i8'), 'neon').rules).not.toContain('lower-neon-dot4-i8');
+  });
   it('a narrowing shift by 17 is beyond Arm’s immediate range and is not selected', () => {
     expect(selected('i16(min(max(x_i32 >> 17, -32768), 32767))', 'neon').intrinsics).not.toContain('vqshrn_n_s32');
   });
@@ -83,6 +101,18 @@ describe('FPIR-PROVE', () => {
     const q = await proveLifting({ name: 'wrong', lhs: 'i32(x_u16) << c0_i32', rhs: 'i32(widening_shl(x_u16, c0_u16)) + 1' });
     expect(q).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/x_u16=/) });
   }, 60_000);
+  it('proves the signed high-half products: the product formed once at the width of its factors, lanes one at a time, factors narrowed by the precondition', async () => {
+    const lifting = (n: string) => proveLifting(LIFTING_RULES.find((r) => r.name === n)!);
+    expect((await lifting('lift-mul-shr-high-half-i32')).status).toBe('proved');
+    expect((await lifting('lift-widening-mul-i32')).status).toBe('proved');
+    const lowering = (n: string) => proveLowering(LOWERING_RULES.find((r) => r.name === n)!);
+    expect((await lowering('lower-avx2-mul-i64-factors-fit-i32')).status).toBe('proved');
+    // The narrow product still sees every bit: dropping the bound on one factor is refuted, and
+    // a high half taken one bit too low is refuted too.
+    const unbounded = { ...LOWERING_RULES.find((r) => r.name === 'lower-avx2-mul-i64-factors-fit-i32')!, pre: '(x_i64 >= -2147483648) & (x_i64 <= 2147483647)' };
+    expect((await proveLowering(unbounded)).status).toBe('refuted');
+    expect(await proveLifting({ name: 'wrong', lhs: 'i16(widening_mul(x_i16, y_i16) >> 15)', rhs: 'mul_shr(x_i16, y_i16, 15)' })).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/x_i16=-32768 y_i16=-32768/) });
+  }, 120_000);
   it('a trap of Z3\'s wasm build leaves its rule unknown with the trap as reason, and the next rule gets a fresh Z3', async () => {
     const trapped = await isolated(async () => {
       throw new WebAssembly.RuntimeError('memory access out of bounds');
@@ -105,10 +135,10 @@ const cross = neonToolchain();
 describe('FPIR-TABLE-CPU under qemu-aarch64', () => {
   it.skipIf(!cross)(`runs Neon entries and compares them with the interpreter (skipped without ${NEON_PACKAGES.join(', ')})`, async () => {
     // sdot/udot (quads routing) run with the dot product extension that qemu-aarch64's default CPU has.
-    const some = INTRINSICS.filter((e) => ['vqrdmulhq_s16', 'vmlal_u8', 'vqrshrn_n_u16', 'vget_high_s8', 'vdotq_s32', 'vdot_u32'].includes(e.name));
+    const some = INTRINSICS.filter((e) => ['vqrdmulhq_s16', 'vmlal_u8', 'vqrshrn_n_u16', 'vget_high_s8', 'vdotq_s32', 'vdot_u32', 'vzip1q_u8', 'vzip2q_s8'].includes(e.name));
     const lying = { ...some[0]!, name: 'vqdmulhq_s16' };
     const r = await checkTableOnCpu([...some, lying], { neon: true, samples: 1024 });
-    expect(r.entries.slice(0, -1).map((e) => e.status)).toEqual(Array(6).fill('validated'));
+    expect(r.entries.slice(0, -1).map((e) => e.status)).toEqual(Array(8).fill('validated'));
     expect(r.entries.at(-1)!.status).toBe('refuted');
   }, 120_000);
 });
