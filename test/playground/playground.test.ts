@@ -323,6 +323,9 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
   it('[REPORT-LINKS] hovering a func in the source marks it in the nests and overlays it on the picture; hovering T_i marks its line of the schedule', async () => {
     await page.selectOption('#example', 'sec22');
     await page.waitForSelector('#report #machine');
+    // the picture of the program that runs, whatever an earlier view picked
+    await page.selectOption('#space select.picture-of', 'T3');
+    await page.waitForFunction(() => document.querySelector('#space .spacebox')?.getAttribute('data-of') === '3');
     await page.locator('#algorithm .fn[data-func="g"]').first().hover();
     expect(await page.locator('#algorithm .fn.linked').count()).toBe(await page.locator('#algorithm .fn[data-func="g"]').count());
     expect(await page.locator('#programs li.linked[data-key="label g"]').count()).toBeGreaterThan(0);
