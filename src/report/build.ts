@@ -87,6 +87,21 @@ const message = (e: unknown): string => (e instanceof UserError ? e.render() : `
 export class ReportCache {
   private readonly last = new Map<string, { readonly key: string; readonly value: unknown }>();
 
+  private readonly recalled = new Map<string, unknown>();
+
+  /**
+   * A value kept by its key across builds, for work repeated inside a stage: a program's loop
+   * nest and its diff from the one before are the same while both programs print the same, so an
+   * edit of a schedule's last line redraws only the last program's. The oldest go past 512.
+   */
+  recall<T>(key: string, f: () => T): T {
+    if (this.recalled.has(key)) return this.recalled.get(key) as T;
+    const value = f();
+    if (this.recalled.size >= 512) this.recalled.delete(this.recalled.keys().next().value!);
+    this.recalled.set(key, value);
+    return value;
+  }
+
   /** The stage's last result if its key was `key`. */
   kept<T>(name: string, key: string): T | undefined {
     const hit = this.last.get(name);
@@ -104,7 +119,9 @@ export class ReportCache {
 }
 
 /** A build without a cache computes every stage. */
-const NO_CACHE = { stage: <T>(_name: string, _key: string, f: () => T): T => f(), kept: () => undefined };
+const NO_CACHE = { stage: <T>(_name: string, _key: string, f: () => T): T => f(), kept: () => undefined, recall: <T>(_key: string, f: () => T): T => f() };
+
+type Cache = Pick<ReportCache, 'stage' | 'kept' | 'recall'>;
 
 /** Identities of objects that are part of a stage's input (registries, engines): equal ids, same object. */
 const ids = new WeakMap<object, number>();
@@ -124,7 +141,7 @@ interface Said {
 const rule = (id: string): RuleRef => ({ id });
 
 /** The report of an algorithm with an optional schedule; never throws on bad input. */
-export function buildReport(req: ReportRequest, cache: Pick<ReportCache, 'stage' | 'kept'> = NO_CACHE): ReportModel {
+export function buildReport(req: ReportRequest, cache: Cache = NO_CACHE): ReportModel {
   const errors: string[] = [];
   const notes: string[] = [];
   const base = { title: `refsem report: ${req.source.file}${req.schedule ? ` with ${req.schedule.file}` : ''}`, source: req.source };
@@ -137,7 +154,7 @@ export function buildReport(req: ReportRequest, cache: Pick<ReportCache, 'stage'
   const alg = front.alg;
   const funcs = alg.funcs.map((f) => f.name);
   const schedKey = scheduleKey(req);
-  const scheduled = cache.stage('schedule', schedKey, () => scheduleStage(alg, front.t0!, req));
+  const scheduled = cache.stage('schedule', schedKey, () => scheduleStage(alg, front.t0!, req, cache));
   heard(scheduled);
   const programs = scheduled.programs;
   if (!scheduled.t) return { ...base, funcs, errors, notes, programs };
@@ -193,7 +210,7 @@ function frontStage(source: ReportRequest['source']): Said & { alg?: Pipeline; t
  * after an internal error. A refused directive leaves the last program the schedule reached: the
  * report goes on with it, so the refusal is seen beside the picture of what was accepted before it.
  */
-function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest): Said & { programs: ProgramStep[]; ts: TgtProgram[]; t?: TgtProgram } {
+function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest, cache: Cache): Said & { programs: ProgramStep[]; ts: TgtProgram[]; t?: TgtProgram } {
   let tree = loopTree(t0);
   const programs: ProgramStep[] = [{ label: 'T0', text: printTgt(t0), tree }];
   const ts = [t0];
@@ -210,14 +227,16 @@ function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest): Said 
         reached = e.t;
         ts.push(e.t);
         const c = e.call;
-        const next = loopTree(e.t);
-        const changes = diffTrees(tree, next);
+        const text = printTgt(e.t);
+        const before = programs[programs.length - 1]!.text;
+        const next = cache.recall(`tree\0${text}`, () => loopTree(e.t));
+        const changes = cache.recall(`diff\0${before}\0${text}`, () => diffTrees(tree, next));
         tree = next;
         programs.push({
           label: `T${programs.length}`,
           directive: `${printCall(c)}   (${callPlace(c)})`,
           ...(c.directive.rule ? { rule: rule(c.directive.rule) } : {}),
-          text: printTgt(e.t),
+          text,
           tree,
           changes,
         });
@@ -268,11 +287,11 @@ function runStage(alg: Pipeline, completed: TgtProgram, input: { window: readonl
  * program completed by the report's engine and run, as the last one is. The playground asks for it
  * when a reader picks a program; every stage it needs comes from the cache.
  */
-export function pictureOf(req: ReportRequest, index: number, cache: Pick<ReportCache, 'stage' | 'kept'> = NO_CACHE): { space?: IterationSpace; error?: string } {
+export function pictureOf(req: ReportRequest, index: number, cache: Cache = NO_CACHE): { space?: IterationSpace; error?: string } {
   const front = cache.stage('algorithm', sourceKey(req), () => frontStage(req.source));
   if (!front.alg) return { error: 'the algorithm has an error: no program to draw' };
   const alg = front.alg;
-  const scheduled = cache.stage('schedule', scheduleKey(req), () => scheduleStage(alg, front.t0!, req));
+  const scheduled = cache.stage('schedule', scheduleKey(req), () => scheduleStage(alg, front.t0!, req, cache));
   const t = scheduled.ts[index];
   if (!t) return { error: `there is no program T${index}` };
   const engine = req.engine ?? BUILTIN_ENGINES.beta1!;
