@@ -7,7 +7,7 @@
 import { walkExpr } from '../expr/ast.js';
 import { enclosingStage, withDominators } from '../lowering/invariants.js';
 import { stageLabel } from '../target-semantics/loop-name.js';
-import type { TgtProgram } from '../target-semantics/ast.js';
+import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 import { printHead } from '../target-semantics/print.js';
 import { visitStmts } from '../target-semantics/walk.js';
 import { ownExprs } from '../target-semantics/holes.js';
@@ -34,51 +34,85 @@ function innermostFunc(labels: readonly string[], funcs: ReadonlySet<string>): s
   return [...labels].reverse().find((l) => funcs.has(l));
 }
 
-/**
- * The stages whose statements read f outside f's own statements, as `g.s<i>` (or `g` for a read
- * outside any stage label of its func g, which then answers for all of g's stages).
- */
-function readingStages(t: TgtProgram, f: string, funcs: ReadonlySet<string>): Set<string> {
-  const out = new Set<string>();
-  visitStmts(t.body, (s, _path, labels) => {
-    const reader = innermostFunc(labels, funcs);
-    if (reader === f || reader === undefined) return;
-    for (const e of ownExprs(s)) {
-      walkExpr(e, (x) => {
-        if (x.k === 'access' && x.func === f) out.add(stageKey(reader, labels));
-      });
-    }
-  });
-  return out;
-}
-
 function stageKey(g: string, labels: readonly string[]): string {
   const i = enclosingStage(g, labels);
   return i === undefined ? g : stageLabel(g, i);
 }
 
+/** The funcs a statement's own expressions access. */
+function accessedBy(s: Stmt): Set<string> {
+  const out = new Set<string>();
+  for (const e of ownExprs(s)) walkExpr(e, (x) => void (x.k === 'access' && out.add(x.func)));
+  return out;
+}
+
+/**
+ * For each stage that reads other funcs outside their own statements, the funcs it reads: keyed
+ * `g.s<i>`, or `g` for a read outside any stage label of its func g, which then answers for all
+ * of g's stages.
+ */
+function readsByStage(t: TgtProgram, funcs: ReadonlySet<string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  visitStmts(t.body, (s, _path, labels) => {
+    const reader = innermostFunc(labels, funcs);
+    if (reader === undefined) return;
+    for (const f of accessedBy(s)) {
+      if (f === reader) continue;
+      const key = stageKey(reader, labels);
+      const set = out.get(key) ?? new Set<string>();
+      set.add(f);
+      out.set(key, set);
+    }
+  });
+  return out;
+}
+
+/**
+ * The violations of every func, found in one walk: the directives ask about each func of one
+ * program in turn (compute-at checks all of them after a move), so the answers are kept per
+ * program, which is immutable.
+ */
+const violationsByProgram = new WeakMap<TgtProgram, Map<string, Violation[]>>();
+
+function allViolations(t: TgtProgram): Map<string, Violation[]> {
+  const known = violationsByProgram.get(t);
+  if (known) return known;
+  const funcs = new Set(funcsOf(t));
+  const stageReads = readsByStage(t, funcs);
+  const none = new Set<string>();
+  const out = new Map<string, Violation[]>();
+  withDominators(t.body, funcs, (s, dom, labels) => {
+    const consumer = innermostFunc(labels, funcs);
+    const accessed = accessedBy(s);
+    // A consumer's assignment answers for its whole stage: the funcs any part of that stage reads.
+    const stageReadsOf = s.k === 'store' ? new Set([...(stageReads.get(s.func) ?? none), ...(stageReads.get(stageKey(s.func, labels)) ?? none)]) : none;
+    const concerned = new Set([...accessed, ...stageReadsOf]);
+    if (s.k === 'store') concerned.add(s.func);
+    if (s.k === 'label') concerned.add(s.name);
+    for (const f of concerned) {
+      const reads = accessed.has(f);
+      const report = (kind: Violation['kind']) => {
+        const list = out.get(f) ?? [];
+        list.push({ kind, func: f, consumer, at: printHead(s), reads });
+        out.set(f, list);
+      };
+      const writes = s.k === 'store' && s.func === f;
+      // Only f's own statements may touch f before it completes (its stages build on each other);
+      // another func's statement nested inside f's label (compute-at into a producer's loop) may not.
+      const insideF = consumer === f;
+      if ((reads || writes || (s.k === 'label' && s.name === f)) && !dom.has(`alloc ${f}`)) report('alloc');
+      if ((reads || stageReadsOf.has(f)) && !insideF && !dom.has(`done ${f}`)) report('compute');
+    }
+  });
+  violationsByProgram.set(t, out);
+  return out;
+}
+
 /**
  * Every access to `f`, every assignment of a stage that reads f (lemma 2.5 per stage speaks of all
  * of that stage's assignments, not only those that read f) and every statement of f's own that is
- * not dominated as it must be.
+ * not dominated as it must be, in program order.
  */
 export function dominanceViolations(t: TgtProgram, f: string): Violation[] {
-  const funcs = new Set(funcsOf(t));
-  const stages = readingStages(t, f, funcs);
-  const readsF = (g: string, labels: readonly string[]) => stages.has(g) || stages.has(stageKey(g, labels));
-  const out: Violation[] = [];
-  withDominators(t.body, funcs, (s, dom, labels) => {
-    const consumer = innermostFunc(labels, funcs);
-    let reads = false;
-    for (const e of ownExprs(s)) walkExpr(e, (x) => void (x.k === 'access' && x.func === f && (reads = true)));
-    const report = (kind: Violation['kind']) => out.push({ kind, func: f, consumer, at: printHead(s), reads });
-    const writes = s.k === 'store' && s.func === f;
-    // Only f's own statements may touch f before it completes (its stages build on each other);
-    // another func's statement nested inside f's label (compute-at into a producer's loop) may not.
-    const insideF = consumer === f;
-    if ((reads || writes || (s.k === 'label' && s.name === f)) && !dom.has(`alloc ${f}`)) report('alloc');
-    const consumerStore = s.k === 'store' && readsF(s.func, labels);
-    if ((reads || consumerStore) && !insideF && !dom.has(`done ${f}`)) report('compute');
-  });
-  return out;
+  return allViolations(t).get(f) ?? [];
 }
