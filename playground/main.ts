@@ -157,26 +157,56 @@ const cache = new ReportCache();
 /** The HTML of each section shown, in page order. */
 let shown: readonly ReportSection[] = [];
 
+/** The element written by `html` (one element). */
+function element(html: string): HTMLElement {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  return t.content.firstElementChild as HTMLElement;
+}
+
 /**
- * Puts the sections on the page: when the page has the same sections in the same order, only the
- * ones whose HTML changed are replaced (a kept stepper stays where the reader left it); returns
- * the elements written.
+ * Puts the sections on the page, each where it belongs: a section whose HTML is the same stays as
+ * it is (a kept stepper stays where the reader left it), one written in parts has only the parts
+ * that changed replaced (the programs after an edited schedule line), the others are written
+ * anew; returns the elements written.
  */
 function patch(sections: readonly ReportSection[]): HTMLElement[] {
-  const old = Array.from(report.children) as HTMLElement[];
-  const sameShape = old.length === sections.length && sections.every((s, i) => s.id === shown[i]?.id);
-  const before = shown;
+  const before = new Map(shown.map((s, i) => [s.id, { s, el: report.children[i] as HTMLElement }]));
   shown = sections;
-  if (!sameShape) {
-    report.innerHTML = sections.map((s) => s.html).join('\n');
-    return Array.from(report.children) as HTMLElement[];
-  }
   const fresh: HTMLElement[] = [];
-  sections.forEach((s, i) => {
-    if (s.html === before[i]!.html) return;
-    old[i]!.outerHTML = s.html;
-    fresh.push(report.children[i] as HTMLElement);
+  let prev: Element | null = null;
+  for (const s of sections) {
+    const was = before.get(s.id);
+    before.delete(s.id);
+    let el: HTMLElement;
+    if (was && was.s.html === s.html) el = was.el;
+    else if (was && was.s.parts && s.parts) {
+      el = was.el;
+      fresh.push(...patchParts(el, was.s.parts, s.parts));
+    } else {
+      el = element(s.html);
+      was?.el.remove();
+      fresh.push(el);
+    }
+    if ((prev ? prev.nextElementSibling : report.firstElementChild) !== el) report.insertBefore(el, prev ? prev.nextElementSibling : report.firstElementChild);
+    prev = el;
+  }
+  for (const { el } of before.values()) el.remove();
+  return fresh;
+}
+
+/** Replaces the children of `el` written by `old` with those written by `parts`, only where they differ. */
+function patchParts(el: HTMLElement, old: readonly string[], parts: readonly string[]): HTMLElement[] {
+  const fresh: HTMLElement[] = [];
+  parts.forEach((html, i) => {
+    if (html === old[i]) return;
+    const child = element(html);
+    const at = el.children[i];
+    if (at) at.replaceWith(child);
+    else el.appendChild(child);
+    fresh.push(child);
   });
+  while (el.children.length > parts.length) el.lastElementChild!.remove();
   return fresh;
 }
 
