@@ -50,6 +50,11 @@ export interface ReportRequest {
    * playground shows the rest first and runs the machine after); default true
    */
   readonly machine?: boolean | 'kept';
+  /**
+   * `kept`: the bounds, the run of Tn and the machine only if the cache holds them, else the
+   * report says they come `later` (the playground shows T0 … Tn first); default true
+   */
+  readonly bounds?: true | 'kept';
   /** `every`: the iteration-space picture of each of T0 … Tn, not only of the last ([REPORT-SPACE-EACH]) */
   readonly pictures?: 'last' | 'every';
 }
@@ -170,24 +175,31 @@ export function buildReport(req: ReportRequest, cache: Cache = NO_CACHE): Report
   // schedule's text: T_n and its runs are reused when an edit leaves it as it was.
   const engine = req.engine ?? BUILTIN_ENGINES.beta1!;
   const doneKey = `${scheduled.key}\0${idOf(engine)}`;
-  const { completed, bounds } = cache.recall(`bounds\0${doneKey}`, () => boundsStage(scheduled.t!, engine));
-
   const { window, params, key: inputKey, notes: unset } = inputOf(alg, req);
   notes.push(...unset);
   const evalSteps = req.budget ?? REPORT_LIMITS.evalSteps;
   // the algorithm realized on the window, whatever the schedule
   const reference = cache.stage('reference', `${srcKey}\0${inputKey}`, () => referenceStage(alg, { window, params }, evalSteps));
   heard(reference);
-  const runs = reference.ref ? cache.recall(`runs\0${doneKey}\0${inputKey}`, () => runStage(alg, reference.ref!, completed, { window, params }, evalSteps)) : none;
+  const { output } = reference;
+  const derive = () => cache.stage('derivation', `${srcKey}\0${inputKey}\0${req.point ?? '-'}`, () => derivationStage(alg, params, req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`, evalSteps));
+  const boundsKey = `bounds\0${doneKey}`;
+  const runsKey = `runs\0${doneKey}\0${inputKey}`;
+  if (req.bounds === 'kept' && (!cache.held(boundsKey) || (reference.ref && !cache.held(runsKey)))) {
+    const { derivation, ...said } = derive();
+    heard(said);
+    return { ...base, funcs, errors, notes, programs, later: true, ...(output ? { output } : {}), ...(derivation ? { derivation } : {}) };
+  }
+  const { completed, bounds } = cache.recall(boundsKey, () => boundsStage(scheduled.t!, engine));
+  const runs = reference.ref ? cache.recall(runsKey, () => runStage(alg, reference.ref!, completed, { window, params }, evalSteps)) : none;
   heard(runs);
   const stepWindow = req.stepWindow ?? tileStepWindow(runs.space) ?? stepWindowOf(window);
   const machineKey = `${doneKey}\0${JSON.stringify(stepWindow)}\0${JSON.stringify([...params])}`;
   const stepped = req.machine === false ? none : req.machine === 'kept' ? cache.kept<Said>('machine', machineKey) ?? none : cache.stage('machine', machineKey, () => machineStage(completed, stepWindow, params));
   heard(stepped);
-  const derived = cache.stage('derivation', `${srcKey}\0${inputKey}\0${req.point ?? '-'}`, () => derivationStage(alg, params, req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`, evalSteps));
+  const derived = derive();
   heard(derived);
   const pictures = req.pictures === 'every' ? scheduled.ts.map((_, i) => ({ label: programs[i]!.label, ...pictureStage(scheduled.ts[i]!, engine, { window, params }) })) : undefined;
-  const { output } = reference;
   const { space, verdict } = runs;
   const { machine } = stepped as Pick<ReportModel, 'machine'>;
   const { derivation } = derived;

@@ -276,6 +276,18 @@ describe('[REPORT-INCREMENTAL] a cached build', () => {
     expect(a.find((x) => x.id === 'machine')!.html).toBe(b.find((x) => x.id === 'machine')!.html);
   });
 
+  it('`bounds: kept` leaves the bounds, the runs and the machine to a later build when the cache has not got them', () => {
+    const c = new ReportCache();
+    const edited = { ...req, schedule: { file: 's.sched', text: 'split f.x by 2\n' } };
+    const first = buildReport({ ...edited, bounds: 'kept' }, c);
+    expect(first.later).toBe(true);
+    expect(first.programs.map((p) => p.label)).toEqual(['T0', 'T1']);
+    expect(first.output).toBeDefined();
+    expect([first.bounds, first.verdict, first.space, first.machine]).toEqual([undefined, undefined, undefined, undefined]);
+    const whole = buildReport(edited, c);
+    expect(buildReport({ ...edited, bounds: 'kept' }, c)).toEqual(whole);
+  });
+
   it('leaves the machine out when asked, and only the machine; `kept` gives it only when the cache has it', () => {
     const m = buildReport({ ...req, machine: false }, cache);
     expect(m.machine).toBeUndefined();
