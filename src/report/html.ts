@@ -65,6 +65,11 @@ export type DiffLine = { readonly op: ' ' | '+' | '-'; readonly line: string };
  */
 export function lineDiff(a: readonly string[], b: readonly string[], limit = 4_000_000): DiffLine[] {
   if (a.length * b.length > limit) return [...a.map((line) => ({ op: '-' as const, line })), ...b.map((line) => ({ op: '+' as const, line }))];
+  // The walk below takes an equal line as soon as it meets one, so lines equal from the start are
+  // kept as they are and left out of the table: the same diff, for the cost of what follows them.
+  let same = 0;
+  while (same < a.length && same < b.length && a[same] === b[same]) same++;
+  if (same > 0) return [...a.slice(0, same).map((line) => ({ op: ' ' as const, line })), ...lineDiff(a.slice(same), b.slice(same))];
   const w = b.length + 1;
   const lcs = new Uint32Array((a.length + 1) * w);
   for (let i = a.length - 1; i >= 0; i--) {
