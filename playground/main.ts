@@ -157,34 +157,80 @@ const cache = new ReportCache();
 /** The HTML of each section shown, in page order. */
 let shown: readonly ReportSection[] = [];
 
+/** The element written by `html` (one element). */
+function element(html: string): HTMLElement {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  return t.content.firstElementChild as HTMLElement;
+}
+
 /**
- * Puts the sections on the page: when the page has the same sections in the same order, only the
- * ones whose HTML changed are replaced (a kept stepper stays where the reader left it); returns
- * the elements written.
+ * Puts the sections on the page, each where it belongs: a section whose HTML is the same stays as
+ * it is (a kept stepper stays where the reader left it), one written in parts has only the parts
+ * that changed replaced (the programs after an edited schedule line), the others are written
+ * anew; returns the elements written.
  */
 function patch(sections: readonly ReportSection[]): HTMLElement[] {
-  const old = Array.from(report.children) as HTMLElement[];
-  const sameShape = old.length === sections.length && sections.every((s, i) => s.id === shown[i]?.id);
-  const before = shown;
+  const before = new Map(shown.map((s, i) => [s.id, { s, el: report.children[i] as HTMLElement }]));
   shown = sections;
-  if (!sameShape) {
-    report.innerHTML = sections.map((s) => s.html).join('\n');
-    return Array.from(report.children) as HTMLElement[];
-  }
   const fresh: HTMLElement[] = [];
-  sections.forEach((s, i) => {
-    if (s.html === before[i]!.html) return;
-    old[i]!.outerHTML = s.html;
-    fresh.push(report.children[i] as HTMLElement);
-  });
+  let prev: Element | null = null;
+  for (const s of sections) {
+    const was = before.get(s.id);
+    before.delete(s.id);
+    let el: HTMLElement;
+    if (was && was.s.html === s.html) el = was.el;
+    else if (was && was.s.parts && s.parts) {
+      el = was.el;
+      fresh.push(...patchParts(el, was.s.parts, s.parts));
+    } else {
+      el = element(s.html);
+      was?.el.remove();
+      fresh.push(el);
+    }
+    if ((prev ? prev.nextElementSibling : report.firstElementChild) !== el) report.insertBefore(el, prev ? prev.nextElementSibling : report.firstElementChild);
+    prev = el;
+  }
+  for (const { el } of before.values()) el.remove();
   return fresh;
 }
 
-/** Where the machine's section goes while it runs: before the derivation and the rules, as in a whole report. */
-function withMachinePending(sections: readonly ReportSection[]): ReportSection[] {
-  const at = sections.findIndex((s) => s.id === 'derivation' || s.id === 'rules');
-  const pending = { id: 'machine', html: '<section id="machine-pending"><h2>The machine</h2><p>The machine is running…</p></section>' };
-  return at < 0 ? [...sections, pending] : [...sections.slice(0, at), pending, ...sections.slice(at)];
+/** Replaces the children of `el` written by `old` with those written by `parts`, only where they differ. */
+function patchParts(el: HTMLElement, old: readonly string[], parts: readonly string[]): HTMLElement[] {
+  const fresh: HTMLElement[] = [];
+  parts.forEach((html, i) => {
+    if (html === old[i]) return;
+    const child = element(html);
+    const at = el.children[i];
+    if (at) at.replaceWith(child);
+    else el.appendChild(child);
+    fresh.push(child);
+  });
+  while (el.children.length > parts.length) el.lastElementChild!.remove();
+  return fresh;
+}
+
+/** The sections of a whole report, in page order: where a section still being computed goes. */
+const ORDER = ['errors', 'verdict', 'notes', 'algorithm', 'programs', 'bounds', 'output', 'space', 'machine', 'derivation', 'rules'];
+
+/** What a section shows while its stage runs: that it is coming, not what it showed before the edit. */
+const PENDING: Record<string, string> = {
+  verdict: '<div class="verdict pending" id="verdict-pending">Comparing the program with the algorithm…</div>',
+  bounds: '<section id="bounds-pending"><h2>Bounds</h2><p>The bounds are being inferred…</p></section>',
+  space: '<section id="space-pending"><h2>Iteration space</h2><p>The program is running on the window…</p></section>',
+  machine: '<section id="machine-pending"><h2>The machine</h2><p>The machine is running…</p></section>',
+};
+
+/** The sections with a placeholder, in its place, for each of `ids` (the stages a later task computes). */
+function withPending(sections: readonly ReportSection[], ids: readonly string[]): ReportSection[] {
+  const out = [...sections];
+  for (const id of ids) {
+    const at = out.findIndex((s) => ORDER.indexOf(s.id) > ORDER.indexOf(id));
+    const pending = { id, html: PENDING[id]! };
+    if (at < 0) out.push(pending);
+    else out.splice(at, 0, pending);
+  }
+  return out;
 }
 
 /** How the playground renders: rules in place, and the picture of any program drawn on request. */
@@ -209,14 +255,18 @@ report.addEventListener('change', (e) => {
 let renders = 0;
 
 /**
- * Recomputes the report for the editors' view. An algorithm's report comes in two parts: everything
- * but the machine is shown first, then the machine runs in the next task and its section replaces
- * the placeholder — the machine is the slowest stage and the least read while editing. `data-ms`
- * times the first part, `data-complete-ms` the whole; `data-renders` counts completed renders.
+ * Recomputes the report for the editors' view. An algorithm's report comes in up to three parts,
+ * each shown as soon as it is computed, the sections still to come saying so: T0 … Tn with the
+ * output and the derivation; then, in the next task, the bounds, the run of Tn with its verdict
+ * and picture; then the machine — the slowest stage and the least read while editing. Each part
+ * takes its stages from the cache, so a part is skipped when an edit left its stages as they
+ * were. `data-ms` times the first part, `data-runs-ms` the first two, `data-complete-ms` the
+ * whole; `data-renders` counts completed renders.
  */
 function render(): void {
   const v = current();
   const mine = ++renders;
+  timing.dataset.started = String(mine);
   const t0 = performance.now();
   const isLambda = EXAMPLES.find((e) => e.id === v.example)?.kind === 'lambda';
   const algFile = `${v.example}.${isLambda ? 'lam' : 'alg'}`;
@@ -234,8 +284,10 @@ function render(): void {
     const ms = performance.now() - t0;
     timing.textContent = `updated in ${ms.toFixed(0)} ms`;
     timing.dataset.completeMs = String(ms);
-    // Counts renders, so that a wait for the next one does not depend on its time differing.
+    // Counts renders, so that a wait for the next one does not depend on its time differing;
+    // `done` = `started` with no edit `queued` says the page shows the editors' view whole.
     timing.dataset.renders = String(Number(timing.dataset.renders ?? 0) + 1);
+    timing.dataset.done = String(mine);
     history.replaceState(null, '', `#v=${encodeView(v)}`);
     $<HTMLAnchorElement>('share').href = location.href;
   };
@@ -266,27 +318,41 @@ function render(): void {
     ...(v.point.trim() ? { point: v.point.trim() } : {}),
   };
   shownRequest = request;
-  const first = buildReport({ ...request, machine: 'kept' }, cache);
+  const first = buildReport({ ...request, machine: 'kept', bounds: 'kept' }, cache);
   const tModel = performance.now();
   const sections = reportSections(first, OPTIONS);
   const tBody = performance.now();
-  const pending = first.bounds !== undefined && first.machine === undefined;
-  show(pending ? withMachinePending(sections) : sections, first.errors);
+  const machinePending = (m: typeof first) => m.bounds !== undefined && m.machine === undefined;
+  show(first.later ? withPending(sections, ['verdict', 'bounds', 'space', 'machine']) : machinePending(first) ? withPending(sections, ['machine']) : sections, first.errors);
   shownAt(tModel, tBody);
-  if (!pending) return finished();
-  setTimeout(() => {
-    if (mine !== renders) return;
+  const ran = () => void (timing.dataset.runsMs = String(performance.now() - t0));
+  const machine = () => {
     // every stage but the machine comes from the cache
     const whole = buildReport(request, cache);
     show(reportSections(whole, OPTIONS), whole.errors);
     finished();
+  };
+  if (!first.later) {
+    ran();
+    if (!machinePending(first)) return finished();
+    return void setTimeout(() => mine === renders && machine(), 0);
+  }
+  setTimeout(() => {
+    if (mine !== renders) return;
+    const second = buildReport({ ...request, machine: 'kept' }, cache);
+    const pending = machinePending(second);
+    show(pending ? withPending(reportSections(second, OPTIONS), ['machine']) : reportSections(second, OPTIONS), second.errors);
+    ran();
+    if (!pending) return finished();
+    setTimeout(() => mine === renders && machine(), 0);
   }, 0);
 }
 
 let pending: number | undefined;
 const soon = () => {
   if (pending !== undefined) clearTimeout(pending);
-  pending = window.setTimeout(() => ((pending = undefined), render()), 150);
+  timing.dataset.queued = 'yes';
+  pending = window.setTimeout(() => ((pending = undefined), delete timing.dataset.queued, render()), 150);
 };
 for (const f of [fields.alg, fields.sched, fields.window, fields.params, fields.point]) f.addEventListener('input', soon);
 fields.engine.addEventListener('change', render);

@@ -89,11 +89,15 @@ export function lowerStep(p: Pipeline, observer?: FlowObserver): TgtProgram {
   return timed(observer, () => lower(p), (t) => ({ step: 'lower', t }));
 }
 
-/** §2.8: T1 … Tn, one directive at a time; the observer sees each T_i. */
-export function schedule(t: TgtProgram, s: Schedule, pipeline?: Pipeline, observer?: FlowObserver): TgtProgram {
+/**
+ * §2.8: T1 … Tn, one directive at a time; the observer sees each T_i. `known(i)` is T_{i+1} when
+ * the caller kept it from an earlier run of the same first i + 1 directives on `t`.
+ */
+export function schedule(t: TgtProgram, s: Schedule, pipeline?: Pipeline, observer?: FlowObserver, known?: (i: number) => TgtProgram | undefined): TgtProgram {
   let t0 = performance.now();
   return applySchedule(t, s, {
     ...(pipeline ? { pipeline } : {}),
+    ...(known ? { known } : {}),
     ...(observer
       ? {
           onStep: (call, ti) => {

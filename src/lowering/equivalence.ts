@@ -198,6 +198,11 @@ export function verdictFor(p: Pipeline, t: TgtProgram, input: Input, opts: Verdi
   const alg = realize(p, input);
   const runOpts = { ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}) };
   const run = opts.executor === 'machine' ? runMachine(t, input, runOpts) : execTgt(t, input, runOpts);
+  return verdictOfRuns(p, alg, run, input);
+}
+
+/** Def. 2.3 for a realization of the algorithm and a run of the target made before on `input`. */
+export function verdictOfRuns(p: Pipeline, alg: Realization, run: Outcome, input: Input): Verdict {
   const neg = negativeRdom(p, input.params);
   return compareOutputs(alg, run, input.window, neg === undefined ? {} : { negativeRdom: neg });
 }

@@ -5,12 +5,12 @@
 // (fig. 2.6). Every step's failure becomes a located message in the report, never an exception,
 // so a half-written program in the playground still shows what can be shown.
 import type { Pipeline } from '../alg-semantics/ast.js';
-import { realize } from '../alg-semantics/fast-eval.js';
+import { type Realization, realize } from '../alg-semantics/fast-eval.js';
 import { derivePoint, type Derivation, parsePoint } from '../alg-semantics/spec-eval.js';
 import { type BoundsEngine, BUILTIN_ENGINES } from '../bounds/engine.js';
 import { printQuery } from '../bounds/query.js';
-import { showVerdict } from '../lowering/equivalence.js';
-import { algorithm, compare, complete, lowerStep, query, run, schedule } from '../pipeline.js';
+import { showVerdict, verdictOfRuns } from '../lowering/equivalence.js';
+import { algorithm, complete, lowerStep, query, run, schedule } from '../pipeline.js';
 import { UserError } from '../diag.js';
 import { holeKey } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
@@ -24,9 +24,9 @@ import type { MemEvent } from '../target-semantics/machine.js';
 import { showOutcome } from '../target-semantics/display.js';
 import { holesOf } from '../target-semantics/holes.js';
 import { printTgt, printTgtLines } from '../target-semantics/print.js';
-import { firstTileWindow, iterationSpace, type IterationSpace } from './iteration-space.js';
-import { loopTree } from './loop-tree.js';
-import { diffTrees } from './tree-diff.js';
+import { firstTileWindow, iterationSpace, runWithSpace, type IterationSpace } from './iteration-space.js';
+import { loopTree, type LoopTree } from './loop-tree.js';
+import { diffTrees, type TreeChange } from './tree-diff.js';
 import type { DerivationNode, MachineStep, ProgramStep, ReportModel, RuleRef, StepMem } from './model.js';
 
 export interface ReportRequest {
@@ -50,6 +50,11 @@ export interface ReportRequest {
    * playground shows the rest first and runs the machine after); default true
    */
   readonly machine?: boolean | 'kept';
+  /**
+   * `kept`: the bounds, the run of Tn and the machine only if the cache holds them, else the
+   * report says they come `later` (the playground shows T0 … Tn first); default true
+   */
+  readonly bounds?: true | 'kept';
   /** `every`: the iteration-space picture of each of T0 … Tn, not only of the last ([REPORT-SPACE-EACH]) */
   readonly pictures?: 'last' | 'every';
 }
@@ -90,9 +95,10 @@ export class ReportCache {
   private readonly recalled = new Map<string, unknown>();
 
   /**
-   * A value kept by its key across builds, for work repeated inside a stage: a program's loop
-   * nest and its diff from the one before are the same while both programs print the same, so an
-   * edit of a schedule's last line redraws only the last program's. The oldest go past 512.
+   * A value kept by its key across builds, for what several inputs of a stage share: each of
+   * T0 … Tn by the directives that made it, and the bounds and runs of a program, so an edit of a
+   * schedule's line k applies only the directives from line k on, and an edit that leads back to a
+   * program seen before reuses its bounds and runs. The oldest go past 512.
    */
   recall<T>(key: string, f: () => T): T {
     if (this.recalled.has(key)) return this.recalled.get(key) as T;
@@ -100,6 +106,11 @@ export class ReportCache {
     if (this.recalled.size >= 512) this.recalled.delete(this.recalled.keys().next().value!);
     this.recalled.set(key, value);
     return value;
+  }
+
+  /** The value kept by `key`, if any. */
+  held<T>(key: string): T | undefined {
+    return this.recalled.get(key) as T | undefined;
   }
 
   /** The stage's last result if its key was `key`. */
@@ -119,9 +130,9 @@ export class ReportCache {
 }
 
 /** A build without a cache computes every stage. */
-const NO_CACHE = { stage: <T>(_name: string, _key: string, f: () => T): T => f(), kept: () => undefined, recall: <T>(_key: string, f: () => T): T => f() };
+const NO_CACHE = { stage: <T>(_name: string, _key: string, f: () => T): T => f(), kept: () => undefined, recall: <T>(_key: string, f: () => T): T => f(), held: () => undefined };
 
-type Cache = Pick<ReportCache, 'stage' | 'kept' | 'recall'>;
+type Cache = Pick<ReportCache, 'stage' | 'kept' | 'recall' | 'held'>;
 
 /** Identities of objects that are part of a stage's input (registries, engines): equal ids, same object. */
 const ids = new WeakMap<object, number>();
@@ -153,30 +164,43 @@ export function buildReport(req: ReportRequest, cache: Cache = NO_CACHE): Report
   if (!front.alg) return { ...base, errors, notes, programs: [] };
   const alg = front.alg;
   const funcs = alg.funcs.map((f) => f.name);
+  const none: Said & Partial<Pick<ReportModel, 'output' | 'space' | 'verdict'>> = { errors: [], notes: [] };
   const schedKey = scheduleKey(req);
   const scheduled = cache.stage('schedule', schedKey, () => scheduleStage(alg, front.t0!, req, cache));
   heard(scheduled);
   const programs = scheduled.programs;
   if (!scheduled.t) return { ...base, funcs, errors, notes, programs };
 
+  // The stages after the schedule are kept by the program that runs (its key), not by the
+  // schedule's text: T_n and its runs are reused when an edit leaves it as it was.
   const engine = req.engine ?? BUILTIN_ENGINES.beta1!;
-  const doneKey = `${schedKey}\0${idOf(engine)}`;
-  const { completed, bounds } = cache.stage('bounds', doneKey, () => boundsStage(scheduled.t!, engine));
-
+  const doneKey = `${scheduled.key}\0${idOf(engine)}`;
   const { window, params, key: inputKey, notes: unset } = inputOf(alg, req);
   notes.push(...unset);
   const evalSteps = req.budget ?? REPORT_LIMITS.evalSteps;
-  const runs = cache.stage('runs', `${doneKey}\0${inputKey}`, () => runStage(alg, completed, { window, params }, evalSteps));
+  // the algorithm realized on the window, whatever the schedule
+  const reference = cache.stage('reference', `${srcKey}\0${inputKey}`, () => referenceStage(alg, { window, params }, evalSteps));
+  heard(reference);
+  const { output } = reference;
+  const derive = () => cache.stage('derivation', `${srcKey}\0${inputKey}\0${req.point ?? '-'}`, () => derivationStage(alg, params, req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`, evalSteps));
+  const boundsKey = `bounds\0${doneKey}`;
+  const runsKey = `runs\0${doneKey}\0${inputKey}`;
+  if (req.bounds === 'kept' && (!cache.held(boundsKey) || (reference.ref && !cache.held(runsKey)))) {
+    const { derivation, ...said } = derive();
+    heard(said);
+    return { ...base, funcs, errors, notes, programs, later: true, ...(output ? { output } : {}), ...(derivation ? { derivation } : {}) };
+  }
+  const { completed, bounds } = cache.recall(boundsKey, () => boundsStage(scheduled.t!, engine));
+  const runs = reference.ref ? cache.recall(runsKey, () => runStage(alg, reference.ref!, completed, { window, params }, evalSteps)) : none;
   heard(runs);
   const stepWindow = req.stepWindow ?? tileStepWindow(runs.space) ?? stepWindowOf(window);
   const machineKey = `${doneKey}\0${JSON.stringify(stepWindow)}\0${JSON.stringify([...params])}`;
-  const none: Said = { errors: [], notes: [] };
   const stepped = req.machine === false ? none : req.machine === 'kept' ? cache.kept<Said>('machine', machineKey) ?? none : cache.stage('machine', machineKey, () => machineStage(completed, stepWindow, params));
   heard(stepped);
-  const derived = cache.stage('derivation', `${srcKey}\0${inputKey}\0${req.point ?? '-'}`, () => derivationStage(alg, params, req.point ?? `${alg.output}(${window.map(([m]) => m).join(', ')})`, evalSteps));
+  const derived = derive();
   heard(derived);
   const pictures = req.pictures === 'every' ? scheduled.ts.map((_, i) => ({ label: programs[i]!.label, ...pictureStage(scheduled.ts[i]!, engine, { window, params }) })) : undefined;
-  const { output, space, verdict } = runs;
+  const { space, verdict } = runs;
   const { machine } = stepped as Pick<ReportModel, 'machine'>;
   const { derivation } = derived;
   return { ...base, funcs, errors, notes, programs, bounds, ...(output ? { output } : {}), ...(space ? { space } : {}), ...(pictures ? { pictures } : {}), ...(verdict ? { verdict } : {}), ...(machine ? { machine } : {}), ...(derivation ? { derivation } : {}) };
@@ -205,48 +229,62 @@ function frontStage(source: ReportRequest['source']): Said & { alg?: Pipeline; t
   }
 }
 
+/** A program of the schedule as the cache keeps it: T_i, its text and loop nest, and what its directive changed in T_{i-1}'s. */
+interface Kept {
+  readonly t: TgtProgram;
+  readonly text: string;
+  readonly tree: LoopTree;
+  readonly changes?: readonly TreeChange[];
+}
+
 /**
  * T0 … Tn, one directive at a time (§2.8). `t` is the program the rest of the report runs; none
  * after an internal error. A refused directive leaves the last program the schedule reached: the
  * report goes on with it, so the refusal is seen beside the picture of what was accepted before it.
+ * `key` names `t` by T0 and the directives that made it.
+ *
+ * T_i is kept by T0 and the first i directives, printed (T_i is a function of those alone): an
+ * edit of line k of a schedule reuses T0 … T_{k-1} and applies the directives from the k-th on,
+ * and the later stages, keyed by `key`, do not notice an edit that leaves the directives as they
+ * were (a comment, a blank line).
  */
-function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest, cache: Cache): Said & { programs: ProgramStep[]; ts: TgtProgram[]; t?: TgtProgram } {
-  let tree = loopTree(t0);
-  const programs: ProgramStep[] = [{ label: 'T0', text: printTgt(t0), tree }];
+function scheduleStage(alg: Pipeline, t0: TgtProgram, req: ReportRequest, cache: Cache): Said & { programs: ProgramStep[]; ts: TgtProgram[]; t?: TgtProgram; key?: string } {
+  const base = `T\0${idOf(t0)}\0${idOf(req.registry)}`;
+  const first = cache.recall(base, (): Kept => ({ t: t0, text: printTgt(t0), tree: loopTree(t0) }));
+  const programs: ProgramStep[] = [cache.recall(`${base}\0T0`, (): ProgramStep => ({ label: 'T0', text: first.text, tree: first.tree }))];
   const ts = [t0];
   const notes: string[] = [];
-  if (!req.schedule) return { errors: [], notes, programs, ts, t: t0 };
-  let reached = t0;
+  if (!req.schedule) return { errors: [], notes, programs, ts, t: t0, key: base };
+  let kept = first;
+  let key = base;
   try {
     const s = readSchedule(req.schedule.text, req.schedule.file, () => t0, req.registry ?? builtinRegistry());
     // calls of a Halide-style schedule skipped because they change no value ([HALIDE-STYLE-IGNORED])
     notes.push(...(s.notes ?? []).map((n) => n.trim()));
+    const keys = s.calls.reduce((ks, c) => [...ks, `${ks[ks.length - 1]}\n${printCall(c)}`], [base]);
     const t = schedule(t0, s, alg, {
       onStep: (e) => {
         if (e.step !== 'directive') return;
-        reached = e.t;
-        ts.push(e.t);
-        const c = e.call;
-        const text = printTgt(e.t);
-        const before = programs[programs.length - 1]!.text;
-        const next = cache.recall(`tree\0${text}`, () => loopTree(e.t));
-        const changes = cache.recall(`diff\0${before}\0${text}`, () => diffTrees(tree, next));
-        tree = next;
-        programs.push({
-          label: `T${programs.length}`,
-          directive: `${printCall(c)}   (${callPlace(c)})`,
-          ...(c.directive.rule ? { rule: rule(c.directive.rule) } : {}),
-          text,
-          tree,
-          changes,
+        const before = kept;
+        key = keys[programs.length]!;
+        kept = cache.recall(key, (): Kept => {
+          const tree = loopTree(e.t);
+          return { t: e.t, text: printTgt(e.t), tree, changes: diffTrees(before.tree, tree) };
         });
+        ts.push(kept.t);
+        // its heading too is the same object while its directive is written at the same place
+        const c = e.call;
+        const label = `T${programs.length}`;
+        const directive = `${printCall(c)}   (${callPlace(c)})`;
+        const k = kept;
+        programs.push(cache.recall(`${key}\0${directive}`, (): ProgramStep => ({ label, directive, ...(c.directive.rule ? { rule: rule(c.directive.rule) } : {}), text: k.text, tree: k.tree, changes: k.changes! })));
       },
-    });
-    return { errors: [], notes, programs, ts, t };
+    }, (i) => cache.held<Kept>(keys[i + 1]!)?.t);
+    return { errors: [], notes, programs, ts, t, key };
   } catch (e) {
     if (!(e instanceof UserError)) return { errors: [message(e)], notes, programs, ts };
     notes.push(`the schedule was refused; what follows is ${programs[programs.length - 1]!.label}, the last program it reached`);
-    return { errors: [message(e)], notes, programs, ts, t: reached };
+    return { errors: [message(e)], notes, programs, ts, t: kept.t, key };
   }
 }
 
@@ -265,18 +303,29 @@ function boundsStage(t: TgtProgram, engine: BoundsEngine): { completed: TgtProgr
 }
 
 /**
- * The algorithm realized on the window (fig. 2.6), the completed program run on it and compared,
- * and the picture of its iteration space. A page is a summary: its evaluations are bounded, so a
- * huge reduction domain ends in a message on the page rather than in a run that never ends
- * (compare realizes the same input again, within the same number of steps once this one ended).
+ * The algorithm realized on the window (fig. 2.6): the output a report shows and the reference of
+ * its comparison. A page is a summary: its evaluations are bounded, so a huge reduction domain
+ * ends in a message on the page rather than in a run that never ends.
  */
-function runStage(alg: Pipeline, completed: TgtProgram, input: { window: readonly (readonly [number, number])[]; params: Map<string, Int> }, evalSteps: number): Said & Pick<ReportModel, 'output' | 'space' | 'verdict'> {
+function referenceStage(alg: Pipeline, input: { window: readonly (readonly [number, number])[]; params: Map<string, Int> }, evalSteps: number): Said & { ref?: Realization } & Pick<ReportModel, 'output'> {
   try {
     const ref = realize(alg, input, { maxSteps: evalSteps });
-    const output = { func: alg.output, window: input.window, values: ref.values.map(showValue) };
-    const v = compare(alg, completed, input, { maxSteps: evalSteps });
+    return { errors: [], notes: [], ref, output: { func: alg.output, window: input.window, values: ref.values.map(showValue) } };
+  } catch (e) {
+    return { errors: [message(e)], notes: [] };
+  }
+}
+
+/**
+ * The completed program run on the window (fig. 2.8, within the same number of steps), compared
+ * with the reference (def. 2.3), and the picture of its iteration space read off that one run.
+ */
+function runStage(alg: Pipeline, ref: Realization, completed: TgtProgram, input: { window: readonly (readonly [number, number])[]; params: Map<string, Int> }, evalSteps: number): Said & Pick<ReportModel, 'space' | 'verdict'> {
+  try {
+    const { outcome, space } = runWithSpace(completed, input, evalSteps);
+    const v = verdictOfRuns(alg, ref, outcome, input);
     const verdict = { kind: v.kind === 'equal' || v.kind === 'differs' ? v.kind : ('vacuous' as const), text: showVerdict(v) };
-    return { errors: [], notes: [], output, verdict, space: iterationSpace(completed, input) };
+    return { errors: [], notes: [], verdict, ...(space ? { space } : {}) };
   } catch (e) {
     return { errors: [message(e)], notes: [] };
   }

@@ -65,6 +65,11 @@ export type DiffLine = { readonly op: ' ' | '+' | '-'; readonly line: string };
  */
 export function lineDiff(a: readonly string[], b: readonly string[], limit = 4_000_000): DiffLine[] {
   if (a.length * b.length > limit) return [...a.map((line) => ({ op: '-' as const, line })), ...b.map((line) => ({ op: '+' as const, line }))];
+  // The walk below takes an equal line as soon as it meets one, so lines equal from the start are
+  // kept as they are and left out of the table: the same diff, for the cost of what follows them.
+  let same = 0;
+  while (same < a.length && same < b.length && a[same] === b[same]) same++;
+  if (same > 0) return [...a.slice(0, same).map((line) => ({ op: ' ' as const, line })), ...lineDiff(a.slice(same), b.slice(same))];
   const w = b.length + 1;
   const lcs = new Uint32Array((a.length + 1) * w);
   for (let i = a.length - 1; i >= 0; i--) {
@@ -552,6 +557,11 @@ function once(part: object, o: RenderOptions, f: () => string): string {
 export interface ReportSection {
   readonly id: string;
   readonly html: string;
+  /**
+   * The element's children, when a page may update them one by one: `html` is the element's
+   * opening tag, these, and its closing tag (the programs, one child each).
+   */
+  readonly parts?: readonly string[];
 }
 
 /** The sections of a report in page order, each one element with an id (the playground updates those that changed). */
@@ -563,7 +573,10 @@ export function reportSections(m: ReportModel, o: RenderOptions = {}): ReportSec
   if (m.verdict) add('verdict', `<div class="verdict ${m.verdict.kind === 'equal' ? 'ok' : m.verdict.kind}" id="verdict">${withRules(m.verdict.text, o)}</div>`);
   if (m.notes.length > 0) add('notes', `<div class="notes" id="notes">${m.notes.map((n) => `<p>${withRules(n, o)}</p>`).join('')}</div>`);
   if (m.source) add('algorithm', `<section id="algorithm"><h2>Algorithm <small>${escapeHtml(m.source.file)}</small></h2><pre>${funcLinks(m.source.text, m.funcs ?? [])}</pre></section>`);
-  if (m.programs.length > 0) add('programs', once(m.programs, o, () => programsHtml(m.programs, o)));
+  if (m.programs.length > 0) {
+    const parts = [`<h2>Programs T0 … T${m.programs.length - 1}</h2>`, ...m.programs.map((p, i) => programHtml(p, i, m.programs[i - 1], i === m.programs.length - 1, o))];
+    sec.push({ id: 'programs', html: `<section id="programs">${parts.join('')}</section>`, parts });
+  }
   if (m.bounds) {
     const b = m.bounds;
     add('bounds', once(b, o, () =>
@@ -619,19 +632,27 @@ function funcLinks(text: string, funcs: readonly string[]): string {
   return escapeHtml(text).replace(/[A-Za-z_]\w*/g, (w) => (names.has(w) ? `<span class="fn" data-func="${w}">${w}</span>` : w));
 }
 
-/** T0 … Tn: each program's loop nest with the directive's change marked, and its text diff from the one before. */
-function programsHtml(programs: ReportModel['programs'], o: RenderOptions): string {
-  const items = programs.map((p, i) => {
-    const prev = programs[i - 1];
-    const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
-    const tree = p.tree ? `<h4>Loop nest of ${escapeHtml(p.label)}</h4>${loopTreeHtml(p.tree, prev ? p.changes ?? [] : undefined, i === programs.length - 1)}` : '';
-    if (!prev) return `${title}${tree}<h4>Program</h4><pre>${escapeHtml(p.text)}</pre>`;
+/**
+ * One of T0 … Tn: its loop nest with the directive's change marked, and its text diff from the one
+ * before. Written once per program object (a cached build hands back the programs before an
+ * edited line as they were), and again only if it becomes or stops being the last.
+ */
+const programsWritten = new WeakMap<object, { readonly last: boolean; readonly o: RenderOptions; readonly html: string }>();
+function programHtml(p: ReportModel['programs'][number], i: number, prev: ReportModel['programs'][number] | undefined, last: boolean, o: RenderOptions): string {
+  const w = programsWritten.get(p);
+  if (w && w.last === last && w.o.rules === o.rules && w.o.pictureChoice === o.pictureChoice) return w.html;
+  const title = `<h3 id="T${i}">${escapeHtml(p.label)}${p.directive ? ` after <code>${escapeHtml(p.directive)}</code> ${ruleLink(p.rule, o)}` : ''}</h3>`;
+  const tree = p.tree ? `<h4>Loop nest of ${escapeHtml(p.label)}</h4>${loopTreeHtml(p.tree, prev ? p.changes ?? [] : undefined, last)}` : '';
+  let html: string;
+  if (!prev) html = `<div class="program">${title}${tree}<h4>Program</h4><pre>${escapeHtml(p.text)}</pre></div>`;
+  else {
     const lines = foldUnchanged(lineDiff(prev.text.split('\n'), p.text.split('\n'))).map((d) =>
       typeof d === 'number' ? `<span class="fold">  … ${d} unchanged line${d === 1 ? '' : 's'}</span>` : d.op === ' ' ? escapeHtml(`  ${d.line}`) : `<span class="${d.op === '+' ? 'add' : 'del'}">${escapeHtml(`${d.op} ${d.line}`)}</span>`,
     );
-    return `${title}${tree}<h4>Text diff</h4><pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details>`;
-  });
-  return `<section id="programs"><h2>Programs T0 … T${programs.length - 1}</h2>${items.join('')}</section>`;
+    html = `<div class="program">${title}${tree}<h4>Text diff</h4><pre class="diff">${lines.join('\n')}</pre><details><summary>the whole of ${escapeHtml(p.label)}</summary><pre>${escapeHtml(p.text)}</pre></details></div>`;
+  }
+  programsWritten.set(p, { last, o, html });
+  return html;
 }
 
 /** The sections of a report, without the page around them. */

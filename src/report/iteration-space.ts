@@ -6,6 +6,7 @@
 import type { Value } from '../expr/value.js';
 import type { Input } from '../alg-semantics/ast.js';
 import { execTgt, type LoopValues } from '../target-semantics/exec.js';
+import type { Outcome, Stuck } from '../target-semantics/outcome.js';
 import type { TgtProgram } from '../target-semantics/ast.js';
 import { visitStmts } from '../target-semantics/walk.js';
 import { forEachPoint } from '../expr/window.js';
@@ -66,15 +67,29 @@ function tileOf(loops: LoopValues, outer: readonly string[], depth: number): str
  * outermost loop. Undefined when the run gets stuck (the report shows the outcome instead).
  */
 export function iterationSpace(t: TgtProgram, input: Input): IterationSpace | undefined {
-  const stores: { func: string; point: number[]; loops: LoopValues }[] = [];
-  const allocs: { func: string; bounds: [number, number][]; loops: LoopValues }[] = [];
+  return runWithSpace(t, input).space;
+}
+
+/** One run of `t` on `input` (fig. 2.8, at most `maxSteps` steps) and the iteration space read off it. */
+export function runWithSpace(t: TgtProgram, input: Input, maxSteps?: number): { readonly outcome: Outcome; readonly space?: IterationSpace } {
+  const stores: Stored[] = [];
+  const allocs: Allocated[] = [];
   const o = execTgt(t, input, {
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
     onStore: (func, point, _v, loops) => void stores.push({ func, point: point.map(num), loops }),
     onAlloc: (func, bounds, loops) => void allocs.push({ func, bounds: bounds.map(([m, l]) => [num(m), num(l)]), loops }),
   });
   // A race is drawn on the picture of what ran before it; any other stuck run has none.
   const race = o.kind === 'stuck' && o.stuck.kind === 'data-race' ? o.stuck : undefined;
-  if (o.kind !== 'done' && !race) return undefined;
+  if (o.kind !== 'done' && !race) return { outcome: o };
+  return { outcome: o, space: spaceOf(t, input, stores, allocs, race) };
+}
+
+/** A store and an allocation the run made, with the loops around it. */
+interface Stored { readonly func: string; readonly point: number[]; readonly loops: LoopValues }
+interface Allocated { readonly func: string; readonly bounds: [number, number][]; readonly loops: LoopValues }
+
+function spaceOf(t: TgtProgram, input: Input, stores: readonly Stored[], allocs: readonly Allocated[], race: Extract<Stuck, { kind: 'data-race' }> | undefined): IterationSpace {
   const parallel = new Set<string>();
   visitStmts(t.body, (s) => void (s.k === 'for' && s.trav === 'parallel' && parallel.add(s.var)));
 

@@ -73,6 +73,11 @@ export interface ReportModel {
   /** the algorithm's funcs: their names in the source are linked to the views of them ([REPORT-LINKS]) */
   readonly funcs?: readonly string[];
   readonly programs: readonly ProgramStep[];
+  /**
+   * The stages after T0 … Tn — bounds, the run of Tn with its verdict and picture, the machine —
+   * are left to a later build (a request with `bounds: 'kept'` whose cache did not hold them)
+   */
+  readonly later?: true;
   readonly bounds?: {
     readonly holes: readonly string[];
     readonly query: string;

@@ -24,6 +24,13 @@ export interface ApplyOptions {
   readonly pipeline?: Pipeline;
   /** Called with each directive and the program it produced. */
   readonly onStep?: (call: DirectiveCall, t: TgtProgram) => void;
+  /**
+   * The program the schedule's call `i` made before, from the same program and the same calls
+   * before it (so its checks passed then), if the caller kept it: used instead of applying the
+   * call again. A report kept between edits knows the programs of a schedule's unchanged first
+   * lines (spec/report.md, [REPORT-INCREMENTAL]).
+   */
+  readonly known?: (i: number) => TgtProgram | undefined;
 }
 
 /** The context a directive's functions receive for one call. */
@@ -135,10 +142,11 @@ export function applySchedule(t: TgtProgram, s: Schedule, opts: ApplyOptions = {
   checkPhaseOrder(s.calls);
   const history: DirectiveCall[] = [];
   let cur = t;
-  for (const call of s.calls) {
-    cur = applyCall(cur, call, s.registry, history);
+  for (const [i, call] of s.calls.entries()) {
+    const known = opts.known?.(i);
+    cur = known ?? applyCall(cur, call, s.registry, history);
     // A user directive's output is always checked: its invariants are not ours to vouch for.
-    if (opts.check || call.directive.source !== undefined) requireInvariants(cur, call, opts.pipeline);
+    if (!known && (opts.check || call.directive.source !== undefined)) requireInvariants(cur, call, opts.pipeline);
     opts.onStep?.(call, cur);
     history.push(call);
   }

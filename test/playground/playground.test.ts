@@ -49,11 +49,31 @@ async function timing(p: Page): Promise<number> {
   return Number(await p.locator('#timing').getAttribute('data-ms'));
 }
 
-/** Waits for the report to be recomputed after an edit (the render count of the timing line grows). */
+/**
+ * Where the time of the last render went: computing, writing and drawing its first part, and when
+ * the bounds and runs and then the machine were shown (the page shows them in later tasks).
+ */
+async function whereTimeWent(p: Page): Promise<Record<string, number>> {
+  const at = (name: string) => p.locator('#timing').getAttribute(name);
+  return {
+    ...(JSON.parse((await at('data-split'))!) as Record<string, number>),
+    'with the bounds and the runs': Math.round(Number(await at('data-runs-ms'))),
+    'with the machine': Math.round(Number(await at('data-complete-ms'))),
+  };
+}
+
+/**
+ * Waits for the report to be recomputed after an edit: the render count of the timing line grows,
+ * and the last render started, with no edit waiting, is complete (a render of an earlier view,
+ * finishing in its later tasks, does not count).
+ */
 async function afterEdit(p: Page, edit: () => Promise<void>): Promise<void> {
   const before = await p.locator('#timing').getAttribute('data-renders');
   await edit();
-  await p.waitForFunction((b) => document.getElementById('timing')!.dataset.renders !== b, before);
+  await p.waitForFunction((b) => {
+    const d = document.getElementById('timing')!.dataset;
+    return d.renders !== b && d.queued === undefined && d.done === d.started;
+  }, before);
 }
 
 describe.runIf(hasChromium)('playground in Chromium', () => {
@@ -122,6 +142,7 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     expect(await page.locator('#report').evaluate((r) => r.scrollWidth - r.clientWidth)).toBeLessThanOrEqual(1);
     expect(await page.locator('#report #output .outwrap').evaluate((w) => w.scrollWidth > w.clientWidth)).toBe(true);
     timings['blur 64x64 after an edit (ms)'] = await timing(page);
+    timings['blur 64x64 after an edit: where the time went (ms)'] = await whereTimeWent(page);
   });
 
   it('an edit to the algorithm changes the output values', async () => {
@@ -345,19 +366,30 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     await page.waitForSelector('#report #space');
     await afterEdit(page, () => page.fill('#window', '0+8,0+8'));
     // Three kinds of edit, since each recomputes different stages ([REPORT-INCREMENTAL]).
-    // the page shows all but the machine first; the machine's section follows in the next task
-    const split = async () => ({ ...(JSON.parse((await page.locator('#timing').getAttribute('data-split'))!) as object), 'with the machine': Math.round(Number(await page.locator('#timing').getAttribute('data-complete-ms'))) });
+    // The page shows T0 … Tn, the output and the derivation first, then the bounds and the run of
+    // Tn (its verdict and picture), then the machine, each in a later task.
+    const split = () => whereTimeWent(page);
     await afterEdit(page, () => page.fill('#point', 'harris(1, 1)'));
     timings['harris 8x8 after an edit (ms)'] = await timing(page);
     timings['harris 8x8 after an edit of the point: where the time went (ms)'] = await split();
     await afterEdit(page, () => page.fill('#window', '0+8,1+8'));
     timings['harris 8x8 after an edit of the window (ms)'] = await timing(page);
     timings['harris 8x8 after an edit of the window: where the time went (ms)'] = await split();
+    // a schedule's last, a middle and its first directive edited, each from the whole schedule
     const sched = await page.inputValue('#sched');
-    await afterEdit(page, () => page.fill('#sched', sched.replace(/\nstore-at ixy at harris\.s0\.xo\n?$/, '\n')));
-    timings['harris 8x8 after an edit of the schedule (ms)'] = await timing(page);
-    timings['harris 8x8 after an edit of the schedule: where the time went (ms)'] = await split();
-    expect(await page.locator('#report #programs h3').count()).toBe(17);
+    const edits = {
+      'the last directive': sched.replace(/\nstore-at ixy at harris\.s0\.xo\n?$/, '\n'),
+      'a middle directive': sched.replace('compute-at syy at harris.s0.xo', 'compute-at syy at harris.s0.yi'),
+      'the first directive': sched.replace('split harris.x by 8', 'split harris.x by 4'),
+    };
+    for (const [what, text] of Object.entries(edits)) {
+      await afterEdit(page, () => page.fill('#sched', text));
+      timings[`harris 8x8 after an edit of the schedule, ${what} (ms)`] = await timing(page);
+      timings[`harris 8x8 after an edit of the schedule, ${what}: where the time went (ms)`] = await split();
+      expect(await page.locator('#report #programs h3').count()).toBe(what === 'the last directive' ? 17 : 18);
+      expect(await page.locator('#report #verdict').getAttribute('class')).toBe('verdict ok');
+      await afterEdit(page, () => page.fill('#sched', sched));
+    }
     await page.selectOption('#example', 'blur');
     await page.waitForSelector('#report #space');
     await afterEdit(page, () => page.fill('#window', '0+16,0+16'));

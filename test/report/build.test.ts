@@ -230,6 +230,40 @@ describe('[REPORT-INCREMENTAL] a cached build', () => {
     for (const e of edits) expect(buildReport(e, cache)).toEqual(buildReport(e));
   });
 
+  it('is the same report as a fresh build after edits of a schedule’s last, middle and first line, and reuses the programs before the edited line', () => {
+    const harris = { file: 'harris.alg', text: example('harris.alg') };
+    const text = example('harris.sched');
+    const lines = text.split('\n');
+    const without = (l: string) => lines.filter((x) => x !== l).join('\n');
+    const edit = (t: string) => ({ source: harris, schedule: { file: 'harris.sched', text: t }, window: [[0, 2], [0, 2]] as [number, number][], machine: false });
+    const harrisCache = new ReportCache();
+    const whole = buildReport(edit(text), harrisCache);
+    const texts = [
+      without('store-at ixy at harris.s0.xo'),
+      without('compute-at ixx at harris.s0.xo'),
+      text.replace('split harris.x by 8', 'split harris.x by 4'),
+      // a comment only: the same programs, so the same stages after them
+      `// edited\n${text}`,
+      // directives out of phase order: refused before any directive runs, though T1 … T8 are kept
+      text.replace('vectorize harris.xi\n', '').replace(/\n$/, '\nvectorize harris.xi\n'),
+    ];
+    const models = texts.map((t) => buildReport(edit(t), harrisCache));
+    models.forEach((m, i) => expect(m).toEqual(buildReport(edit(texts[i]!))));
+    const again = buildReport(edit(text), harrisCache);
+    const [last, middle, first, comment, refused] = models;
+    expect(last!.programs.slice(0, 16)).toEqual(whole.programs.slice(0, 16));
+    last!.programs.slice(0, 16).forEach((p, i) => expect(p).toBe(whole.programs[i]));
+    const at = lines.filter((l) => /^[a-z]/.test(l)).indexOf('compute-at ixx at harris.s0.xo') + 1;
+    middle!.programs.slice(0, at).forEach((p, i) => expect(p).toBe(whole.programs[i]));
+    expect(first!.programs[1]).not.toBe(whole.programs[1]);
+    expect(comment!.bounds).toBe(whole.bounds);
+    expect(comment!.space).toBe(whole.space);
+    expect(refused!.programs.map((p) => p.label)).toEqual(['T0']);
+    expect(refused!.errors.join()).toContain('vectorize');
+    expect(again!.bounds).toBe(whole.bounds);
+    expect(again!.output).toBe(whole.output);
+  });
+
   it('reuses every stage a new point does not touch, and writes their HTML once', () => {
     const again = buildReport({ ...req, point: 'f(3)' }, cache);
     const before = buildReport(req, cache);
@@ -240,6 +274,18 @@ describe('[REPORT-INCREMENTAL] a cached build', () => {
     expect(again.derivation!.point).toBe('f(3)');
     const [a, b] = [reportSections(again), reportSections(before)];
     expect(a.find((x) => x.id === 'machine')!.html).toBe(b.find((x) => x.id === 'machine')!.html);
+  });
+
+  it('`bounds: kept` leaves the bounds, the runs and the machine to a later build when the cache has not got them', () => {
+    const c = new ReportCache();
+    const edited = { ...req, schedule: { file: 's.sched', text: 'split f.x by 2\n' } };
+    const first = buildReport({ ...edited, bounds: 'kept' }, c);
+    expect(first.later).toBe(true);
+    expect(first.programs.map((p) => p.label)).toEqual(['T0', 'T1']);
+    expect(first.output).toBeDefined();
+    expect([first.bounds, first.verdict, first.space, first.machine]).toEqual([undefined, undefined, undefined, undefined]);
+    const whole = buildReport(edited, c);
+    expect(buildReport({ ...edited, bounds: 'kept' }, c)).toEqual(whole);
   });
 
   it('leaves the machine out when asked, and only the machine; `kept` gives it only when the cache has it', () => {
