@@ -427,7 +427,7 @@ export function emitVectorLoop(em: FunctionWriter, plan: VectorPlan, s: Loop, m:
       em.line(`const int ${ok} = 1; /* planted fault: no proof */`);
     } else if (hoisted !== undefined) {
       ok = hoisted;
-      em.line(`/* [${'C-NARROW'}] 32-bit lanes if the proof at the entry of the outer loop held */`);
+      em.line(`/* [${'C-NARROW'}] 32-bit lanes if the proof at the entry of an outer loop held */`);
     } else {
       em.line(`/* [C-NARROW] 32-bit lanes if the lanes' value ranges, evaluated here, fit */`);
       ok = emitProof(em, ends!, 'rs_q_fits32', 'n32');
@@ -458,22 +458,47 @@ function narrowEnds(plan: VectorPlan, s: Loop, ranges: FuncRanges, outer?: Reado
   return worthProving(ends);
 }
 
+/** Per loop, the scopes of the vector loops inside it, and their [C-NARROW] ends from its entry once asked for. */
+interface Region {
+  readonly scopes: readonly (readonly [Loop, ReadonlyMap<string, Interval>])[];
+  readonly ends: Map<Loop, Expr[] | undefined>;
+}
+const regions = new WeakMap<FuncRanges, WeakMap<Stmt, Region>>();
+
+// implements [C-NARROW-HOIST]
 /**
- * `C-NARROW` hoisted: at the entry of `region` (an outer loop), the 32-bit proof of every vector
- * loop inside it, with the variables between them over their intervals, so that the proof is
- * evaluated once rather than at every entry of the vector loop. Records the flags in
- * `em.narrowFlags`; a loop whose hoisted ends are unbounded keeps its own proof.
+ * `C-NARROW-HOIST`: at the entry of `region`, the 32-bit proof of every vector loop inside it
+ * that no enclosing loop has decided yet, with the variables between them over their intervals,
+ * so that the proof is evaluated once per entry of `region` rather than at every entry of the
+ * vector loop (which, under `vectorize(x, 8)`, is once per chunk). Emission asks every loop from
+ * the outermost in, so each vector loop is decided at the outermost loop where its ends are
+ * bounded and within the budget; one where none is keeps its own proof. Records the flags in
+ * `em.narrowFlags` and returns the loops decided here (their flags go out of scope with `region`).
+ * Scopes and ends are found once per loop for all the instruction sets a pipeline is emitted for.
  */
-export function hoistNarrowing(em: FunctionWriter, region: Loop): void {
-  if (em.isa === undefined || em.faults.unprovenNarrowing) return;
-  for (const [s, scope] of innerLoopScopes(region, em.ranges)) {
-    if (s.k !== 'for' || (s.trav !== 'vectorize' && s.trav !== 'serial')) continue;
-    const plan = em.plan(s);
-    const ends = plan && narrowEnds(plan, s, em.ranges, scope);
-    if (ends === undefined) continue;
-    em.line(`/* [C-NARROW] for ${s.var}, decided once here */`);
-    em.narrowFlags.set(s, emitProof(em, ends, 'rs_q_fits32', 'n32'));
+export function hoistNarrowing(em: FunctionWriter, region: Loop): Loop[] {
+  if (em.isa === undefined || em.faults.unprovenNarrowing) return [];
+  let byLoop = regions.get(em.ranges);
+  if (byLoop === undefined) regions.set(em.ranges, (byLoop = new WeakMap()));
+  let r = byLoop.get(region);
+  if (r === undefined) {
+    const scopes: (readonly [Loop, ReadonlyMap<string, Interval>])[] = [];
+    for (const [s, scope] of innerLoopScopes(region, em.ranges)) {
+      if (s.k === 'for' && (s.trav === 'vectorize' || s.trav === 'serial') && em.plan(s) !== undefined) scopes.push([s, scope]);
+    }
+    byLoop.set(region, (r = { scopes, ends: new Map() }));
   }
+  const decided: Loop[] = [];
+  for (const [s, scope] of r.scopes) {
+    if (em.narrowFlags.has(s)) continue;
+    if (!r.ends.has(s)) r.ends.set(s, narrowEnds(em.plan(s)!, s, em.ranges, scope));
+    const ends = r.ends.get(s);
+    if (ends === undefined) continue;
+    em.line(`/* [C-NARROW-HOIST] for ${s.var}, decided once here */`);
+    em.narrowFlags.set(s, emitProof(em, ends, 'rs_q_fits32', 'n32'));
+    decided.push(s);
+  }
+  return decided;
 }
 
 /**
