@@ -12,7 +12,7 @@ import { printHead } from '../target-semantics/print.js';
 import { someStmt } from '../target-semantics/walk.js';
 import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
 import { ISA_TARGET, emitVectorLoop, hoistNarrowing, vectorPlan } from './emit-simd.js';
-import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, type VectorPlan, cLiteral, cString, constExtent, payloadType } from './c-syntax.js';
+import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, type VectorPlan, cLiteral, cString, constExtent, log2Const, payloadType, pow2Op } from './c-syntax.js';
 import { RUNTIME_SCALAR } from './runtime.js';
 import { simplifyIndices } from './indices.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';
@@ -194,7 +194,13 @@ export class FnEmitter implements FunctionWriter {
         const t = this.temp();
         // [C-PROVED]: an operation the loop's range proof covers cannot overflow; it wraps like C's
         // unsigned arithmetic, which costs nothing and is never undefined behaviour.
-        const value = this.proved?.has(e) ? `${WRAPPING_C[e.op]!}(${args[0]!.v}, ${args[1]!.v})` : this.opText(e.op, args.map((a) => a.v));
+        // [C-POW2]: div and mod by a constant 2^k are a shift and a mask.
+        const k = (e.op === 'div' || e.op === 'mod') && !this.faults.truncatingDiv ? log2Const(e.args[1]!) : undefined;
+        const value = this.proved?.has(e)
+          ? `${WRAPPING_C[e.op]!}(${args[0]!.v}, ${args[1]!.v})`
+          : k !== undefined
+            ? pow2Op(e.op as 'div' | 'mod', args[0]!.v, k)
+            : this.opText(e.op, args.map((a) => a.v));
         // Def. 2.6: with an error argument the value is the error; the payload is never computed,
         // so garbage can neither overflow nor divide.
         this.line(`const int64_t ${t} = ${tag === undefined ? value : `${tag} ? 0 : ${value}`};`);

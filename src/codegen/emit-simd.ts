@@ -9,7 +9,7 @@ import { constOf } from '../expr/symbolic.js';
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
-import { type FunctionWriter, type Isa, type Step, type VectorItem, type VectorPlan, cLiteral, constExtent } from './c-syntax.js';
+import { type FunctionWriter, type Isa, type Step, type VectorItem, type VectorPlan, cLiteral, constExtent, log2Const, pow2Op } from './c-syntax.js';
 import { type FuncRanges, innerLoopScopes, laneEnds } from './ranges.js';
 import type { Interval } from '../expr/interval.js';
 import { emitProof, worthProving } from './proof.js';
@@ -163,13 +163,6 @@ function int32Divisor(e: Expr): boolean {
   return e.k === 'const' && typeof e.value === 'number' && e.value > 0 && e.value < 2 ** 31;
 }
 
-/** k when `e` is the constant 2^k (1 ≤ k ≤ 62). */
-function log2Const(e: Expr): number | undefined {
-  if (e.k !== 'const' || typeof e.value !== 'number' || e.value < 2) return undefined;
-  const k = Math.log2(e.value);
-  return Number.isInteger(k) && k <= 62 ? k : undefined;
-}
-
 /** The scalar forms `VectorEmitter.scalar` follows: each gives lane 0's bits of the lane operation. */
 const LANE0_OP: Partial<Record<OpName, string>> = { '+': 'rs_wadd', '-': 'rs_wsub', '*': 'rs_wmul', min: 'rs_min', max: 'rs_max' };
 
@@ -311,8 +304,7 @@ class VectorEmitter {
         let text: string;
         const k = e.op === 'div' || e.op === 'mod' ? log2Const(e.args[1]!) : undefined;
         if (k !== undefined && !em.faults.truncatingDiv) {
-          // Euclidean div and mod by 2^k are an arithmetic shift and a mask, exactly, in two's complement.
-          text = e.op === 'div' ? `${args[0]!} >> ${k}` : `${args[0]!} & ${cLiteral(2n ** BigInt(k) - 1n)!}`;
+          text = pow2Op(e.op as 'div' | 'mod', args[0]!, k);
         } else if (this.narrow && (e.op === 'div' || e.op === 'mod') && int32Divisor(e.args[1]!) && !em.faults.truncatingDiv) {
           text = `${q}_${e.op}c(${args.join(', ')})`;
         } else if (e.op === 'div' || e.op === 'mod') {
