@@ -411,15 +411,23 @@ export function emitVectorLoop(em: FunctionWriter, plan: VectorPlan, s: Loop, m:
   const vi = em.temp('vi');
   em.line(`int64_t ${vi} = 0;`);
   const hoisted = em.narrowFlags.get(s);
-  const ends = hoisted === undefined ? narrowEnds(plan, s, em.ranges) : undefined;
+  const ends = narrowEnds(plan, s, em.ranges);
   if (hoisted !== undefined || ends !== undefined || em.faults.unprovenNarrowing) {
     let ok: string;
     if (em.faults.unprovenNarrowing) {
       ok = em.temp('n32');
       em.line(`const int ${ok} = 1; /* planted fault: no proof */`);
     } else if (hoisted !== undefined) {
-      ok = hoisted;
-      em.line(`/* [${'C-NARROW'}] 32-bit lanes if the proof at the entry of an outer loop held */`);
+      em.line(`/* [${'C-NARROW'}] 32-bit lanes if the proof at the entry of an outer loop held, else if its own holds here */`);
+      if (ends === undefined) ok = hoisted;
+      else {
+        // [C-NARROW-HOIST]: the outer intervals are wider, so the outer proof may fail where this one holds.
+        ok = em.temp('n32');
+        em.line(`int ${ok} = ${hoisted};`);
+        em.open(`if (!${ok}) {`);
+        em.line(`${ok} = ${emitProof(em, ends, 'rs_q_fits32', 'n32')};`);
+        em.close();
+      }
     } else {
       em.line(`/* [C-NARROW] 32-bit lanes if the lanes' value ranges, evaluated here, fit */`);
       ok = emitProof(em, ends!, 'rs_q_fits32', 'n32');
