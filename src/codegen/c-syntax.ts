@@ -101,3 +101,21 @@ export interface FunctionWriter {
   offset(f: FuncInfo, idx: readonly string[]): string;
   scalarIterations(s: Extract<Stmt, { k: 'for' }>, from: string, count: string, inParallel: boolean): void;
 }
+
+/** k when `e` is the constant 2^k (1 ≤ k ≤ 62). */
+export function log2Const(e: Expr): number | undefined {
+  if (e.k !== 'const' || typeof e.value !== 'number' || e.value < 2) return undefined;
+  const k = Math.log2(e.value);
+  return Number.isInteger(k) && k <= 62 ? k : undefined;
+}
+
+// implements [C-POW2]
+/**
+ * `C-POW2`: Euclidean div and mod by the constant 2^k, in scalar code and in vector lanes alike,
+ * are an arithmetic shift and a mask: in two's complement, `a >> k` is ⌊a / 2^k⌋ and `a & (2^k − 1)`
+ * is a − 2^k·⌊a / 2^k⌋ for every a, exactly the Euclidean quotient and remainder by a positive
+ * divisor (§2.9), and neither can overflow.
+ */
+export function pow2Op(o: 'div' | 'mod', a: string, k: number): string {
+  return o === 'div' ? `(${a} >> ${k})` : `(${a} & ${cLiteral(2n ** BigInt(k) - 1n)!})`;
+}

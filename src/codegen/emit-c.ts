@@ -12,7 +12,7 @@ import { printHead } from '../target-semantics/print.js';
 import { someStmt } from '../target-semantics/walk.js';
 import { MAX_DIMS, TAG, entryName, mangle } from './abi.js';
 import { ISA_TARGET, emitVectorLoop, hoistNarrowing, vectorPlan } from './emit-simd.js';
-import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, type VectorPlan, cLiteral, cString, constExtent, payloadType } from './c-syntax.js';
+import { type CodegenFaults, type FuncInfo, type FunctionWriter, type Isa, type VectorPlan, cLiteral, cString, constExtent, log2Const, payloadType, pow2Op } from './c-syntax.js';
 import { RUNTIME_SCALAR } from './runtime.js';
 import { simplifyIndices } from './indices.js';
 import { RUNTIME_SIMD } from './runtime-simd.js';
@@ -194,7 +194,13 @@ export class FnEmitter implements FunctionWriter {
         const t = this.temp();
         // [C-PROVED]: an operation the loop's range proof covers cannot overflow; it wraps like C's
         // unsigned arithmetic, which costs nothing and is never undefined behaviour.
-        const value = this.proved?.has(e) ? `${WRAPPING_C[e.op]!}(${args[0]!.v}, ${args[1]!.v})` : this.opText(e.op, args.map((a) => a.v));
+        // [C-POW2]: div and mod by a constant 2^k are a shift and a mask.
+        const k = (e.op === 'div' || e.op === 'mod') && !this.faults.truncatingDiv ? log2Const(e.args[1]!) : undefined;
+        const value = this.proved?.has(e)
+          ? `${WRAPPING_C[e.op]!}(${args[0]!.v}, ${args[1]!.v})`
+          : k !== undefined
+            ? pow2Op(e.op as 'div' | 'mod', args[0]!.v, k)
+            : this.opText(e.op, args.map((a) => a.v));
         // Def. 2.6: with an error argument the value is the error; the payload is never computed,
         // so garbage can neither overflow nor divide.
         this.line(`const int64_t ${t} = ${tag === undefined ? value : `${tag} ? 0 : ${value}`};`);
@@ -399,9 +405,9 @@ export class FnEmitter implements FunctionWriter {
 
   /**
    * `C-FOR` ([FOR-ITER], [FOR-STOP]): min and extent once, the checks of the reference, and an
-   * overflow check on the last iteration's value so that `x = min + i` never overflows. A loop not
-   * inside a proved one then makes the decision of `C-PROVED`: the proved variant of its
-   * iterations when the ranges of its operations fit, else the checked one.
+   * overflow check on the last iteration's value so that `x = min + i` never overflows; then the
+   * 32-bit decisions of the vector loops inside that no enclosing loop could make
+   * ([C-NARROW-HOIST]), and the iterations.
    */
   private loop(s: Extract<Stmt, { k: 'for' }>, site: string, inParallel: boolean): void {
     this.rule('C-FOR', headline(s));
@@ -413,27 +419,36 @@ export class FnEmitter implements FunctionWriter {
       `if (RS_UNLIKELY(${l.v} < 0)) rs_fail(RS_NEGATIVE_EXTENT, "loop %s has negative extent %lld (%s)", ${cString(s.var)}, (long long)${l.v}, ${site});`,
     );
     this.line(`if (${l.v} > 0) (void)rs_add(${m.v}, ${l.v} - 1);`);
+    const hoisted = hoistNarrowing(this, s);
+    this.decide(s, m.v, l.v, inParallel);
+    // their flags are in scope only here
+    for (const v of hoisted) this.narrowFlags.delete(v);
+  }
+
+  /**
+   * The iterations of a loop whose min and extent are checked, under the decision of `C-PROVED`
+   * when no enclosing loop has made it: the proved variant when the ranges of its operations fit,
+   * else the checked one.
+   */
+  private decide(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
     // Only the proved variant of a loop gets tag-free nests: the checked one is the rare path.
-    if (this.decided) return this.proved !== undefined ? this.nest(s, m.v, l.v, inParallel) : this.iterate(s, m.v, l.v, inParallel);
+    if (this.decided) return this.proved !== undefined ? this.nest(s, m, l, inParallel) : this.iterate(s, m, l, inParallel);
     const { safe, ends } = this.faults.unprovenArithmetic ? { safe: new Set(overflowCandidates(s, this.ranges).keys()), ends: [] } : provedIn(s, this.ranges);
-    if (safe.size === 0) return this.nest(s, m.v, l.v, inParallel);
+    if (safe.size === 0) return this.nest(s, m, l, inParallel);
     this.rule('C-PROVED', `${safe.size} operations without overflow checks if their ranges, evaluated here, fit in 64 bits`);
     const ok = this.faults.unprovenArithmetic ? '1 /* planted fault: no proof */' : emitProof(this, ends, 'rs_q_fits64', 'nv');
-    hoistNarrowing(this, s);
     this.decided = true;
     this.open(`if (${ok}) {`);
     this.ran(`${s.var} proved`);
     this.proved = safe;
-    this.nest(s, m.v, l.v, inParallel);
+    this.nest(s, m, l, inParallel);
     this.proved = undefined;
     this.close('} else {');
     this.depth++;
     this.ran(`${s.var} checked`);
-    this.iterate(s, m.v, l.v, inParallel);
+    this.iterate(s, m, l, inParallel);
     this.close();
     this.decided = false;
-    // the flags are in scope only here
-    this.narrowFlags.clear();
   }
 
   /**

@@ -9,7 +9,7 @@ import { constOf } from '../expr/symbolic.js';
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
-import { type FunctionWriter, type Isa, type Step, type VectorItem, type VectorPlan, cLiteral, constExtent } from './c-syntax.js';
+import { type FunctionWriter, type Isa, type Step, type VectorItem, type VectorPlan, cLiteral, constExtent, log2Const, pow2Op } from './c-syntax.js';
 import { type FuncRanges, innerLoopScopes, laneEnds } from './ranges.js';
 import type { Interval } from '../expr/interval.js';
 import { emitProof, worthProving } from './proof.js';
@@ -163,13 +163,6 @@ function int32Divisor(e: Expr): boolean {
   return e.k === 'const' && typeof e.value === 'number' && e.value > 0 && e.value < 2 ** 31;
 }
 
-/** k when `e` is the constant 2^k (1 ≤ k ≤ 62). */
-function log2Const(e: Expr): number | undefined {
-  if (e.k !== 'const' || typeof e.value !== 'number' || e.value < 2) return undefined;
-  const k = Math.log2(e.value);
-  return Number.isInteger(k) && k <= 62 ? k : undefined;
-}
-
 /** The scalar forms `VectorEmitter.scalar` follows: each gives lane 0's bits of the lane operation. */
 const LANE0_OP: Partial<Record<OpName, string>> = { '+': 'rs_wadd', '-': 'rs_wsub', '*': 'rs_wmul', min: 'rs_min', max: 'rs_max' };
 
@@ -311,8 +304,7 @@ class VectorEmitter {
         let text: string;
         const k = e.op === 'div' || e.op === 'mod' ? log2Const(e.args[1]!) : undefined;
         if (k !== undefined && !em.faults.truncatingDiv) {
-          // Euclidean div and mod by 2^k are an arithmetic shift and a mask, exactly, in two's complement.
-          text = e.op === 'div' ? `${args[0]!} >> ${k}` : `${args[0]!} & ${cLiteral(2n ** BigInt(k) - 1n)!}`;
+          text = pow2Op(e.op as 'div' | 'mod', args[0]!, k);
         } else if (this.narrow && (e.op === 'div' || e.op === 'mod') && int32Divisor(e.args[1]!) && !em.faults.truncatingDiv) {
           text = `${q}_${e.op}c(${args.join(', ')})`;
         } else if (e.op === 'div' || e.op === 'mod') {
@@ -419,15 +411,23 @@ export function emitVectorLoop(em: FunctionWriter, plan: VectorPlan, s: Loop, m:
   const vi = em.temp('vi');
   em.line(`int64_t ${vi} = 0;`);
   const hoisted = em.narrowFlags.get(s);
-  const ends = hoisted === undefined ? narrowEnds(plan, s, em.ranges) : undefined;
+  const ends = narrowEnds(plan, s, em.ranges);
   if (hoisted !== undefined || ends !== undefined || em.faults.unprovenNarrowing) {
     let ok: string;
     if (em.faults.unprovenNarrowing) {
       ok = em.temp('n32');
       em.line(`const int ${ok} = 1; /* planted fault: no proof */`);
     } else if (hoisted !== undefined) {
-      ok = hoisted;
-      em.line(`/* [${'C-NARROW'}] 32-bit lanes if the proof at the entry of the outer loop held */`);
+      em.line(`/* [${'C-NARROW'}] 32-bit lanes if the proof at the entry of an outer loop held, else if its own holds here */`);
+      if (ends === undefined) ok = hoisted;
+      else {
+        // [C-NARROW-HOIST]: the outer intervals are wider, so the outer proof may fail where this one holds.
+        ok = em.temp('n32');
+        em.line(`int ${ok} = ${hoisted};`);
+        em.open(`if (!${ok}) {`);
+        em.line(`${ok} = ${emitProof(em, ends, 'rs_q_fits32', 'n32')};`);
+        em.close();
+      }
     } else {
       em.line(`/* [C-NARROW] 32-bit lanes if the lanes' value ranges, evaluated here, fit */`);
       ok = emitProof(em, ends!, 'rs_q_fits32', 'n32');
@@ -458,22 +458,47 @@ function narrowEnds(plan: VectorPlan, s: Loop, ranges: FuncRanges, outer?: Reado
   return worthProving(ends);
 }
 
+/** Per loop, the scopes of the vector loops inside it, and their [C-NARROW] ends from its entry once asked for. */
+interface Region {
+  readonly scopes: readonly (readonly [Loop, ReadonlyMap<string, Interval>])[];
+  readonly ends: Map<Loop, Expr[] | undefined>;
+}
+const regions = new WeakMap<FuncRanges, WeakMap<Stmt, Region>>();
+
+// implements [C-NARROW-HOIST]
 /**
- * `C-NARROW` hoisted: at the entry of `region` (an outer loop), the 32-bit proof of every vector
- * loop inside it, with the variables between them over their intervals, so that the proof is
- * evaluated once rather than at every entry of the vector loop. Records the flags in
- * `em.narrowFlags`; a loop whose hoisted ends are unbounded keeps its own proof.
+ * `C-NARROW-HOIST`: at the entry of `region`, the 32-bit proof of every vector loop inside it
+ * that no enclosing loop has decided yet, with the variables between them over their intervals,
+ * so that the proof is evaluated once per entry of `region` rather than at every entry of the
+ * vector loop (which, under `vectorize(x, 8)`, is once per chunk). Emission asks every loop from
+ * the outermost in, so each vector loop is decided at the outermost loop where its ends are
+ * bounded and within the budget; one where none is keeps its own proof. Records the flags in
+ * `em.narrowFlags` and returns the loops decided here (their flags go out of scope with `region`).
+ * Scopes and ends are found once per loop for all the instruction sets a pipeline is emitted for.
  */
-export function hoistNarrowing(em: FunctionWriter, region: Loop): void {
-  if (em.isa === undefined || em.faults.unprovenNarrowing) return;
-  for (const [s, scope] of innerLoopScopes(region, em.ranges)) {
-    if (s.k !== 'for' || (s.trav !== 'vectorize' && s.trav !== 'serial')) continue;
-    const plan = em.plan(s);
-    const ends = plan && narrowEnds(plan, s, em.ranges, scope);
-    if (ends === undefined) continue;
-    em.line(`/* [C-NARROW] for ${s.var}, decided once here */`);
-    em.narrowFlags.set(s, emitProof(em, ends, 'rs_q_fits32', 'n32'));
+export function hoistNarrowing(em: FunctionWriter, region: Loop): Loop[] {
+  if (em.isa === undefined || em.faults.unprovenNarrowing) return [];
+  let byLoop = regions.get(em.ranges);
+  if (byLoop === undefined) regions.set(em.ranges, (byLoop = new WeakMap()));
+  let r = byLoop.get(region);
+  if (r === undefined) {
+    const scopes: (readonly [Loop, ReadonlyMap<string, Interval>])[] = [];
+    for (const [s, scope] of innerLoopScopes(region, em.ranges)) {
+      if (s.k === 'for' && (s.trav === 'vectorize' || s.trav === 'serial') && em.plan(s) !== undefined) scopes.push([s, scope]);
+    }
+    byLoop.set(region, (r = { scopes, ends: new Map() }));
   }
+  const decided: Loop[] = [];
+  for (const [s, scope] of r.scopes) {
+    if (em.narrowFlags.has(s)) continue;
+    if (!r.ends.has(s)) r.ends.set(s, narrowEnds(em.plan(s)!, s, em.ranges, scope));
+    const ends = r.ends.get(s);
+    if (ends === undefined) continue;
+    em.line(`/* [C-NARROW-HOIST] for ${s.var}, decided once here */`);
+    em.narrowFlags.set(s, emitProof(em, ends, 'rs_q_fits32', 'n32'));
+    decided.push(s);
+  }
+  return decided;
 }
 
 /**

@@ -7,6 +7,7 @@ import { printExpr } from '../expr/print.js';
 import { mangle } from './abi.js';
 import { type FunctionWriter, cLiteral } from './c-syntax.js';
 import type { OverflowCandidate } from './ranges.js';
+import { SharedValues } from './shared-values.js';
 
 /**
  * Symbolic ends can grow quickly (products take min/max over corners); past this much text a
@@ -14,13 +15,31 @@ import type { OverflowCandidate } from './ranges.js';
  */
 const MAX_PROOF_TEXT = 16000;
 
-/** The distinct ends to check, or undefined when there are none or they are too large to be worth it. */
+/**
+ * A [C-NARROW] proof is evaluated as a DAG ([C-PROOF-DAG]): each distinct subterm once. Past this
+ * many distinct subterms it is not worth its code, and the loop decides further in (or keeps 64-bit lanes).
+ */
+const MAX_PROOF_NODES = 3000;
+
+/** The distinct ends to check, or undefined when there are none or they have too many distinct subterms. */
 export function worthProving(ends: readonly Expr[] | undefined): Expr[] | undefined {
   if (ends === undefined) return undefined;
-  const uniq = new Map(ends.map((e) => [printExpr(e, 'tgt'), e]));
-  let size = 0;
-  for (const k of uniq.keys()) size += k.length;
-  return size <= MAX_PROOF_TEXT ? [...uniq.values()] : undefined;
+  const seen = new SharedValues<true>();
+  const uniq: Expr[] = [];
+  let nodes = 0;
+  const visit = (e: Expr): void => {
+    if (seen.get(e) || nodes > MAX_PROOF_NODES) return;
+    seen.set(e, true, 0);
+    nodes++;
+    if (e.k === 'op') for (const a of e.args) visit(a);
+  };
+  for (const e of ends) {
+    if (seen.get(e)) continue;
+    uniq.push(e);
+    visit(e);
+    if (nodes > MAX_PROOF_NODES) return undefined;
+  }
+  return uniq;
 }
 
 /**
@@ -45,22 +64,36 @@ export function selectProved(candidates: ReadonlyMap<Expr, OverflowCandidate>): 
   return { safe, ends: [...ends.values()] };
 }
 
+// implements [C-PROOF-DAG]
 /**
  * Emits `const int okN = …;`, true exactly when every end evaluates without leaving ±2^62 on the
- * way and satisfies `fits` (`rs_q_fits32` or `rs_q_fits64`); returns okN.
+ * way and satisfies `fits` (`rs_q_fits32` or `rs_q_fits64`); returns okN. Each distinct subterm
+ * of the ends is one 128-bit temporary, evaluated once: the ends of a stage's intervals repeat its
+ * consumers' bounds many times over, so as trees their cost grows with the tree, as a DAG with
+ * the distinct subterms.
  */
 export function emitProof(em: FunctionWriter, ends: readonly Expr[], fits: 'rs_q_fits32' | 'rs_q_fits64', prefix: string): string {
   const ok = em.temp(prefix);
   const bad = em.temp('bad');
   em.line(`int ${bad} = 0;`);
-  const checks = ends.map((e) => `${fits}(${qexpr(e, bad)})`);
+  const done = new SharedValues<string>();
+  const q = (e: Expr): string => {
+    const known = done.get(e);
+    if (known !== undefined) return known;
+    const text = qexpr(e, bad, q);
+    if (e.k !== 'op') return text;
+    const t = em.temp('q');
+    em.line(`const rs_q ${t} = ${text};`);
+    done.set(e, t, 0);
+    return t;
+  };
+  const checks = ends.map((e) => `${fits}(${q(e)})`);
   em.line(`const int ${ok} = ${checks.length ? checks.join(' && ') : '1'} && !${bad};`);
   return ok;
 }
 
-/** A range end as exact 128-bit C arithmetic; `bad` is set when a value leaves ±2^62. */
-function qexpr(e: Expr, bad: string): string {
-  const r = (x: Expr) => qexpr(x, bad);
+/** A range end's node as exact 128-bit C arithmetic over its arguments' `r`; `bad` is set when a value leaves ±2^62. */
+function qexpr(e: Expr, bad: string, r: (x: Expr) => string): string {
   switch (e.k) {
     case 'const': {
       const lit = typeof e.value === 'object' ? undefined : cLiteral(e.value);

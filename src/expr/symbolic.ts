@@ -2,10 +2,9 @@
 // here preserves the value of the expression under the exact semantics of src/expr/ops.ts for
 // every environment (property-tested in test/expr/interval.test.ts), so simplifying an interval
 // end never changes which points it admits.
-import { type Expr, exprEquals, op } from './ast.js';
+import { type Expr, exprEquals, holeKey, op, refKey } from './ast.js';
 import { INT_OPS, add, mul, sub } from './ops.js';
-import { printExpr } from './print.js';
-import { type Int, isInt } from './value.js';
+import { type Int, isError, isInt } from './value.js';
 
 export const C = (v: Int): Expr => ({ k: 'const', value: v });
 export const constOf = (e: Expr): Int | undefined => (e.k === 'const' && isInt(e.value) ? e.value : undefined);
@@ -38,9 +37,45 @@ function memo(e: Expr): Memo {
   return m;
 }
 
+/**
+ * Keys of atoms: equal keys exactly for equal expressions (up to locations, as equal printed
+ * text). Each node's key is interned from its own symbol and its arguments' keys, so a key costs
+ * O(arity) per node instead of printing the whole subterm at every level (quadratic in the depth
+ * of an interval end). The table is cleared when it grows large; a new generation prefix keeps a
+ * key made before from meeting a different expression's key made after.
+ */
+const MAX_INTERNED = 1 << 20;
+let interned = new Map<string, string>();
+let generation = 0;
 function keyOf(e: Expr): string {
   const m = memo(e);
-  return (m.key ??= printExpr(e, 'tgt'));
+  if (m.key !== undefined) return m.key;
+  let raw: string;
+  switch (e.k) {
+    case 'const':
+      raw = `c${isError(e.value) ? e.value.err : e.value.toString()}`;
+      break;
+    case 'var':
+      raw = `v${e.name}`;
+      break;
+    case 'hole':
+      raw = `h${holeKey(e.hole)}`;
+      break;
+    case 'access':
+      raw = `a${e.func}${refKey(e.ref)}(${e.args.map(keyOf).join(',')})`;
+      break;
+    case 'op':
+      raw = `o${e.op}(${e.args.map(keyOf).join(',')})`;
+      break;
+  }
+  if (interned.size >= MAX_INTERNED) {
+    interned = new Map();
+    generation++;
+  }
+  let k = interned.get(raw);
+  if (k === undefined) interned.set(raw, (k = `#${generation}.${interned.size}`));
+  m.key = k;
+  return k;
 }
 
 function addTerm(l: Linear, atom: Expr, coef: Int): void {

@@ -21,7 +21,7 @@ const scaleInputs = [input([[-5, 11]], { k: 7 }), input([[0, 4]], { k: 2n ** 62n
 describe('[C-PROVED] overflow checks proved away', () => {
   it('a loop runs unchecked operations only behind a 64-bit range check evaluated at its entry', () => {
     const c = emitC(scale, { simd: 'none' });
-    const m = /\[C-PROVED\] 2 operations[^\n]*\n\s*int (bad\d+) = 0;\n\s*const int (nv\d+) = rs_q_fits64\(.*!\1;\n\s*if \(\2\) \{([^]*)\} else \{([^]*)$/.exec(c);
+    const m = /\[C-PROVED\] 2 operations[^\n]*\n\s*int (bad\d+) = 0;\n(?:\s*const rs_q q\d+ = [^\n]*;\n)*\s*const int (nv\d+) = rs_q_fits64\(.*!\1;\n\s*if \(\2\) \{([^]*)\} else \{([^]*)$/.exec(c);
     expect(m).not.toBeNull();
     const [proved, checked] = [m![3]!, m![4]!];
     expect(proved).toContain('rs_wmul(v_f_ds0_dx, v_k)');
