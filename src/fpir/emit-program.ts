@@ -213,7 +213,9 @@ export function emitFunction(s: Selected, target: Target, name: string, faults: 
   const inputs: Extract<FExpr, { k: 'var' }>[] = [];
   const features = new Set<string>();
   const names = new Map<Selected, string>();
-  const go = (x: Selected): string => {
+  // The root's lanes go straight to `out`: a copy from its own array would be one more round trip
+  // through memory, and one that GCC may read back wider than it was stored (see below).
+  const go = (x: Selected, dest?: string): string => {
     const known = names.get(x);
     if (known) return known;
     let name: string;
@@ -223,8 +225,8 @@ export function emitFunction(s: Selected, target: Target, name: string, faults: 
       name = `in${k} + i`;
     } else if (x.k === 'rule') {
       const ops = new Map([...x.operands].map(([v, o]) => [v, { at: go(o), type: o.expr.type }]));
-      name = `t${names.size}`;
-      body.push(`    ${cScalar(x.expr.type)} ${name}[${W}];`);
+      name = dest ?? `t${names.size}`;
+      if (!dest) body.push(`    ${cScalar(x.expr.type)} ${name}[${W}];`);
       const part = (v: string, k: number): string => {
         const o = ops.get(v)!;
         const view: RegType = { elem: o.type, lanes: REG_BITS[target] / o.type.bits };
@@ -244,21 +246,25 @@ export function emitFunction(s: Selected, target: Target, name: string, faults: 
       }
     } else {
       const args = x.args.map((a) => ({ at: go(a), type: a.expr.type }));
-      name = `t${names.size}`;
-      body.push(`    ${cScalar(x.expr.type)} ${name}[${W}];`);
+      name = dest ?? `t${names.size}`;
+      if (!dest) body.push(`    ${cScalar(x.expr.type)} ${name}[${W}];`);
       const ex = exactFor(x.expr, args.map((a) => a.type));
       body.push(`    for (int l = 0; l < ${W}; l++) ${name}[l] = (${cScalar(x.expr.type)})${laneC(x.expr, args.map((a) => `((${ex.c})(${a.at})[l])`), faults, ex)};`);
     }
     names.set(x, name);
     return name;
   };
-  const root = go(s);
+  const root = go(s, s.k === 'input' ? undefined : '(out + i)');
+  // x86: the portable nodes' lane loops vectorized at the target's register width. Left to
+  // -march=native on an AVX-512 CPU, GCC widens a loop over an AVX2 node's lane array to 512 bits and
+  // reads back as one 64-byte load what the intrinsics stored as two 32-byte halves, a failed store
+  // forward in every iteration (measured 40 times slower than the same code at 256 bits on this CPU).
   const params = [...inputs.map((v, k) => `const ${cScalar(v.type)} *in${k}`), `${cScalar(s.expr.type)} *out`, 'long n'];
   const text = [
-    `${cTargetAttr([...features])}static void ${name}(${params.join(', ')}) {`,
+    `${cTargetAttr(target === 'neon' ? [...features] : [...features, `prefer-vector-width=${REG_BITS[target]}`])}static void ${name}(${params.join(', ')}) {`,
     `  for (long i = 0; i < n; i += ${W}) {`,
     ...body,
-    `    memcpy(out + i, ${root}, sizeof(${cScalar(s.expr.type)}) * ${W});`,
+    ...(s.k === 'input' ? [`    memcpy(out + i, ${root}, sizeof(${cScalar(s.expr.type)}) * ${W});`] : []),
     '  }',
     '}',
   ].join('\n');

@@ -171,7 +171,14 @@ export function proveLifting(r: RewriteRule, timeoutMs = 20_000): Promise<Proof>
           const fitsAll = [...varsOf(p.rhs), ...(p.pre ? varsOf(p.pre) : [])].every((v) => inRange(row[slot(v.name)]!, v.type));
           return { replays: fitsAll && fpre(row) !== 0n && fl(row) !== fr(row), at: vars.map((v, i) => `${v.name}=${row[i]}`).join(' ') };
         };
-        return { facts, bads: [enc.expr(p.lhs, env).neq(enc.expr(p.rhs, env))], show };
+        const bad = enc.expr(p.lhs, env).neq(enc.expr(p.rhs, env));
+        // Split by the values of the constant wildcard the precondition bounds most narrowly (at
+        // most 64 values), one query each: a shift by a known amount is wiring, where a symbolic one
+        // is a barrel shifter over all K bits (the rounding shifts of a 64-bit product).
+        const split = [...bounds].filter(([n, [lo, hi]]) => isConstWildcard(`${n}_`) && syms.has(n) && hi - lo < 64n).sort(([, a], [, b]) => Number(a[1] - a[0] - (b[1] - b[0])))[0];
+        if (!split) return { facts, bads: [bad], show };
+        const [name, [lo, hi]] = split;
+        return { facts, bads: Array.from({ length: Number(hi - lo) + 1 }, (_, i) => c.And(bad, syms.get(name)!.v.eq(enc.val(lo + BigInt(i))))), show };
       });
       return answer;
     }),
