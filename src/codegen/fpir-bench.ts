@@ -44,6 +44,9 @@ export function kernelsIn(dir: string): { name: string; text: string; file: stri
   return readdirSync(dir).filter((f) => f.endsWith('.fpir')).sort().map((f) => ({ name: basename(f, '.fpir'), text: readFileSync(join(dir, f), 'utf8'), file: join(dir, f) }));
 }
 
+/** Pitchfork's geometric-mean speed-up over LLVM on x86 AVX2 (§5, fig. 5). */
+export const SEED_AVX2_GEOMEAN = 1.31;
+
 export const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / Math.max(1, xs.length));
 
 export async function benchKernels(kernels: readonly { name: string; text: string; file: string }[], o: BenchOptions = {}): Promise<KernelResult[]> {

@@ -36,11 +36,12 @@ const FACTORS_FIT_I32 = '(x_i64 >= -2147483648) & (x_i64 <= 2147483647) & (y_i64
  * interleaved (vpermq 0xd8, then unpack low / high per 128-bit block), then the pairwise entry
  * `madd`; each operand register gives two result registers, lowest lanes first.
  */
-const x86Dot = (madd: string, unpack: string, regs: number): string => {
+const x86DotTerms = (madd: string, unpack: string, regs: number): string[] => {
   const p = (v: string, k: number) => `_mm256_permute4x64_epi64(${v}.${k}, 216)`;
   const half = (k: number, hl: 'lo' | 'hi') => `_mm256_${madd}(_mm256_unpack${hl}_${unpack}(${p('x', k)}, ${p('z', k)}), _mm256_unpack${hl}_${unpack}(${p('y', k)}, ${p('w', k)}))`;
-  return `[${Array.from({ length: regs }, (_, k) => [half(k, 'lo'), half(k, 'hi')]).flat().join(', ')}]`;
+  return Array.from({ length: regs }, (_, k) => [half(k, 'lo'), half(k, 'hi')]).flat();
 };
+const x86Dot = (madd: string, unpack: string, regs: number): string => `[${x86DotTerms(madd, unpack, regs).join(', ')}]`;
 
 /** `x + a·b + c·d + e·f + g·h` on 32-bit lanes of 8-bit products, as lifting leaves it. */
 const DOT4 = (acc: string, x: string, y: string): string =>
@@ -106,6 +107,8 @@ const AVX2: readonly LoweringRule[] = [
   // are interleaved first. An unpack interleaves within 128-bit blocks; vpermq 0xd8 first puts
   // lanes 0–3 and 8–11 (16-bit) in the low block, so the unpacks give the pairs in lane order.
   rule('avx2', 'dot-i16', 'widening_mul(x_i16, y_i16) + widening_mul(z_i16, w_i16)', x86Dot('madd_epi16', 'epi16', 2)),
+  // Accumulated (a matrix product's inner loop, as lifting leaves it: the sum associates left).
+  rule('avx2', 'dot-i16-acc', '(a_i32 + widening_mul(x_i16, y_i16)) + widening_mul(z_i16, w_i16)', `[${x86DotTerms('madd_epi16', 'epi16', 2).map((d, k) => `_mm256_add_epi32(a.${k}, ${d})`).join(', ')}]`),
   // Four products per lane: AVX-VNNI's vpdpbusd (u8 · i8, the sum wrapping like FPIR's i32 adds).
   rule('avx2', 'dot4-u8-i8', DOT4('i32', 'u8', 'i8'), x86Dot4('dpbusd_avx_epi32')),
   rule('avx2', 'dot-u8-i8', 'saturating_add(widening_mul(x_u8, y_i8), widening_mul(z_u8, w_i8))', x86Dot('maddubs_epi16', 'epi8', 1)),

@@ -26,6 +26,8 @@ export interface Proof {
   readonly ms: number;
   /** why a rule is not proved: the solver's answer, or the inputs of a difference */
   readonly reason?: string;
+  /** the wall-clock time of the slowest solver query, the time the limit applies to */
+  readonly queryMs?: number;
 }
 
 /** Variables of a rule by base name, typed by their first occurrence. */
@@ -112,29 +114,73 @@ const timed = async (f: () => Promise<Omit<Proof, 'ms'>>): Promise<Proof> => {
   return { ...r, ms: performance.now() - t0 };
 };
 
+/** A rule's ways to be wrong, stated with one encoder: facts, and one more fact per query. */
+interface Queries {
+  readonly facts: readonly ZBool[];
+  readonly bads: readonly ZBool[];
+  readonly show: (m: (x: BV) => bigint) => { replays: boolean; at: string };
+}
+
+/**
+ * A rule's queries decided one by one, each in up to two rounds: first with abstracted products
+ * (cheap, sound for a proof only), then, when that round does not prove it, with the exact
+ * multipliers, which alone may refute. `build` states the queries with the encoder it is given;
+ * an unknown or a refutation is reported with the query's index.
+ */
+async function decideAll(c: Ctx, widest: number, timeoutMs: number, build: (enc: Encoder) => Queries): Promise<Omit<Proof, 'ms'> & { query?: number }> {
+  const abstract = encoder(c, widest, { abstractProducts: true });
+  const qa = build(abstract);
+  let exact: Queries | undefined;
+  let queryMs = 0;
+  const timedDecide = async (facts: ZBool[], show: Queries['show']) => {
+    const t0 = performance.now();
+    const answer = await decide(c, facts, timeoutMs, show);
+    queryMs = Math.max(queryMs, performance.now() - t0);
+    return answer;
+  };
+  for (const [i, bad] of qa.bads.entries()) {
+    const first = await timedDecide([...qa.facts, ...abstract.assumptions, bad], () => ({ replays: false, at: '' }));
+    if (first.status === 'proved') continue;
+    exact ??= build(encoder(c, widest));
+    const answer = await timedDecide([...exact.facts, exact.bads[i]!], exact.show);
+    if (answer.status !== 'proved') return { ...answer, query: i, queryMs };
+  }
+  return { status: 'proved', queryMs };
+}
+
 // implements [FPIR-PROVE]
 export function proveLifting(r: RewriteRule, timeoutMs = 20_000): Promise<Proof> {
   return withZ3((c) =>
     timed(async () => {
       const p = parseRule(r);
-      const enc = encoder(c, widestBits([p.lhs, p.rhs, ...(p.pre ? [p.pre] : [])]));
       const vars = wildcards([p.lhs, p.pre, p.rhs]);
       const bounds = boundsInPre(p.pre);
-      const syms = new Map(vars.map((v) => [baseName(v.name), enc.fresh(`v.${v.name}`, declaredType(v, bounds))]));
-      const env = (n: string) => syms.get(baseName(n))!.v;
-      // A constant wildcard re-typed on the right applies only where its value fits that type.
-      const fits = [...varsOf(p.rhs), ...(p.pre ? varsOf(p.pre) : [])].map((v) => enc.inRange(env(v.name), v.type));
-      const facts = [...[...syms.values()].map((s) => s.inRange), ...fits, enc.expr(p.lhs, env).neq(enc.expr(p.rhs, env))];
-      if (p.pre) facts.push(enc.expr(p.pre, env).neq(enc.val(0n)));
-      return decide(c, facts, timeoutMs, (get) => {
-        const row = vars.map((v) => get(env(v.name)));
-        const slot = (n: string) => vars.findIndex((v) => baseName(v.name) === baseName(n));
-        const fl = compileLane(p.lhs, slot);
-        const fr = compileLane(p.rhs, slot);
-        const fpre = p.pre ? compileLane(p.pre, slot) : () => 1n;
-        const fitsAll = [...varsOf(p.rhs), ...(p.pre ? varsOf(p.pre) : [])].every((v) => inRange(row[slot(v.name)]!, v.type));
-        return { replays: fitsAll && fpre(row) !== 0n && fl(row) !== fr(row), at: vars.map((v, i) => `${v.name}=${row[i]}`).join(' ') };
+      const { query: _, ...answer } = await decideAll(c, widestBits([p.lhs, p.rhs, ...(p.pre ? [p.pre] : [])]), timeoutMs, (enc) => {
+        const syms = new Map(vars.map((v) => [baseName(v.name), enc.fresh(`v.${v.name}`, declaredType(v, bounds))]));
+        const env = (n: string) => syms.get(baseName(n))!.v;
+        // A constant wildcard re-typed on the right applies only where its value fits that type.
+        const fits = [...varsOf(p.rhs), ...(p.pre ? varsOf(p.pre) : [])].map((v) => enc.inRange(env(v.name), v.type));
+        const facts = [...[...syms.values()].map((s) => s.inRange), ...fits];
+        if (p.pre) facts.push(enc.expr(p.pre, env).neq(enc.val(0n)));
+        const show = (get: (x: BV) => bigint) => {
+          const row = vars.map((v) => get(env(v.name)));
+          const slot = (n: string) => vars.findIndex((v) => baseName(v.name) === baseName(n));
+          const fl = compileLane(p.lhs, slot);
+          const fr = compileLane(p.rhs, slot);
+          const fpre = p.pre ? compileLane(p.pre, slot) : () => 1n;
+          const fitsAll = [...varsOf(p.rhs), ...(p.pre ? varsOf(p.pre) : [])].every((v) => inRange(row[slot(v.name)]!, v.type));
+          return { replays: fitsAll && fpre(row) !== 0n && fl(row) !== fr(row), at: vars.map((v, i) => `${v.name}=${row[i]}`).join(' ') };
+        };
+        const bad = enc.expr(p.lhs, env).neq(enc.expr(p.rhs, env));
+        // Split by the values of the constant wildcard the precondition bounds most narrowly (at
+        // most 64 values), one query each: a shift by a known amount is wiring, where a symbolic one
+        // is a barrel shifter over all K bits (the rounding shifts of a 64-bit product).
+        const split = [...bounds].filter(([n, [lo, hi]]) => isConstWildcard(`${n}_`) && syms.has(n) && hi - lo < 64n).sort(([, a], [, b]) => Number(a[1] - a[0] - (b[1] - b[0])))[0];
+        if (!split) return { facts, bads: [bad], show };
+        const [name, [lo, hi]] = split;
+        return { facts, bads: Array.from({ length: Number(hi - lo) + 1 }, (_, i) => c.And(bad, syms.get(name)!.v.eq(enc.val(lo + BigInt(i))))), show };
       });
+      return answer;
     }),
   );
 }
@@ -202,51 +248,50 @@ export function proveLowering(r: LoweringRule, timeoutMs = 30_000): Promise<Proo
       const entries = terms.flatMap(function calls(t: RhsTerm): Intrinsic[] {
         return t.k === 'part' ? [] : [t.entry, ...t.args.flatMap(calls)];
       });
-      const enc = encoder(c, Math.max(widestBits([p.lhs, ...(p.pre ? [p.pre] : [])]), widestBits(entries.map(laneFormula))));
-      const consts = new Map(all.filter((v) => isConstWildcard(v.name)).map((v) => [baseName(v.name), enc.fresh(`c.${v.name}`, v.type)]));
-      const vars = all.filter((v) => !isConstWildcard(v.name));
+      const widest = Math.max(widestBits([p.lhs, ...(p.pre ? [p.pre] : [])]), widestBits(entries.map(laneFormula)));
       const bounds = boundsInPre(p.pre);
-      const lanes = new Map(vars.map((v) => [baseName(v.name), Array.from({ length: n }, (_, i) => enc.fresh(`${v.name}.${i}`, declaredType(v, bounds)))]));
-      const facts: ZBool[] = [...[...consts.values()].map((s) => s.inRange), ...[...lanes.values()].flatMap((ls) => ls.map((s) => s.inRange))];
-      const envAt = (i: number) => (nm: string): BV => consts.get(baseName(nm))?.v ?? lanes.get(baseName(nm))![i]!.v;
-      const per = (v: Extract<FExpr, { k: 'var' }>) => REG_BITS[r.target] / v.type.bits;
-      const leaf = (name: string, index: number): SymReg => {
-        const v = vars.find((x) => baseName(x.name) === name)!;
-        const ls = lanes.get(name)!.slice(index * per(v), (index + 1) * per(v)).map((s) => s.v);
-        return { type: { elem: v.type, lanes: per(v) }, lanes: ls };
-      };
-      const immsOut: ZBool[] = [];
-      const evalTerm = (t: RhsTerm): SymReg => {
-        if (t.k === 'part') return leaf(t.var, t.index);
-        let imm: BV | number | undefined = typeof t.imm === 'number' ? t.imm : undefined;
-        if (typeof t.imm === 'string') {
-          const [name, delta] = immParts(t.imm);
-          const s = consts.get(name)!.v.add(enc.val(BigInt(delta)));
-          imm = s;
-          const [lo, hi] = t.entry.imm!;
-          immsOut.push(c.Or(s.slt(enc.val(BigInt(lo))), s.sgt(enc.val(BigInt(hi)))));
-        }
-        return applySym(c, enc, t.entry, t.args.map(evalTerm), imm);
-      };
-      const out = terms.map(evalTerm).flatMap((reg) => reinterpretSym(c, enc, reg, { elem: p.lhs.type, lanes: regBits(reg.type) / p.lhs.type.bits }).lanes);
-      const pres = Array.from({ length: n }, (_, i) => (p.pre ? enc.expr(p.pre, envAt(i)).neq(enc.val(0n)) : c.Bool.val(true)));
-      const differs = Array.from({ length: n }, (_, i) => c.And(pres[i]!, enc.expr(p.lhs, envAt(i)).neq(out[i]!)));
-      // One query per way to be wrong: a lane that differs, or an immediate out of range. The rule
-      // is proved when every query is unsatisfiable; each query holds only its lane's multipliers
-      // instead of the whole vector's, which is what brings the 16-bit high-half products of a
-      // full register within reach.
-      const bads = immsOut.length > 0 ? [...differs, c.And(c.Or(...pres), c.Or(...immsOut))] : differs;
-      const show = (get: (x: BV) => bigint) => {
-        const cvals = new Map([...consts].map(([nm, s]) => [nm, get(s.v)]));
-        const lvals = new Map([...lanes].map(([nm, ls]) => [nm, ls.map((s) => get(s.v))]));
-        const at = [...[...cvals].map(([nm, v]) => `${nm}=${v}`), ...[...lvals].map(([nm, ls]) => `${nm}=[${ls.join(',')}]`)].join(' ');
-        return { replays: replaysLowering(r, p.lhs, p.pre, terms, vars, cvals, lvals), at };
-      };
-      for (const [q, bad] of bads.entries()) {
-        const answer = await decide(c, [...facts, bad], timeoutMs, show);
-        if (answer.status !== 'proved') return q < differs.length && answer.status === 'unknown' ? { ...answer, reason: `lane ${q}: ${answer.reason}` } : answer;
-      }
-      return { status: 'proved' };
+      const vars = all.filter((v) => !isConstWildcard(v.name));
+      const { query, ...answer } = await decideAll(c, widest, timeoutMs, (enc) => {
+        const consts = new Map(all.filter((v) => isConstWildcard(v.name)).map((v) => [baseName(v.name), enc.fresh(`c.${v.name}`, v.type)]));
+        const lanes = new Map(vars.map((v) => [baseName(v.name), Array.from({ length: n }, (_, i) => enc.fresh(`${v.name}.${i}`, declaredType(v, bounds)))]));
+        const facts: ZBool[] = [...[...consts.values()].map((s) => s.inRange), ...[...lanes.values()].flatMap((ls) => ls.map((s) => s.inRange))];
+        const envAt = (i: number) => (nm: string): BV => consts.get(baseName(nm))?.v ?? lanes.get(baseName(nm))![i]!.v;
+        const per = (v: Extract<FExpr, { k: 'var' }>) => REG_BITS[r.target] / v.type.bits;
+        const leaf = (name: string, index: number): SymReg => {
+          const v = vars.find((x) => baseName(x.name) === name)!;
+          const ls = lanes.get(name)!.slice(index * per(v), (index + 1) * per(v)).map((s) => s.v);
+          return { type: { elem: v.type, lanes: per(v) }, lanes: ls };
+        };
+        const immsOut: ZBool[] = [];
+        const evalTerm = (t: RhsTerm): SymReg => {
+          if (t.k === 'part') return leaf(t.var, t.index);
+          let imm: BV | number | undefined = typeof t.imm === 'number' ? t.imm : undefined;
+          if (typeof t.imm === 'string') {
+            const [name, delta] = immParts(t.imm);
+            const s = consts.get(name)!.v.add(enc.val(BigInt(delta)));
+            imm = s;
+            const [lo, hi] = t.entry.imm!;
+            immsOut.push(c.Or(s.slt(enc.val(BigInt(lo))), s.sgt(enc.val(BigInt(hi)))));
+          }
+          return applySym(c, enc, t.entry, t.args.map(evalTerm), imm);
+        };
+        const out = terms.map(evalTerm).flatMap((reg) => reinterpretSym(c, enc, reg, { elem: p.lhs.type, lanes: regBits(reg.type) / p.lhs.type.bits }).lanes);
+        const pres = Array.from({ length: n }, (_, i) => (p.pre ? enc.expr(p.pre, envAt(i)).neq(enc.val(0n)) : c.Bool.val(true)));
+        const differs = Array.from({ length: n }, (_, i) => c.And(pres[i]!, enc.expr(p.lhs, envAt(i)).neq(out[i]!)));
+        // One query per way to be wrong: a lane that differs, or an immediate out of range. The rule
+        // is proved when every query is unsatisfiable; each query holds only its lane's multipliers
+        // instead of the whole vector's, which is what brings the 16-bit high-half products of a
+        // full register within reach.
+        const bads = immsOut.length > 0 ? [...differs, c.And(c.Or(...pres), c.Or(...immsOut))] : differs;
+        const show = (get: (x: BV) => bigint) => {
+          const cvals = new Map([...consts].map(([nm, s]) => [nm, get(s.v)]));
+          const lvals = new Map([...lanes].map(([nm, ls]) => [nm, ls.map((s) => get(s.v))]));
+          const at = [...[...cvals].map(([nm, v]) => `${nm}=${v}`), ...[...lvals].map(([nm, ls]) => `${nm}=[${ls.join(',')}]`)].join(' ');
+          return { replays: replaysLowering(r, p.lhs, p.pre, terms, vars, cvals, lvals), at };
+        };
+        return { facts, bads, show };
+      });
+      return query !== undefined && query < n && answer.status === 'unknown' ? { ...answer, reason: `lane ${query}: ${answer.reason}` } : answer;
     }),
   );
 }
@@ -258,6 +303,8 @@ export interface ProvedVerdict extends RuleVerdict {
   readonly proof: ProofKind;
   /** why a sampled rule is not proved */
   readonly reason?: string;
+  /** with a Z3 proof: the slowest query's wall-clock milliseconds */
+  readonly query_ms?: number;
 }
 
 /** The sampled verdicts of `verifyAll` proved with Z3 where it can within `timeoutMs` per rule. */
@@ -275,7 +322,7 @@ export async function proveSampled(verdicts: readonly RuleVerdict[], lifting: re
     // from the collector's callbacks, outside any proof a catch could guard.
     await shutdownZ3();
     const ms = v.ms + p.ms;
-    if (p.status === 'proved') out.push({ ...v, status: 'proved', proof: 'z3', ms });
+    if (p.status === 'proved') out.push({ ...v, status: 'proved', proof: 'z3', ms, query_ms: Math.round(p.queryMs ?? p.ms) });
     else if (p.status === 'refuted') out.push({ ...v, status: 'refuted', proof: 'z3', counterexample: p.reason!, ms });
     else out.push({ ...v, proof: 'none', reason: p.reason!, ms });
   }

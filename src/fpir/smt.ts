@@ -23,7 +23,26 @@ export interface Encoder {
   readonly inRange: (v: BV, t: ScalarType) => ZBool;
   /** a fresh variable of type `t`, and the fact that it lies in t's range (true by construction) */
   readonly fresh: (name: string, t: ScalarType) => { v: BV; inRange: ZBool };
+  /**
+   * With abstracted products: the range facts of the variables standing for the products built so
+   * far (read after building every term of a query); empty otherwise.
+   */
+  readonly assumptions: readonly ZBool[];
 }
+
+export interface EncoderOptions {
+  /**
+   * Each product of two non-constant terms stands for a fresh variable ranging over the interval
+   * product of its factors' ranges, one per pair of factors (the same pair, the same variable).
+   * Every input then still has a model (the product's own value is in that range), so a query
+   * unsatisfiable with abstracted products is unsatisfiable without them; a satisfiable one proves
+   * nothing and is asked again with the multipliers.
+   */
+  readonly abstractProducts?: boolean;
+}
+
+/** The bits of the narrowest two's complement number holding `v`. */
+const bitsOf = (v: bigint): number => (v < 0n ? (-v - 1n).toString(2).length : v.toString(2).length) + 1;
 
 /** The widest type a formula mentions (casts and instructions included). */
 export function widestBits(es: readonly FExpr[]): number {
@@ -55,35 +74,57 @@ export function euclidBV(c: Ctx, a: BV, b: BV): { q: BV; r: BV } {
   return { q, r };
 }
 
-export function encoder(c: Ctx, widest: number): Encoder {
+export function encoder(c: Ctx, widest: number, opts: EncoderOptions = {}): Encoder {
   const k = 2 * widest + 6;
-  // The signed width a term is known to fit (its value is the sign extension of its low bits),
-  // recorded where a term is built: a product of two terms of widths a and b fits a + b bits, so
-  // it is formed by one (a + b)-bit multiplier and extended, never by a K-bit one. This is what
-  // keeps the high-half products of two 16- or 32-bit values within the solver's reach.
-  const sig = new WeakMap<BV, number>();
-  const known = (v: BV, w: number): BV => {
-    if (w < k) sig.set(v, w);
+  // The interval a term is known to lie in, recorded where a term is built, and the signed width
+  // that interval fits (its value is the sign extension of its low bits): a product of two terms
+  // of widths a and b fits a + b bits, so it is formed by one (a + b)-bit multiplier and
+  // extended, never by a K-bit one. This is what keeps the high-half products of two 16- or
+  // 32-bit values within the solver's reach.
+  const range = new WeakMap<BV, readonly [bigint, bigint]>();
+  const signedWidth = (lo: bigint, hi: bigint): number => Math.max(bitsOf(lo), bitsOf(hi));
+  const known = (v: BV, lo: bigint, hi: bigint): BV => {
+    if (signedWidth(lo, hi) < k) range.set(v, [lo, hi]);
     return v;
   };
-  const widthOf = (v: BV): number => sig.get(v) ?? k;
-  const typeWidth = (t: ScalarType): number => (t.signed ? t.bits : t.bits + 1);
-  const val = (v: bigint): BV => known(c.BitVec.val(BigInt.asUintN(k, v), k), (v < 0n ? (-v - 1n).toString(2).length : v.toString(2).length) + 1);
+  const rangeOf = (v: BV): readonly [bigint, bigint] => range.get(v) ?? [-(1n << BigInt(k - 1)), (1n << BigInt(k - 1)) - 1n];
+  const widthOf = (v: BV): number => signedWidth(...rangeOf(v));
+  const within = (v: BV, t: ScalarType): boolean => tmin(t) <= rangeOf(v)[0] && rangeOf(v)[1] <= tmax(t);
+  const val = (v: bigint): BV => known(c.BitVec.val(BigInt.asUintN(k, v), k), v, v);
   const zero = val(0n);
   const one = val(1n);
+  const assumptions: ZBool[] = [];
+  const abstracted = new Map<string, BV>();
   const mul = (a: BV, b: BV): BV => {
     const w = widthOf(a) + widthOf(b);
     if (w >= k) return a.mul(b);
-    return known(c.Extract(w - 1, 0, a).mul(c.Extract(w - 1, 0, b)).signExt(k - w), w);
+    const [[a0, a1], [b0, b1]] = [rangeOf(a), rangeOf(b)];
+    const ends = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+    const [lo, hi] = [ends.reduce((x, y) => (y < x ? y : x)), ends.reduce((x, y) => (y > x ? y : x))];
+    if (opts.abstractProducts && a0 !== a1 && b0 !== b1) {
+      const key = [a.id(), b.id()].sort((x, y) => x - y).join('*');
+      const seen = abstracted.get(key);
+      if (seen) return seen;
+      const narrow = c.BitVec.const(`product.${abstracted.size}`, w);
+      const p = known(narrow.signExt(k - w), lo, hi);
+      assumptions.push(c.And(narrow.sge(c.BitVec.val(BigInt.asUintN(w, lo), w)), narrow.sle(c.BitVec.val(BigInt.asUintN(w, hi), w))));
+      abstracted.set(key, p);
+      return p;
+    }
+    return known(c.Extract(w - 1, 0, a).mul(c.Extract(w - 1, 0, b)).signExt(k - w), lo, hi);
   };
+  // A wrap or clamp of a value already in the type's range is the value itself: said here rather
+  // than left to the solver, so that `i32(x_i16) * i32(y_i16)` is the very product `x_i16 · y_i16`.
   const wrap = (v: BV, t: ScalarType): BV => {
     if (t.bits === 1) return c.If(v.neq(zero), one, zero) as BV;
+    if (within(v, t)) return v;
     const low = c.Extract(t.bits - 1, 0, v);
-    return known(t.signed ? low.signExt(k - t.bits) : low.zeroExt(k - t.bits), typeWidth(t));
+    return known(t.signed ? low.signExt(k - t.bits) : low.zeroExt(k - t.bits), tmin(t), tmax(t));
   };
   const clamp = (v: BV, t: ScalarType): BV => {
+    if (within(v, t)) return v;
     const [lo, hi] = [val(tmin(t)), val(tmax(t))];
-    return known(c.If(v.slt(lo), lo, c.If(v.sgt(hi), hi, v)) as BV, typeWidth(t));
+    return known(c.If(v.slt(lo), lo, c.If(v.sgt(hi), hi, v)) as BV, tmin(t), tmax(t));
   };
   const ite = (b: ZBool, x: BV, y: BV): BV => c.If(b, x, y) as BV;
   const bool = (b: ZBool): BV => ite(b, one, zero);
@@ -151,9 +192,9 @@ export function encoder(c: Ctx, widest: number): Encoder {
       case 'extending_mul':
         return wrap(mul(x, y), t);
       case 'widening_add':
-        return known(x.add(y), Math.max(widthOf(x), widthOf(y)) + 1);
+        return known(x.add(y), rangeOf(x)[0] + rangeOf(y)[0], rangeOf(x)[1] + rangeOf(y)[1]);
       case 'widening_sub':
-        return known(x.sub(y), Math.max(widthOf(x), widthOf(y)) + 1);
+        return known(x.sub(y), rangeOf(x)[0] - rangeOf(y)[1], rangeOf(x)[1] - rangeOf(y)[0]);
       case 'widening_mul':
         return mul(x, y);
       case 'widening_shl':
@@ -214,8 +255,8 @@ export function encoder(c: Ctx, widest: number): Encoder {
   // zero) instead of learning it from a range fact, which keeps products of narrow values small.
   const fresh = (name: string, t: ScalarType) => {
     const narrow = c.BitVec.const(name, t.bits);
-    const v = known(t.signed ? narrow.signExt(k - t.bits) : narrow.zeroExt(k - t.bits), typeWidth(t));
+    const v = known(t.signed ? narrow.signExt(k - t.bits) : narrow.zeroExt(k - t.bits), tmin(t), tmax(t));
     return { v, inRange: c.Bool.val(true) };
   };
-  return { k, val, wrap, clamp, expr, inRange, fresh };
+  return { k, val, wrap, clamp, expr, inRange, fresh, assumptions };
 }

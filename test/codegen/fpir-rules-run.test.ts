@@ -16,9 +16,9 @@ describe('FPIR-RULES-RUN', () => {
     expect(runs.find((r) => r.rule === 'lower-neon-saturating-rounding-shr-narrow-u16')!.constants).toEqual(['c0=1', 'c0=5', 'c0=8']);
   }, 180_000);
 
-  it('runs the AVX2 dot products (vpdpbusd too), the narrowing shifts and the AVX-512 rounding one on this CPU; a rule bounding operand values is not run, and says why', async () => {
+  it('runs the AVX2 dot products (accumulated, and vpdpbusd too), the narrowing shifts and the AVX-512 rounding one on this CPU; a rule bounding operand values is not run, and says why', async () => {
     const runs = await runLoweringRules(named(/^lower-(avx2-(dot|saturating-shr-narrow|saturating-cast-u16-u8)|avx(2|512)-saturating-rounding-shr-narrow)/), { vectors: 4 });
-    expect(runs.filter((r) => r.status === 'agree').map((r) => r.rule)).toEqual(['lower-avx2-dot-i16', 'lower-avx2-dot4-u8-i8', 'lower-avx2-dot-u8-i8', 'lower-avx2-saturating-shr-narrow-u16-u8', 'lower-avx2-saturating-rounding-shr-narrow-u16-u8', 'lower-avx512-saturating-rounding-shr-narrow-u16-u8']);
+    expect(runs.filter((r) => r.status === 'agree').map((r) => r.rule)).toEqual(['lower-avx2-dot-i16', 'lower-avx2-dot-i16-acc', 'lower-avx2-dot4-u8-i8', 'lower-avx2-dot-u8-i8', 'lower-avx2-saturating-shr-narrow-u16-u8', 'lower-avx2-saturating-rounding-shr-narrow-u16-u8', 'lower-avx512-saturating-rounding-shr-narrow-u16-u8']);
     expect(runs.find((r) => r.rule === 'lower-avx2-saturating-cast-u16-u8')).toMatchObject({ status: 'not run', detail: expect.stringContaining('FPIR-BOUNDS') });
   }, 120_000);
 

@@ -113,6 +113,14 @@ describe('FPIR-PROVE', () => {
     expect((await proveLowering(unbounded)).status).toBe('refuted');
     expect(await proveLifting({ name: 'wrong', lhs: 'i16(widening_mul(x_i16, y_i16) >> 15)', rhs: 'mul_shr(x_i16, y_i16, 15)' })).toMatchObject({ status: 'refuted', reason: expect.stringMatching(/x_i16=-32768 y_i16=-32768/) });
   }, 120_000);
+  it('proves with products abstracted first, and falls back to the multipliers where a product\'s own structure matters', async () => {
+    // The rounding of a 64-bit product holds for any value in the product's range.
+    const p = await proveLifting(LIFTING_RULES.find((r) => r.name === 'lift-rounding-shr-product-i32')!);
+    expect(p).toMatchObject({ status: 'proved', queryMs: expect.any(Number) });
+    // A square is never negative: false of an abstracted product, true of the exact one.
+    expect((await proveLifting({ name: 'square', lhs: 'max(widening_mul(x_i8, x_i8), 0)', rhs: 'widening_mul(x_i8, x_i8)' })).status).toBe('proved');
+    expect(await proveLifting({ name: 'wrong', lhs: 'max(widening_mul(x_i8, y_i8), 0)', rhs: 'widening_mul(x_i8, y_i8)' })).toMatchObject({ status: 'refuted' });
+  }, 60_000);
   it('a trap of Z3\'s wasm build leaves its rule unknown with the trap as reason, and the next rule gets a fresh Z3', async () => {
     const trapped = await isolated(async () => {
       throw new WebAssembly.RuntimeError('memory access out of bounds');

@@ -34,7 +34,7 @@ export const register: Register = (program, io, setExit) => {
       const verdicts = o.prove ? await proveSampled(sampled, LIFTING_RULES, lowering, timeout).finally(shutdownZ3) : sampled.map((v) => ({ ...v, proof: v.status === 'proved' ? 'exhaustive' : 'none', ...(v.status === 'sampled' ? { reason: 'not given to Z3 (run with --prove)' } : {}) }));
       const count = (s: string) => verdicts.filter((v) => v.status === s).length;
       const ms = verdicts.map((v) => v.ms).sort((a, b) => a - b);
-      const summary = { rules: verdicts.length, proved: count('proved'), proved_by_z3: verdicts.filter((v) => v.proof === 'z3' && v.status === 'proved').length, sampled: count('sampled'), refuted: count('refuted'), median_ms: Math.round(ms[Math.floor(ms.length / 2)] ?? 0), total_ms: Math.round(performance.now() - t0) };
+      const summary = { rules: verdicts.length, proved: count('proved'), proved_by_z3: verdicts.filter((v) => v.proof === 'z3' && v.status === 'proved').length, sampled: count('sampled'), refuted: count('refuted'), median_ms: Math.round(ms[Math.floor(ms.length / 2)] ?? 0), ...(o.prove ? { slowest_query_ms: Math.max(0, ...verdicts.map((v) => ('query_ms' in v ? (v.query_ms ?? 0) : 0))) } : {}), total_ms: Math.round(performance.now() - t0) };
       const runs = o.run ? await runLoweringRules(lowering, { table: lowering }) : undefined;
       const ran = (s: string) => runs?.filter((r) => r.status === s).length ?? 0;
       const runSummary = runs ? { run: { rules: runs.length, agree: ran('agree'), differ: ran('differ'), failed: ran('failed'), not_run: ran('not run') } } : {};
