@@ -237,6 +237,13 @@ function verifyWith(withC: WithContext, r: Modelled, opts: VerifyOptions): Promi
   });
 }
 
+/**
+ * Z3's SMT core for unbounded integers, its default solver for bit-vectors ([HR-BUDGET]): the
+ * default hands nonlinear integer queries to a tactic with steps limited in seconds, while for
+ * bit-vectors its tactic (bit-blasting) proves rules the core alone gives up on.
+ */
+const solverFor = async (c: Ctx, domain: DomainName): Promise<Solver> => (domain === 'halide' ? coreSolver(c) : new c.Solver());
+
 /** Z3's first query, then the second lines of attack, as `opts.stage` asks. */
 async function attacks(c: Ctx, r: Modelled, opts: VerifyOptions, ledger: Ledger, ms: () => number): Promise<HVerdict> {
   const domain = opts.domain ?? 'halide';
@@ -247,7 +254,7 @@ async function attacks(c: Ctx, r: Modelled, opts: VerifyOptions, ledger: Ledger,
   const holds = (enc: Encoding) => enc.values.eq(enc.pred, enc.values.lit(0n)).not();
   const attempt = async (eo: EncodeOptions, extra?: (enc: Encoding) => BoolE) => {
     const enc = encodeRule(c, r, types, { ...eo, values });
-    const s = await coreSolver(c);
+    const s = await solverFor(c, domain);
     s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
     if (extra) s.add(extra(enc));
     const answer = await check(s, ledger, ATTACK);
@@ -268,7 +275,7 @@ async function attacks(c: Ctx, r: Modelled, opts: VerifyOptions, ledger: Ledger,
     if (answer === 'unsat') {
       if (extra) return undefined;
       // A proof under a predicate that never holds proves nothing: report it as vacuous.
-      const v = await coreSolver(c);
+      const v = await solverFor(c, domain);
       v.add(...enc.facts, holds(enc));
       return (await check(v, ledger, STEP)) === 'unsat' ? { status: 'vacuous', ms: ms() } : { status: 'proved', by, ms: ms() };
     }
@@ -296,7 +303,7 @@ async function attacks(c: Ctx, r: Modelled, opts: VerifyOptions, ledger: Ledger,
     // bound can be claimed past it, and on Halide's rules none that followed ever refuted.
     const names = laneNames(r);
     const enc = encodeRule(c, r, types, { values });
-    const s = await coreSolver(c);
+    const s = await solverFor(c, domain);
     s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
     for (const total of LANE_TOTALS) {
       for (const pick of assignments(names, divisors(total))) {
