@@ -41,10 +41,11 @@ rewrite(min(x + c0, y + c0), min(x, y) + c0)
 rewrite(max(x - y, 0) + y, max(x, y))
 `;
 
-async function rate(rules: readonly HRule[], jobs: number, domains?: readonly string[]): Promise<object> {
+/** `timeoutMs`: the rules' budget; the project's rules keep the 1 s of their first figures, a checkout has the command's default. */
+async function rate(rules: readonly HRule[], jobs: number, domains?: readonly string[], timeoutMs: number | undefined = 1000): Promise<object> {
   const prepared = prepare(rules);
   const t0 = performance.now();
-  const verdicts = await verifyPrepared(prepared, { jobs, timeoutMs: 1000, ...(domains ? { domains } : {}) });
+  const verdicts = await verifyPrepared(prepared, { jobs, ...(timeoutMs ? { timeoutMs } : {}), ...(domains ? { domains } : {}) });
   const s = (performance.now() - t0) / 1000;
   const count = (st: string) => [...verdicts.values()].filter((v) => v.status === st).length;
   return { rules: verdicts.size, proved: count('proved'), refuted: count('refuted'), unknown: count('unknown'), seconds: round(s), rules_per_second: round(verdicts.size / s) };
@@ -59,6 +60,6 @@ export async function run(): Promise<object> {
     ours_one_thread: one,
     ours_two_threads: await rate(ours, 2),
     ours_two_threads_halide_domain_only: await rate(ours, 2, ['halide']),
-    ...(tree ? { halide_checkout_two_threads: await rate(readHalideTree(tree).rules, 2) } : {}),
+    ...(tree ? { halide_checkout_two_threads: await rate(readHalideTree(tree).rules, 2, undefined, undefined) } : {}),
   };
 }

@@ -16,16 +16,20 @@ let startupMs = 0;
 let chain: Promise<unknown> = Promise.resolve();
 
 /** Z3 is initialised once, lazily; its start-up time is kept for the benchmarks. */
-async function z3(): Promise<Ctx> {
+async function instance(): Promise<Api> {
   if (!api) {
     const t0 = performance.now();
     api = init();
-    const a = await api;
+    await api;
     startupMs = performance.now() - t0;
-    ctx = new a.Context('refsem');
   }
-  await api;
-  return ctx!;
+  return api;
+}
+
+/** The context the session's checks share, made when first asked for. */
+async function z3(): Promise<Ctx> {
+  const a = await instance();
+  return (ctx ??= new a.Context('refsem'));
 }
 
 export const z3StartupMs = (): number => startupMs;
@@ -40,7 +44,66 @@ export async function shutdownZ3(): Promise<void> {
   const old = api;
   api = undefined;
   ctx = undefined;
+  owned = undefined;
   if (old) await old.then((a) => killThreads(a.em)).catch(() => undefined);
+}
+
+/** A Z3 instance's contexts made by `withOwnZ3` (live or deleted: an address is reused by the next one), and how to delete one. */
+interface Owned {
+  readonly ptrs: Set<number>;
+  readonly del: (ptr: number) => void;
+}
+let owned: Owned | undefined;
+
+/**
+ * Once per Z3 instance: the reference counts of contexts made by `withOwnZ3` are left alone, since
+ * deleting such a context frees everything in it at once. Reason: z3-solver's finalizers release
+ * objects whenever the garbage collector runs, so they would change which ids and addresses a rule's
+ * terms get in the middle of its proof; and they would reach a context after it was deleted.
+ */
+function keepOwnCounts(a: Api): Owned {
+  const low = a.Z3 as unknown as Record<string, (c: number, ...rest: unknown[]) => unknown>;
+  const del = low.del_context!;
+  const ptrs = new Set<number>();
+  for (const name of Object.keys(low).filter((k) => k.endsWith('dec_ref') || k === 'del_context')) {
+    const f = low[name]!;
+    low[name] = (c, ...rest) => (ptrs.has(c) ? undefined : f(c, ...rest));
+  }
+  return { ptrs, del: (ptr) => void del(ptr) };
+}
+
+/**
+ * Runs `f` with a context of its own, deleted when `f` is done (spec/simplify.md [HR-BUDGET]):
+ * what Z3 does, and counts as work, then depends only on what `f` asks, not on what the instance
+ * did before — deleting the context returns its memory, so the next one starts from the same state.
+ */
+export function withOwnZ3<T>(f: (c: Ctx) => Promise<T>): Promise<T> {
+  const run = async () => {
+    const a = await instance();
+    const o = (owned ??= keepOwnCounts(a));
+    const c = new a.Context('refsem');
+    const ptr = c.ptr as unknown as number;
+    o.ptrs.add(ptr);
+    try {
+      return await f(c);
+    } finally {
+      o.del(ptr);
+    }
+  };
+  const next = chain.then(run, run);
+  chain = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * A solver of Z3's SMT core alone (spec/simplify.md [HR-BUDGET]). Reason: the default solver hands a
+ * first query to a tactic chosen for its logic, and some of those give a step a fixed number of
+ * seconds before falling back to another: then what Z3 does, and counts as work, depends on the
+ * machine's load.
+ */
+export async function coreSolver(c: Ctx): Promise<InstanceType<Ctx['Solver']>> {
+  const low = (await instance()).Z3;
+  return new c.Solver(low.mk_simple_solver(c.ptr) as never);
 }
 
 /** Runs `f` with the context, one call at a time: the wasm build shares one heap and must not be re-entered. */

@@ -5,7 +5,7 @@
 // and a search bounded to 8-bit and then 16-bit values, which can refute but never prove. A rule
 // claimed in several domains ([HR-WRAP]) is checked in each until one refutes it.
 import type { BoolE, Ctx, IntE } from '../../expr/smt.js';
-import { withZ3 } from '../../expr/smt.js';
+import { coreSolver, withOwnZ3, withZ3 } from '../../expr/smt.js';
 import { type HExpr, walkH } from './ast.js';
 import { type DomainName, type Val, valuesOf, wrappingType } from './domain.js';
 import { type EncodeOptions, type Encoding, encodeRule, laneOperand } from './encode.js';
@@ -24,8 +24,18 @@ export type Attack = 'z3' | 'division variables' | 'bounded search' | 'lane enum
 const UNITS_PER_MS = 2500;
 /** A rule's budget by default, in milliseconds of an idle core ([HR-BUDGET]). */
 export const RULE_BUDGET_MS = 400;
-/** The wall clock only guards against a hang, far beyond the budget. */
-const GUARD = 30;
+/**
+ * The wall clock only guards against a hang: a call that runs this long has spent far more time than
+ * its grant of units ever took (about 5 µs a unit on the slowest queries measured, 100 µs here), on
+ * no less than a minute, so that it does not fire on a loaded machine ([HR-BUDGET]).
+ */
+const guardMs = (grant: number): number => Math.max(60_000, Math.ceil(grant / 10));
+/** The wall-clock guard stopped a call: the verdict would depend on the machine, so the rule stops there. */
+class GuardFired extends Error {
+  constructor(readonly ms: number) {
+    super(`the wall-clock guard stopped Z3 after ${Math.round(ms / 1000)} s`);
+  }
+}
 /** The share of a rule's whole budget one attack may take: at least two attacks get a real chance. */
 const ATTACK = 1 / 2;
 /** The share one step of a counterexample's shrinking, or a vacuity check, may take. */
@@ -62,10 +72,14 @@ async function check(s: Solver, ledger: Ledger, share: number, ...assumptions: B
   // Never 0: Z3 reads an rlimit of 0 as no limit at all.
   const grant = Math.max(1, Math.floor(Math.max(ledger.whole * STEP, Math.min(ledger.left, ledger.whole * share))));
   s.set('rlimit', grant);
-  s.set('timeout', Math.ceil((grant / UNITS_PER_MS) * GUARD));
+  const guard = guardMs(grant);
+  s.set('timeout', guard);
   const before = workCount(s);
+  const t0 = performance.now();
   const answer = await s.check(...assumptions);
   ledger.left -= workCount(s) - before;
+  // Z3 names both limits alike ("canceled"): the clock tells them apart.
+  if (answer === 'unknown' && performance.now() - t0 >= guard) throw new GuardFired(guard);
   return answer;
 }
 
@@ -100,7 +114,7 @@ export type HVerdict = (
   | { readonly status: 'vacuous'; readonly ms: number }
   | { readonly status: 'refuted'; readonly by: Attack; readonly ms: number; readonly counterexample: string; readonly lhs: string; readonly rhs: string }
   /** `bits`: the bounded search found no counterexample with values of that many bits */
-  | { readonly status: 'unknown'; readonly ms: number; readonly reason: string; readonly bits?: number; readonly lanes?: number }
+  | { readonly status: 'unknown'; readonly ms: number; readonly reason: string; readonly bits?: number; readonly lanes?: number; readonly guard?: true }
 ) & {
   /** the domain a refutation or an unknown is in */
   readonly domain?: DomainName;
@@ -194,12 +208,16 @@ function bounded(c: Ctx, enc: Encoding, bits: number): BoolE {
 
 const spentReason = 'Z3 gave up, and the rule\'s work budget is spent';
 
+type WithContext = <T>(f: (c: Ctx) => Promise<T>) => Promise<T>;
+
+/** A rule in one domain, with the session's shared context (see `verifyInDomains` for one of its own). */
+export const verifyHalideRule = (r: Modelled, opts: VerifyOptions = {}): Promise<HVerdict> => verifyWith(withZ3, r, opts);
+
 // implements [HR-VERDICT]
-export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise<HVerdict> {
+function verifyWith(withC: WithContext, r: Modelled, opts: VerifyOptions): Promise<HVerdict> {
   const ledger = opts.ledger ?? Ledger.of(opts.timeoutMs ?? RULE_BUDGET_MS);
   const domain = opts.domain ?? 'halide';
   const first = opts.stage !== 'later';
-  const later = opts.stage !== 'first';
   if (!literalsFit(r, domain)) return Promise.resolve({ status: 'vacuous', ms: 0 });
   const t0 = performance.now();
   const whole = first ? exhaust(r, domain) : undefined;
@@ -208,116 +226,142 @@ export function verifyHalideRule(r: Modelled, opts: VerifyOptions = {}): Promise
     return Promise.resolve(whole.status === 'refuted' ? { ...whole, by: 'exhaustive', ms } : whole.status === 'proved' ? { status: 'proved', by: 'exhaustive', ms } : { status: 'vacuous', ms });
   }
   if (!ledger.open) return Promise.resolve({ status: 'unknown', ms: 0, reason: spentReason });
-  return withZ3(async (c) => {
-    const ms = () => Math.round(performance.now() - t0);
-    const types = wildcardTypes(r);
-    const values = valuesOf(c, domain);
-    const holds = (enc: Encoding) => enc.values.eq(enc.pred, enc.values.lit(0n)).not();
-    const attempt = async (eo: EncodeOptions, extra?: (enc: Encoding) => BoolE) => {
-      const enc = encodeRule(c, r, types, { ...eo, values });
-      const s = new c.Solver();
-      s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
-      if (extra) s.add(extra(enc));
-      const answer = await check(s, ledger, ATTACK);
-      let model: Model | undefined = answer === 'sat' ? readModel(s) : undefined;
-      // Small counterexamples read better and do not depend on the solver's history: the
-      // smallest box ±16^k that holds one within a small share of the budget, else the first model.
-      for (let b = 1; model && b <= 1 << 16; b *= 16) {
-        const inBox = c.And(...enc.leaves.map((v) => enc.values.box(v, BigInt(b))));
-        if ((await check(s, ledger, STEP, inBox)) === 'sat') {
-          model = readModel(s) ?? model;
-          break;
-        }
-      }
-      return { answer, enc, model } as const;
-    };
-    const judge = async (by: Attack, eo: EncodeOptions, extra?: (enc: Encoding) => BoolE): Promise<HVerdict | undefined> => {
-      const { answer, enc, model } = await attempt(eo, extra);
-      if (answer === 'unsat') {
-        if (extra) return undefined;
-        // A proof under a predicate that never holds proves nothing: report it as vacuous.
-        const v = new c.Solver();
-        v.add(...enc.facts, holds(enc));
-        return (await check(v, ledger, STEP)) === 'unsat' ? { status: 'vacuous', ms: ms() } : { status: 'proved', by, ms: ms() };
-      }
-      const shown = model && replay(c, r, enc, model, domain);
-      return shown ? { status: 'refuted', by, ms: ms(), ...shown } : undefined;
-    };
-    if (first) {
-      const got = await judge('z3', {});
-      if (got) return got;
-      // Bit-vectors are decided by Z3 given time: only the unbounded domain has more to try.
-      if (domain !== 'halide') return { status: 'unknown', ms: ms(), reason: `Z3 gave up in ${domain}` };
-      if (!later) return { status: 'unknown', ms: ms(), reason: 'Z3 gave up' };
+  const ms = () => Math.round(performance.now() - t0);
+  return withC(async (c) => {
+    try {
+      return await attacks(c, r, opts, ledger, ms);
+    } catch (e) {
+      if (!(e instanceof GuardFired)) throw e;
+      return { status: 'unknown', ms: ms(), reason: `${e.message} before it answered or spent its share of the rule's budget: this verdict depends on the machine`, guard: true };
     }
-    if (domain !== 'halide') return { status: 'unknown', ms: ms(), reason: `Z3 gave up in ${domain}` };
-    const spent = (): HVerdict => ({ status: 'unknown', ms: ms(), reason: spentReason });
-    if (usesDivision(r)) {
-      if (!ledger.open) return spent();
-      const second = await judge('division variables', { divisionVariables: true });
-      if (second) return second;
-    }
-    if (isVector(r.lhs) || isVector(r.rhs)) {
-      // Vectors: every lane structure of at most eight lanes, each an exact (linear) query. They
-      // share one solver, the structure passed as assumptions, so that what Z3 learns on one
-      // carries over to the next. The first structure Z3 gives up on ends the enumeration: no
-      // bound can be claimed past it, and on Halide's rules none that followed ever refuted.
-      const names = laneNames(r);
-      const enc = encodeRule(c, r, types, { values });
-      const s = new c.Solver();
-      s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
-      for (const total of LANE_TOTALS) {
-        for (const pick of assignments(names, divisors(total))) {
-          if (!ledger.open) return { status: 'unknown', ms: ms(), reason: `${spentReason} at ${total} lanes` };
-          const fix = (e: Encoding) => c.And(e.lane!.n.eq(total), ...[...pick].map(([k, v]) => e.laneScalars.get(k)?.eq(v) ?? c.Bool.val(true)));
-          if ((await check(s, ledger, ATTACK, fix(enc))) === 'unsat') continue;
-          // A model: the small counterexample of a fresh query, as for every other refutation.
-          const small = await attempt({}, fix);
-          const shown = small.model && replay(c, r, small.enc, small.model, domain);
-          if (shown) return { status: 'refuted', by: 'lane enumeration', ms: ms(), ...shown };
-          return { status: 'unknown', ms: ms(), reason: `Z3 gave up, and the lane enumeration too at ${total} lanes` };
-        }
-      }
-      return { status: 'unknown', ms: ms(), reason: `Z3 gave up; no counterexample up to ${LANE_TOTALS.at(-1)} lanes`, lanes: LANE_TOTALS.at(-1)! };
-    }
-    let bits: number | undefined;
-    for (const n of opts.bits ?? [8, 16]) {
-      if (!ledger.open) break;
-      const { answer, enc, model } = await attempt({}, (enc) => bounded(c, enc, n));
-      const shown = model && replay(c, r, enc, model, domain);
-      if (shown) return { status: 'refuted', by: 'bounded search', ms: ms(), ...shown };
-      if (answer !== 'unsat') break;
-      bits = n;
-    }
-    if (bits) return { status: 'unknown', ms: ms(), reason: `Z3 gave up; no counterexample up to ${bits} bits`, bits };
-    return { status: 'unknown', ms: ms(), reason: ledger.open ? 'Z3 gave up, and the bounded search too' : spentReason };
   });
+}
+
+/**
+ * Z3's SMT core for unbounded integers, its default solver for bit-vectors ([HR-BUDGET]): the
+ * default hands nonlinear integer queries to a tactic with steps limited in seconds, while for
+ * bit-vectors its tactic (bit-blasting) proves rules the core alone gives up on.
+ */
+const solverFor = async (c: Ctx, domain: DomainName): Promise<Solver> => (domain === 'halide' ? coreSolver(c) : new c.Solver());
+
+/** Z3's first query, then the second lines of attack, as `opts.stage` asks. */
+async function attacks(c: Ctx, r: Modelled, opts: VerifyOptions, ledger: Ledger, ms: () => number): Promise<HVerdict> {
+  const domain = opts.domain ?? 'halide';
+  const first = opts.stage !== 'later';
+  const later = opts.stage !== 'first';
+  const types = wildcardTypes(r);
+  const values = valuesOf(c, domain);
+  const holds = (enc: Encoding) => enc.values.eq(enc.pred, enc.values.lit(0n)).not();
+  const attempt = async (eo: EncodeOptions, extra?: (enc: Encoding) => BoolE) => {
+    const enc = encodeRule(c, r, types, { ...eo, values });
+    const s = await solverFor(c, domain);
+    s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
+    if (extra) s.add(extra(enc));
+    const answer = await check(s, ledger, ATTACK);
+    let model: Model | undefined = answer === 'sat' ? readModel(s) : undefined;
+    // Small counterexamples read better and do not depend on the solver's history: the
+    // smallest box ±16^k that holds one within a small share of the budget, else the first model.
+    for (let b = 1; model && b <= 1 << 16; b *= 16) {
+      const inBox = c.And(...enc.leaves.map((v) => enc.values.box(v, BigInt(b))));
+      if ((await check(s, ledger, STEP, inBox)) === 'sat') {
+        model = readModel(s) ?? model;
+        break;
+      }
+    }
+    return { answer, enc, model } as const;
+  };
+  const judge = async (by: Attack, eo: EncodeOptions, extra?: (enc: Encoding) => BoolE): Promise<HVerdict | undefined> => {
+    const { answer, enc, model } = await attempt(eo, extra);
+    if (answer === 'unsat') {
+      if (extra) return undefined;
+      // A proof under a predicate that never holds proves nothing: report it as vacuous.
+      const v = await solverFor(c, domain);
+      v.add(...enc.facts, holds(enc));
+      return (await check(v, ledger, STEP)) === 'unsat' ? { status: 'vacuous', ms: ms() } : { status: 'proved', by, ms: ms() };
+    }
+    const shown = model && replay(c, r, enc, model, domain);
+    return shown ? { status: 'refuted', by, ms: ms(), ...shown } : undefined;
+  };
+  if (first) {
+    const got = await judge('z3', {});
+    if (got) return got;
+    // Bit-vectors are decided by Z3 given time: only the unbounded domain has more to try.
+    if (domain !== 'halide') return { status: 'unknown', ms: ms(), reason: `Z3 gave up in ${domain}` };
+    if (!later) return { status: 'unknown', ms: ms(), reason: 'Z3 gave up' };
+  }
+  if (domain !== 'halide') return { status: 'unknown', ms: ms(), reason: `Z3 gave up in ${domain}` };
+  const spent = (): HVerdict => ({ status: 'unknown', ms: ms(), reason: spentReason });
+  if (usesDivision(r)) {
+    if (!ledger.open) return spent();
+    const second = await judge('division variables', { divisionVariables: true });
+    if (second) return second;
+  }
+  if (isVector(r.lhs) || isVector(r.rhs)) {
+    // Vectors: every lane structure of at most eight lanes, each an exact (linear) query. They
+    // share one solver, the structure passed as assumptions, so that what Z3 learns on one
+    // carries over to the next. The first structure Z3 gives up on ends the enumeration: no
+    // bound can be claimed past it, and on Halide's rules none that followed ever refuted.
+    const names = laneNames(r);
+    const enc = encodeRule(c, r, types, { values });
+    const s = await solverFor(c, domain);
+    s.add(...enc.facts, holds(enc), enc.values.eq(enc.lhs, enc.rhs).not());
+    for (const total of LANE_TOTALS) {
+      for (const pick of assignments(names, divisors(total))) {
+        if (!ledger.open) return { status: 'unknown', ms: ms(), reason: `${spentReason} at ${total} lanes` };
+        const fix = (e: Encoding) => c.And(e.lane!.n.eq(total), ...[...pick].map(([k, v]) => e.laneScalars.get(k)?.eq(v) ?? c.Bool.val(true)));
+        if ((await check(s, ledger, ATTACK, fix(enc))) === 'unsat') continue;
+        // A model: the small counterexample of a fresh query, as for every other refutation.
+        const small = await attempt({}, fix);
+        const shown = small.model && replay(c, r, small.enc, small.model, domain);
+        if (shown) return { status: 'refuted', by: 'lane enumeration', ms: ms(), ...shown };
+        return { status: 'unknown', ms: ms(), reason: `Z3 gave up, and the lane enumeration too at ${total} lanes` };
+      }
+    }
+    return { status: 'unknown', ms: ms(), reason: `Z3 gave up; no counterexample up to ${LANE_TOTALS.at(-1)} lanes`, lanes: LANE_TOTALS.at(-1)! };
+  }
+  let bits: number | undefined;
+  for (const n of opts.bits ?? [8, 16]) {
+    if (!ledger.open) break;
+    const { answer, enc, model } = await attempt({}, (enc) => bounded(c, enc, n));
+    const shown = model && replay(c, r, enc, model, domain);
+    if (shown) return { status: 'refuted', by: 'bounded search', ms: ms(), ...shown };
+    if (answer !== 'unsat') break;
+    bits = n;
+  }
+  if (bits) return { status: 'unknown', ms: ms(), reason: `Z3 gave up; no counterexample up to ${bits} bits`, bits };
+  return { status: 'unknown', ms: ms(), reason: ledger.open ? 'Z3 gave up, and the bounded search too' : spentReason };
 }
 
 /**
  * A rule checked in every domain it is claimed in ([HR-WRAP]), `halide` first, until one refutes
  * it: proved when proved in every domain where it can fire, vacuous when it fires in none, and
  * otherwise refuted or unknown in the first domain that says so. Every domain has its first query
- * before any second line of attack, and all of them draw on one budget for the rule ([HR-BUDGET]).
+ * before any second line of attack, and all of them draw on one budget for the rule ([HR-BUDGET]),
+ * in a Z3 context of the rule's own, so that the verdict depends on the rule and the budget alone.
  */
-export async function verifyInDomains(r: Modelled, domains: readonly DomainName[], opts: VerifyOptions = {}): Promise<HVerdict> {
+export function verifyInDomains(r: Modelled, domains: readonly DomainName[], opts: VerifyOptions = {}): Promise<HVerdict> {
+  return withOwnZ3((c) => inDomains(c, r, domains, opts));
+}
+
+async function inDomains(c: Ctx, r: Modelled, domains: readonly DomainName[], opts: VerifyOptions): Promise<HVerdict> {
   const ledger = opts.ledger ?? Ledger.of(opts.timeoutMs ?? RULE_BUDGET_MS);
   const got = new Map<DomainName, HVerdict>();
   let ms = 0;
   const shown = () => (domains.length > 1 ? { domains: Object.fromEntries([...got].map(([d, v]) => [d, v.status])) } : {});
   const settle = async (domain: DomainName, stage: 'first' | 'later'): Promise<HVerdict | undefined> => {
-    const v = await verifyHalideRule(r, { ...opts, ledger, domain, stage });
+    const v = await verifyWith((f) => f(c), r, { ...opts, ledger, domain, stage });
     ms += v.ms;
     got.set(domain, v);
-    return v.status === 'refuted' ? { ...v, ms, domain, ...shown() } : undefined;
+    // After the wall-clock guard, what follows would depend on the machine: the rule stops there.
+    return v.status === 'refuted' || (v.status === 'unknown' && v.guard) ? { ...v, ms, domain, ...shown() } : undefined;
   };
   for (const domain of domains) {
-    const refuted = await settle(domain, 'first');
-    if (refuted) return refuted;
+    const ends = await settle(domain, 'first');
+    if (ends) return ends;
   }
   if (got.get('halide')?.status === 'unknown') {
-    const refuted = await settle('halide', 'later');
-    if (refuted) return refuted;
+    const ends = await settle('halide', 'later');
+    if (ends) return ends;
   }
   const all = [...got];
   const unknown = all.find(([, v]) => v.status === 'unknown');
