@@ -16,7 +16,7 @@ import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeSt
 import { HALIDE_VERDICTS } from '../halide/run.js';
 import { heapLimitMb, pluginTimeLimitMs } from '../node/plugin-limits.js';
 import { type CaseSize, type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
-import { SLICE_MS, type SliceReport, TIME_SLICES, availableSlices, timeSliceNamed } from './time-slice.js';
+import { SLICE_BUDGET_MS, SLICE_MS, type SliceReport, TIME_SLICES, availableSlices, timeSliceNamed } from './time-slice.js';
 
 
 
@@ -194,6 +194,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         //  then where to go on after it (slice.ts, Resume): next position, next sliced position, its slice, ramp position]
         const watch = new Float64Array(new SharedArrayBuffer(64));
         watch[0] = -1;
+        watch[6] = -1;
         const spec: SliceSpec = { ...base, job, startK, startPos, startSliceK };
         // A heap limit per worker: a plug-in or engine that allocates without bound ends its own
         // worker (an out-of-memory verdict for the check it was running), not the campaign.
@@ -235,7 +236,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
             void w.terminate().then(() => resolveJob());
             return;
           }
-          if (index < 0 || Date.now() - watch[1]! <= o.budgetMs || finished) return;
+          if (index < 0 || Date.now() - watch[1]! <= (watch[6]! >= 0 ? Math.max(o.budgetMs, SLICE_BUDGET_MS) : o.budgetMs) || finished) return;
           // A hang: the check's thread cannot be interrupted from inside, so the worker is
           // replaced; the case's blueprint is regenerated here from its seed for the reproducer.
           replace(index, { verdict: 'timeout', expected: finishesWithin(o.budgetMs), actual: 'still running at the budget; the worker was stopped' });

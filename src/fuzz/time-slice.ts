@@ -9,7 +9,7 @@
 import type { AnyProperty } from './property.js';
 import { backend } from './properties/backend.js';
 import { fpir } from './properties/fpir.js';
-import { halide } from './properties/halide.js';
+import { HALIDE_TIMEOUT_MS, halide } from './properties/halide.js';
 import { detectToolchain } from '../codegen/toolchain.js';
 import { hostIsas } from '../codegen/cpu.js';
 import { halideAvailable } from '../halide/run.js';
@@ -35,16 +35,25 @@ const noCompiler = (): string | undefined => {
 };
 
 /**
- * Decision: a quarter of the time in all, a tenth each to the C backend and to Halide and a
- * twentieth to FPIR, whose checks already batch eight expressions per compile. The rest of the
+ * Decision: a quarter of the time in all: a tenth each to the C backend and to FPIR (a check of
+ * eight expressions takes two seconds or more, so a twentieth gave it one check a minute), a
+ * twentieth to Halide, whose checks discard many cases the bridge cannot state. The rest of the
  * campaign keeps three quarters of its time and all of its check indices.
  */
 export const TIME_SLICES: readonly TimeSlice[] = [
   { property: backend, share: 0.1, maxLevel: 4, missing: noCompiler },
   // (FPIR expressions have no size level: they are drawn alike at every level.)
-  { property: fpir, share: 0.05, maxLevel: 1, missing: () => noCompiler() ?? (hostIsas().has('avx2') ? undefined : 'this CPU runs neither AVX2 nor AVX-512') },
-  { property: halide, share: 0.1, maxLevel: 3, missing: () => (halideAvailable() ? undefined : "Halide's Python bindings are not installed for /usr/bin/python3 (install python3-halide)") },
+  { property: fpir, share: 0.1, maxLevel: 1, missing: () => noCompiler() ?? (hostIsas().has('avx2') ? undefined : 'this CPU runs neither AVX2 nor AVX-512') },
+  { property: halide, share: 0.05, maxLevel: 2, missing: () => (halideAvailable() ? undefined : "Halide's Python bindings are not installed for /usr/bin/python3 (install python3-halide)") },
 ];
+
+/**
+ * The time budget of a sliced check, instead of `--budget` when that is shorter: a compile or a JIT
+ * on a loaded machine takes seconds, and the tools' own limits (Halide's per program, the C
+ * compiler's) should end a slow check first, with their verdicts, rather than the campaign's
+ * watchdog calling refsem's check a timeout.
+ */
+export const SLICE_BUDGET_MS = HALIDE_TIMEOUT_MS + 10_000;
 
 export const timeSliceNamed = (name: string): TimeSlice | undefined => TIME_SLICES.find((s) => s.property.name === name);
 
