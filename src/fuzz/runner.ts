@@ -16,6 +16,7 @@ import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeSt
 import { HALIDE_VERDICTS } from '../halide/run.js';
 import { heapLimitMb, pluginTimeLimitMs } from '../node/plugin-limits.js';
 import { type CaseSize, type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
+import { shrinkStuck } from './shrink-stuck.js';
 import { SLICE_BUDGET_MS, SLICE_MS, type SliceReport, TIME_SLICES, availableSlices, timeSliceNamed } from './time-slice.js';
 
 
@@ -106,10 +107,10 @@ export interface CampaignControl {
   readonly done: Promise<CampaignResult>;
 }
 
-/** The compiled worker entry next to this module, when running from dist/. */
-function workerEntry(): string | undefined {
+/** A compiled worker entry next to this module (the campaign's, or a stuck check's tries), when running from dist/. */
+function workerEntry(name = 'worker.js'): string | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;
-  const p = fileURLToPath(new URL('./worker.js', import.meta.url));
+  const p = fileURLToPath(new URL(`./${name}`, import.meta.url));
   return existsSync(p) ? p : undefined;
 }
 
@@ -257,29 +258,51 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         w.on('exit', finish);
       });
     const envAt = sizedEnvs(env);
-    const recordStuck = (index: number, level: number, end: StuckCheck, inEngine: boolean, sliced: string | undefined) => {
+    const shrinking: Promise<void>[] = [];
+    const stuckKeys = new Set<string>();
+    const tryEntry = workerEntry('try-worker.js');
+    const recordStuck = (index: number, level: number, how: StuckCheck, inEngine: boolean, sliced: string | undefined) => {
       const prop = sliced !== undefined ? timeSliceNamed(sliced)!.property : propertyFor(props, o.seed, index);
       const seed = checkSeed(o.seed, index);
-      // Only the blueprint is rebuilt here, at the size the check ran at: making it concrete would
-      // run plug-in code (a directive's generate and apply) on the main thread, where a plug-in that
-      // hangs would hang the campaign.
-      let text: Found['text'];
-      try {
-        text = { extra: { blueprint: JSON.stringify(generated(prop, envAt(level), seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), size_level: String(level), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
-      } catch {
-        text = { extra: { note: 'the case could not be regenerated' } };
-      }
       const counts = propertyCounts(stats, prop.name);
       counts.checks++;
       counts.failures++;
       // Hangs and exhausted heaps are de-duplicated per property, like other failures of one cause:
       // one hanging plug-in or engine would otherwise write a reproducer per check. A hang inside a
       // plug-in engine is the engine's, whatever property was checking it.
-      const culprit = inEngine && end.verdict === 'timeout' ? `${ENGINE_CULPRIT}${env.engine.name}` : undefined;
-      const key = culprit !== undefined ? `timeout/${culprit}` : `${prop.name}/${end.verdict}`;
-      record({ property: prop.name, index, checkSeed: seed, key, ...(culprit !== undefined ? { culprit } : {}), text, shrinks: 0, failure: { status: 'fail', ...end } });
+      const culprit = inEngine && how.verdict === 'timeout' ? `${ENGINE_CULPRIT}${env.engine.name}` : undefined;
+      const key = culprit !== undefined ? `timeout/${culprit}` : `${prop.name}/${how.verdict}`;
+      // The first check of a key is shrunk (each try in a worker of its own); later ones add nothing.
+      if (stuckKeys.has(key)) return;
+      stuckKeys.add(key);
+      // Only the blueprint is drawn here, at the size the check ran at: making it concrete would
+      // run plug-in code (a directive's generate and apply) on the main thread, where a plug-in that
+      // hangs would hang the campaign.
+      const blueprint = (g: unknown): string => JSON.stringify(g, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+      const found = (text: Found['text'], shrinks: number, shrinkTimedOut: boolean): Found => ({
+        property: prop.name, index, checkSeed: seed, key, ...(culprit !== undefined ? { culprit } : {}), text, shrinks, ...(shrinkTimedOut ? { shrinkTimedOut } : {}), failure: { status: 'fail', ...how },
+      });
+      const extra = { size_level: String(level), note: `the case ended its worker (${how.verdict}); it was shrunk with each try in a worker of its own (re-running it may end its worker again)` };
+      let original: string;
+      try {
+        original = blueprint(generated(prop, envAt(level), seed));
+      } catch {
+        record(found({ extra: { note: 'the case could not be regenerated' } }, 0, false));
+        return;
+      }
+      if (tryEntry === undefined) {
+        record(found({ extra: { blueprint: original, ...extra } }, 0, false));
+        return;
+      }
+      shrinking.push(shrinkStuck({
+        prop, env: envAt(level), config: o.config, level, seed, verdict: how.verdict, entry: tryEntry, budgetMs: sliced !== undefined ? Math.max(o.budgetMs, SLICE_BUDGET_MS) : o.budgetMs, heapMb, ...(end !== undefined ? { until: end } : {}),
+      }).then(
+        (r) => record(found(r.text ? { ...r.text, extra: { ...r.text.extra, ...extra } } : { extra: { blueprint: original, ...extra } }, r.shrinks, r.timedOut)),
+        () => record(found({ extra: { blueprint: original, ...extra } }, 0, false)),
+      ));
     };
     await Promise.all(Array.from({ length: o.jobs }, (_, j) => spawn(j, 0)));
+    await Promise.all(shrinking);
   };
 
   const done = run().then(() => {
