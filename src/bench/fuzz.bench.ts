@@ -24,7 +24,7 @@ export async function run(): Promise<object> {
   const cpu0 = process.cpuUsage();
   let warm: { checks: number; ms: number } | undefined;
   const c = await startCampaign({
-    properties: [], seed: 1, timeMs: CAMPAIGN_MS, jobs: 2, shard: NO_SHARD, config: DEFAULT_CONFIG, out, budgetMs: 10_000,
+    properties: [], seed: 1, timeMs: CAMPAIGN_MS, jobs: 2, shard: NO_SHARD, config: DEFAULT_CONFIG, out, budgetMs: 10_000, timeSlices: true,
   }, (snap) => {
     if (!warm && snap.elapsedMs >= WARMUP_MS) warm = { checks: snap.checks, ms: snap.elapsedMs };
   }).done;
@@ -58,6 +58,10 @@ export async function run(): Promise<object> {
       confluence_non_vacuous_share: conf ? round((conf.equal + conf.fail) / Math.max(confJudged, 1)) : null,
       // The shrink reserve of --time and the median size of the reproducers (docs/fuzzing.md, "De-duplication").
       shrinking: c.shrinking,
+      // How far the campaign ran past its --time, as a share of it (shrinking must stay within a tenth).
+      overrun_share: round(Math.max(0, c.elapsed_s * 1000 - CAMPAIGN_MS) / CAMPAIGN_MS),
+      // The compiled properties' time slices (docs/fuzzing.md, "Time slices").
+      time_slices: c.time_slices,
     },
     // The shapes of the scheduled cases, as shares of them (docs/fuzzing.md, "What campaigns generate").
     shapes: {

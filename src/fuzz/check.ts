@@ -77,7 +77,7 @@ export async function evaluateAsync(prop: AnyProperty, c: unknown, env: FuzzEnv)
   }
 }
 
-function concretize(prop: AnyProperty, g: unknown, env: FuzzEnv): { ok: true; c: unknown } | { ok: false; r: CheckResult } {
+export function concretize(prop: AnyProperty, g: unknown, env: FuzzEnv): { ok: true; c: unknown } | { ok: false; r: CheckResult } {
   try {
     return { ok: true, c: prop.concretize(g, env) };
   } catch (e) {

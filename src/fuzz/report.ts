@@ -5,6 +5,7 @@ import type { CampaignResult, Snapshot } from './runner.js';
 import { ENGINE_CULPRIT } from './check.js';
 import { type VerdictCounts, showStats, vacuousShare } from './stats.js';
 import { REFSEM_VERSION } from '../node/package.js';
+import type { SliceReport } from './time-slice.js';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
 
@@ -42,6 +43,7 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
     const v = r.verdicts[name];
     lines.push(`  ${name}: ${c.checks} checks, ${c.failures} failing, ${c.discards} discarded${v ? `; ${verdictLine(v)}` : ''}`);
   }
+  if (r.time_slices) lines.push(sliceLine(r.time_slices));
   const g = r.generated;
   if (g.checks) lines.push(shapeLine(g));
   const warning = vacuityWarning(r);
@@ -65,6 +67,11 @@ function verdictLine(v: VerdictCounts): string {
   const vacuous = v.vacuous_assertion + v.vacuous_alg_error + v.empty_window;
   if (vacuous === 0) return `${v.equal} compared values`;
   return `${v.equal} compared values, ${vacuous} vacuous (failed assertion ${v.vacuous_assertion}, error value in the algorithm ${v.vacuous_alg_error}, empty window ${v.empty_window})`;
+}
+
+/** The time slices of a default campaign: the seconds each took of its share, or why it was skipped. */
+function sliceLine(slices: Readonly<Record<string, SliceReport>>): string {
+  return `  time slices: ${Object.entries(slices).map(([name, s]) => ('skipped' in s ? `${name} skipped: ${s.skipped}` : `${name} ${s.seconds} s (share ${Math.round(s.share * 100)}%)`)).join('; ')}`;
 }
 
 const pct = (n: number, of: number) => `${Math.round((100 * n) / Math.max(of, 1))}%`;

@@ -16,6 +16,8 @@ import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeSt
 import { HALIDE_VERDICTS } from '../halide/run.js';
 import { heapLimitMb, pluginTimeLimitMs } from '../node/plugin-limits.js';
 import { type CaseSize, type ShrinkSummary, shrinkReserveMs, shrinkSummary, sizeOf } from './shrink-summary.js';
+import { shrinkStuck } from './shrink-stuck.js';
+import { SLICE_BUDGET_MS, SLICE_MS, type SliceReport, TIME_SLICES, availableSlices, timeSliceNamed } from './time-slice.js';
 
 
 
@@ -40,6 +42,8 @@ export interface CampaignOptions {
   readonly budgetMs: number;
   /** force in-process execution (tests running TypeScript sources) */
   readonly inProcess?: boolean;
+  /** give the time-sliced properties (time-slice.ts) their share of a timed campaign: the default campaign */
+  readonly timeSlices?: boolean;
   /**
    * ends the campaign at the first failure it accepts (time-to-detection measurements); the
    * answer may come later, e.g. after compiling the case again without a planted fault
@@ -85,6 +89,8 @@ export interface CampaignResult {
   readonly below_completion_floor: boolean;
   /** the share of --time kept for shrinking, and the median size of the reproducers written */
   readonly shrinking: ShrinkSummary;
+  /** the time-sliced properties of a timed default campaign: each one's share and seconds, or why it was skipped */
+  readonly time_slices?: Record<string, SliceReport>;
   /** the verdicts of the halide property, when it ran (spec/halide.md, [HALIDE-VERDICT]) */
   readonly halide?: Record<string, number>;
   readonly jobs: number;
@@ -101,16 +107,11 @@ export interface CampaignControl {
   readonly done: Promise<CampaignResult>;
 }
 
-/** The compiled worker entry next to this module, when running from dist/. */
-function workerEntry(): string | undefined {
+/** A compiled worker entry next to this module (the campaign's, or a stuck check's tries), when running from dist/. */
+function workerEntry(name = 'worker.js'): string | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;
-  const p = fileURLToPath(new URL('./worker.js', import.meta.url));
+  const p = fileURLToPath(new URL(`./${name}`, import.meta.url));
   return existsSync(p) ? p : undefined;
-}
-
-/** Position k of `index` in the sequence of worker `job` (inverse of globalIndex). */
-function localPosition(shard: Shard, jobs: number, job: number, index: number): number {
-  return ((index - shard.index) / shard.count - job) / jobs;
 }
 
 /** How long a check may go on after the campaign's end before it is abandoned (a normal check ends well within it). */
@@ -120,6 +121,8 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
   const heapMb = heapLimitMb(process.env);
   pluginTimeLimitMs(process.env); // read again in the workers; a bad value is refused before any starts
   const props = selectProperties(o.properties);
+  // Which slices this machine runs is asked once, here: each worker is told their names.
+  const slices = o.timeSlices && o.timeMs !== undefined ? availableSlices() : undefined;
   const t0 = Date.now();
   const end = o.timeMs !== undefined ? t0 + o.timeMs : undefined;
   // The last share of a --time campaign is kept for shrinking: no check starts in it.
@@ -163,7 +166,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
   const run = async (): Promise<void> => {
     const env = await makeEnv(o.config);
     const entry = o.inProcess ? undefined : workerEntry();
-    const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline, end } : {}) };
+    const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline, end } : {}), ...(slices ? { sliced: slices.names } : {}) };
     const progress = (d: Stats, n: number) => {
       mergeStats(stats, d);
       checks += n;
@@ -186,12 +189,14 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       stoppedAt = Math.min(stoppedAt, Date.now());
       for (const w of live) w.postMessage({ type: 'stop' });
     };
-    const spawn = (job: number, startK: number, startPos = 0): Promise<void> =>
+    const spawn = (job: number, startK: number, startPos = 0, startSliceK = 0): Promise<void> =>
       new Promise((resolveJob) => {
-        // [check index or -1, its start, its size level, whether the engine under test is running]
-        const watch = new Float64Array(new SharedArrayBuffer(32));
+        // [check index or -1, its start, its size level, whether the engine under test is running,
+        //  then where to go on after it (slice.ts, Resume): next position, next sliced position, its slice, ramp position]
+        const watch = new Float64Array(new SharedArrayBuffer(64));
         watch[0] = -1;
-        const spec: SliceSpec = { ...base, job, startK, startPos };
+        watch[6] = -1;
+        const spec: SliceSpec = { ...base, job, startK, startPos, startSliceK };
         // A heap limit per worker: a plug-in or engine that allocates without bound ends its own
         // worker (an out-of-memory verdict for the check it was running), not the campaign.
         const w = new Worker(entry, { workerData: { spec, config: o.config, properties: props.map((p) => p.name), watch }, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
@@ -212,10 +217,12 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
           void w.terminate();
           checks++;
           const level = watch[2]!;
-          recordStuck(index, level, end, watch[3] === 1);
-          // The replacement goes on a size level lower (size.ts): the case was too big for the time budget.
+          const slice = watch[6]!;
+          recordStuck(index, level, end, watch[3] === 1, slice >= 0 ? slices!.names[slice] : undefined);
+          // The replacement goes on a size level lower (size.ts): the case was too big for the time
+          // budget. (A sliced check has a ramp of its own: the others' size stays.)
           if (stopped) resolveJob();
-          else void spawn(job, localPosition(o.shard, o.jobs, job, index) + 1, posOf(level - 1)).then(resolveJob);
+          else void spawn(job, watch[4]!, slice >= 0 ? watch[7]! : posOf(level - 1), watch[5]!).then(resolveJob);
         };
         const dog = setInterval(() => {
           const index = watch[0]!;
@@ -230,7 +237,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
             void w.terminate().then(() => resolveJob());
             return;
           }
-          if (index < 0 || Date.now() - watch[1]! <= o.budgetMs || finished) return;
+          if (index < 0 || Date.now() - watch[1]! <= (watch[6]! >= 0 ? Math.max(o.budgetMs, SLICE_BUDGET_MS) : o.budgetMs) || finished) return;
           // A hang: the check's thread cannot be interrupted from inside, so the worker is
           // replaced; the case's blueprint is regenerated here from its seed for the reproducer.
           replace(index, { verdict: 'timeout', expected: finishesWithin(o.budgetMs), actual: 'still running at the budget; the worker was stopped' });
@@ -251,29 +258,51 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         w.on('exit', finish);
       });
     const envAt = sizedEnvs(env);
-    const recordStuck = (index: number, level: number, end: StuckCheck, inEngine: boolean) => {
-      const prop = propertyFor(props, o.seed, index);
+    const shrinking: Promise<void>[] = [];
+    const stuckKeys = new Set<string>();
+    const tryEntry = workerEntry('try-worker.js');
+    const recordStuck = (index: number, level: number, how: StuckCheck, inEngine: boolean, sliced: string | undefined) => {
+      const prop = sliced !== undefined ? timeSliceNamed(sliced)!.property : propertyFor(props, o.seed, index);
       const seed = checkSeed(o.seed, index);
-      // Only the blueprint is rebuilt here, at the size the check ran at: making it concrete would
-      // run plug-in code (a directive's generate and apply) on the main thread, where a plug-in that
-      // hangs would hang the campaign.
-      let text: Found['text'];
-      try {
-        text = { extra: { blueprint: JSON.stringify(generated(prop, envAt(level), seed), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), size_level: String(level), note: `the case ended its worker (${end.verdict}); its blueprint is kept (re-running it may do so again)` } };
-      } catch {
-        text = { extra: { note: 'the case could not be regenerated' } };
-      }
       const counts = propertyCounts(stats, prop.name);
       counts.checks++;
       counts.failures++;
       // Hangs and exhausted heaps are de-duplicated per property, like other failures of one cause:
       // one hanging plug-in or engine would otherwise write a reproducer per check. A hang inside a
       // plug-in engine is the engine's, whatever property was checking it.
-      const culprit = inEngine && end.verdict === 'timeout' ? `${ENGINE_CULPRIT}${env.engine.name}` : undefined;
-      const key = culprit !== undefined ? `timeout/${culprit}` : `${prop.name}/${end.verdict}`;
-      record({ property: prop.name, index, checkSeed: seed, key, ...(culprit !== undefined ? { culprit } : {}), text, shrinks: 0, failure: { status: 'fail', ...end } });
+      const culprit = inEngine && how.verdict === 'timeout' ? `${ENGINE_CULPRIT}${env.engine.name}` : undefined;
+      const key = culprit !== undefined ? `timeout/${culprit}` : `${prop.name}/${how.verdict}`;
+      // The first check of a key is shrunk (each try in a worker of its own); later ones add nothing.
+      if (stuckKeys.has(key)) return;
+      stuckKeys.add(key);
+      // Only the blueprint is drawn here, at the size the check ran at: making it concrete would
+      // run plug-in code (a directive's generate and apply) on the main thread, where a plug-in that
+      // hangs would hang the campaign.
+      const blueprint = (g: unknown): string => JSON.stringify(g, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+      const found = (text: Found['text'], shrinks: number, shrinkTimedOut: boolean): Found => ({
+        property: prop.name, index, checkSeed: seed, key, ...(culprit !== undefined ? { culprit } : {}), text, shrinks, ...(shrinkTimedOut ? { shrinkTimedOut } : {}), failure: { status: 'fail', ...how },
+      });
+      const extra = { size_level: String(level), note: `the case ended its worker (${how.verdict}); it was shrunk with each try in a worker of its own (re-running it may end its worker again)` };
+      let original: string;
+      try {
+        original = blueprint(generated(prop, envAt(level), seed));
+      } catch {
+        record(found({ extra: { note: 'the case could not be regenerated' } }, 0, false));
+        return;
+      }
+      if (tryEntry === undefined) {
+        record(found({ extra: { blueprint: original, ...extra } }, 0, false));
+        return;
+      }
+      shrinking.push(shrinkStuck({
+        prop, env: envAt(level), config: o.config, level, seed, verdict: how.verdict, entry: tryEntry, budgetMs: sliced !== undefined ? Math.max(o.budgetMs, SLICE_BUDGET_MS) : o.budgetMs, heapMb, ...(end !== undefined ? { until: end } : {}),
+      }).then(
+        (r) => record(found(r.text ? { ...r.text, extra: { ...r.text.extra, ...extra } } : { extra: { blueprint: original, ...extra } }, r.shrinks, r.timedOut)),
+        () => record(found({ extra: { blueprint: original, ...extra } }, 0, false)),
+      ));
     };
     await Promise.all(Array.from({ length: o.jobs }, (_, j) => spawn(j, 0)));
+    await Promise.all(shrinking);
   };
 
   const done = run().then(() => {
@@ -295,6 +324,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       verdicts: stats.verdicts,
       below_completion_floor: belowCompletionFloor(stats.verdicts),
       shrinking: shrinkSummary(list, reserveMs),
+      ...(slices ? { time_slices: sliceReports(slices, stats.constructs) } : {}),
       ...(stats.properties.halide ? { halide: talliesOf(stats.constructs, 'halide', HALIDE_VERDICTS) } : {}),
       jobs: o.jobs,
       shard: `${o.shard.index}/${o.shard.count}`,
@@ -310,6 +340,16 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;
+
+function sliceReports(slices: ReturnType<typeof availableSlices>, constructs: Readonly<Record<string, number>>): Record<string, SliceReport> {
+  const out: Record<string, SliceReport> = {};
+  for (const s of TIME_SLICES) {
+    const name = s.property.name;
+    const skipped = slices.skipped[name];
+    out[name] = skipped !== undefined ? { skipped } : { share: s.share, seconds: round((constructs[`${SLICE_MS}${name}`] ?? 0) / 1000) };
+  }
+  return out;
+}
 
 function ownedTotal(o: CampaignOptions): number {
   let n = 0;

@@ -5,8 +5,9 @@ import { type Found, runCheck, runCheckAsync, shrinkBudgetOf } from './check.js'
 import type { FuzzEnv } from './env.js';
 import type { AnyProperty } from './property.js';
 import { type Shard, checkSeed, globalIndex } from './seed.js';
-import { type Stats, emptyStats } from './stats.js';
+import { type Stats, bump, emptyStats } from './stats.js';
 import { type EngineClock, SLOW_ENGINE_MS, levelAt, posOf, sizedEnvs, timedEngine } from './size.js';
+import { SLICED_FROM, SLICE_MS, sliceClock, timeSliceNamed } from './time-slice.js';
 
 export interface SliceSpec {
   readonly seed: number;
@@ -23,6 +24,10 @@ export interface SliceSpec {
   readonly startK: number;
   /** first position on the size ramp of a `--time` campaign (size.ts); 0 when absent */
   readonly startPos?: number;
+  /** the time-sliced properties of a timed default campaign (time-slice.ts), by name */
+  readonly sliced?: readonly string[];
+  /** the first local position of the sliced checks (a worker restarted after a timeout continues after it) */
+  readonly startSliceK?: number;
 }
 
 export interface SliceHooks {
@@ -31,9 +36,19 @@ export interface SliceHooks {
   /** stats gathered since the last call, and how many checks they cover */
   onProgress(delta: Stats, checks: number): void;
   /** an evaluation of check `index` at size `level` starts (-1: idle); for the per-check time budget */
-  onStart?(index: number, level: number): void;
+  onStart?(index: number, level: number, at?: Resume): void;
   /** the engine under test starts or stops running (a hang inside it is the engine's) */
   onEngine?(running: boolean): void;
+}
+
+/** Where a worker goes on when the check in flight ends it: the next local positions of both sequences of checks. */
+export interface Resume {
+  readonly k: number;
+  readonly sliceK: number;
+  /** the sliced property of the check in flight (its position in the spec's `sliced`), -1 for any other check */
+  readonly slice: number;
+  /** the position on the size ramp of the other checks */
+  readonly pos: number;
 }
 
 /** Which property check `index` runs: a hash of (seed, index), so it does not depend on jobs. */
@@ -52,26 +67,23 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
   // A --runs campaign ramps by check index (the same for a seed whatever the jobs); a --time one
   // adapts to the engine under test (size.ts).
   let pos = spec.startPos ?? 0;
+  const slices = spec.runs === undefined ? (spec.sliced ?? []).map((n) => timeSliceNamed(n)!) : [];
+  const due = sliceClock(slices, Date.now());
+  let sliceK = spec.startSliceK ?? 0;
   const flush = () => {
     hooks.onProgress(delta, checks);
     delta = emptyStats();
     checks = 0;
   };
-  for (let k = spec.startK; ; k++) {
-    const index = globalIndex(spec.shard, spec.jobs, spec.job, k);
-    if (spec.runs !== undefined && index >= spec.runs) break;
-    if (spec.deadline !== undefined && Date.now() >= spec.deadline) break;
-    if (hooks.shouldStop()) break;
-    const prop = propertyFor(props, spec.seed, index);
-    const level = spec.runs !== undefined ? levelAt(index) : levelAt(pos);
-    const at = envAt(level);
-    hooks.onStart?.(index, level);
-    const onEval = () => hooks.onStart?.(index, level);
+  /** Runs one check: its size level, and whether the engine under test was slow in it. */
+  const one = async (prop: AnyProperty, index: number, level: number, at: Resume): Promise<number> => {
+    const e = envAt(level);
+    hooks.onStart?.(index, level, at);
+    const onEval = () => hooks.onStart?.(index, level, at);
     const seed = checkSeed(spec.seed, index);
     const shrink = { ...shrinkBudgetOf(prop), ...(spec.end !== undefined ? { until: spec.end } : {}) };
     clock.ms = 0;
-    const found = prop.checkAsync ? await runCheckAsync(prop, at, index, seed, delta, shrink, onEval) : runCheck(prop, at, index, seed, delta, shrink, onEval);
-    pos = clock.ms > SLOW_ENGINE_MS ? posOf(level - 1) : pos + 1;
+    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval) : runCheck(prop, e, index, seed, delta, shrink, onEval);
     hooks.onStart?.(-1, level);
     checks++;
     if (found) hooks.onFound(found);
@@ -83,5 +95,31 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
       // Let messages (stop requests, SIGINT, progress printing) through between checks.
       await new Promise((r) => setImmediate(r));
     }
+    return clock.ms;
+  };
+  for (let k = spec.startK; ; ) {
+    if (spec.deadline !== undefined && Date.now() >= spec.deadline) break;
+    if (hooks.shouldStop()) break;
+    const j = due.due(Date.now());
+    if (j !== undefined) {
+      // A sliced check, on its own sequence of indices and its own capped size ramp.
+      const s = slices[j]!;
+      const t0 = Date.now();
+      await one(s.property, SLICED_FROM + globalIndex(spec.shard, spec.jobs, spec.job, sliceK), Math.min(s.maxLevel, levelAt(sliceK)), { k, sliceK: sliceK + 1, slice: j, pos });
+      sliceK++;
+      const ms = Date.now() - t0;
+      due.spend(j, ms);
+      bump(delta.constructs, `${SLICE_MS}${s.property.name}`, ms);
+      continue;
+    }
+    const index = globalIndex(spec.shard, spec.jobs, spec.job, k);
+    if (spec.runs !== undefined && index >= spec.runs) break;
+    const prop = propertyFor(props, spec.seed, index);
+    const level = spec.runs !== undefined ? levelAt(index) : levelAt(pos);
+    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos });
+    pos = engineMs > SLOW_ENGINE_MS ? posOf(level - 1) : pos + 1;
+    k++;
   }
+  // the last sliced check's time
+  flush();
 }

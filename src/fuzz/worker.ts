@@ -33,9 +33,15 @@ if (parentPort) {
     shouldStop: () => stop,
     onFound: (found) => post({ type: 'found', found }),
     onProgress: (stats, checks) => post({ type: 'progress', stats, checks }),
-    onStart: (index, level) => {
+    onStart: (index, level, at) => {
       d.watch[1] = Date.now();
       d.watch[2] = level;
+      if (at) {
+        d.watch[4] = at.k;
+        d.watch[5] = at.sliceK;
+        d.watch[6] = at.slice;
+        d.watch[7] = at.pos;
+      }
       d.watch[0] = index;
     },
     onEngine: (running) => {

@@ -132,6 +132,21 @@ describe('worker threads (compiled build)', () => {
     expect(replayed.stdout).toContain('replayed verdict: timeout (reproduced)');
     expect(replayed.status).toBe(1);
   }, 120_000);
+  it.runIf(built)('a check that hangs is shrunk in tries that are each stopped at the budget, and its reproducer holds the program replay shows', () => {
+    const dir = scratch();
+    const sleeper = join(dir, 'sleeper.mjs');
+    // Blocks its thread without spinning: every try of the shrink hangs at no CPU cost.
+    writeFileSync(sleeper, `export default { name: 'sleeper', complete() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); } };\n`);
+    const r = spawnSync('node', [bin, 'fuzz', '--engine', sleeper, '--runs', '1', '--budget', '1s', '--jobs', '1', '--seed', '1', '--property', 'confluence', '--out', join(dir, 'out'), '--json'], { encoding: 'utf8', timeout: 120_000 });
+    const s = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(s.failures.map((f: { verdict: string; culprit: string }) => [f.verdict, f.culprit])).toEqual([['timeout', 'engine:sleeper']]);
+    const repro = JSON.parse(readFileSync(s.failures[0].reproducer, 'utf8'));
+    expect(repro.case.program).toMatch(/^pipeline /);
+    expect(repro.case.extra.blueprint).toBeUndefined();
+    const replayed = spawnSync('node', [bin, 'replay', s.failures[0].reproducer], { encoding: 'utf8', timeout: 60_000 });
+    expect(replayed.stdout).toContain('replayed verdict: timeout (reproduced)');
+    expect(replayed.stdout).toContain(`program:\n${repro.case.program}`);
+  }, 180_000);
   it.runIf(built)('count every check when workers are replaced: --runs N reports N checks, however many hung', () => {
     const dir = scratch();
     const hang = join(dir, 'hang-some.mjs');

@@ -76,6 +76,8 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
   return {
     // --backend checks the backend: alone, or besides the properties named.
     properties: o.backend === 'halide' ? [...props, 'halide'] : backend ? [...props, 'backend'] : props,
+    // The default campaign gives the compiled properties a share of its time (time-slice.ts).
+    timeSlices: props.length === 0 && o.backend === undefined,
     seed: o.seed !== undefined ? parseSeed(o.seed) : freshSeed(),
     ...(o.runs !== undefined ? { runs: parseCount('--runs', o.runs) } : { timeMs: parseDuration('--time', o.time ?? defaultTime) }),
     jobs: o.jobs !== undefined ? parseJobs(o.jobs) : defaultJobs(),

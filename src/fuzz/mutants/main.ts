@@ -57,5 +57,6 @@ const summary = {
   results,
 };
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-const line = [withCampaign ? `campaign killed ${summary.killed}/${summary.of} (${summary.killed_by_timeout!.length} by a timeout)` : '', withTests ? `tests killed ${summary.tests!.killed}/${summary.tests!.of}` : ''].filter(Boolean).join(', ');
+// The tests' figure is always named beside the campaign's: when not measured, the line says how to get it.
+const line = [withCampaign ? `campaign killed ${summary.killed}/${summary.of} (${summary.killed_by_timeout!.length} by a timeout)` : '', withTests ? `tests killed ${summary.tests!.killed}/${summary.tests!.of}` : 'tests not run (--tests runs each mutated folder\'s tests: minutes per mutant)'].filter(Boolean).join(', ');
 process.stderr.write(`mutants: ${line}\n`);

@@ -15,7 +15,7 @@ import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, o
 import type { FuzzEnv } from '../env.js';
 
 /** A Python process per check: a longer limit than a check's own budget would let one hang stall a worker. */
-const HALIDE_TIMEOUT_MS = 30_000;
+export const HALIDE_TIMEOUT_MS = 30_000;
 
 /**
  * The directive calls of a case with the programs around them, as the bridge reads schedules. An
