@@ -89,6 +89,9 @@ describe.runIf(hasChromium)('playground in Chromium', () => {
     page.on('pageerror', (e) => {
       throw e;
     });
+    // Every test starts from a loaded page, so each one also runs alone (`-t`).
+    await page.goto(url);
+    await page.waitForSelector('#report #programs');
   }, 120_000);
 
   afterAll(async () => {
