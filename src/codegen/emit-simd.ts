@@ -424,7 +424,7 @@ export function emitVectorLoop(em: FunctionWriter, plan: VectorPlan, s: Loop, m:
         // [C-NARROW-HOIST]: the outer intervals are wider, so the outer proof may fail where this one holds.
         ok = em.temp('n32');
         em.line(`int ${ok} = ${hoisted};`);
-        em.open(`if (!${ok}) {`);
+        em.open(`if (RS_UNLIKELY(!${ok})) {`);
         em.line(`${ok} = ${emitProof(em, ends, 'rs_q_fits32', 'n32')};`);
         em.close();
       }
