@@ -2,9 +2,9 @@
 // symbolic interval arithmetic (fig. 2.10b, src/expr/interval.ts) gives every lane expression of
 // a vectorized loop an interval whose ends are expressions in variables known when the loop starts;
 // the emitted code evaluates the ends there and takes the 32-bit lanes only if they all fit.
-import { type Expr, listEquals, walkExpr } from '../expr/ast.js';
+import { type Expr, exprEquals, listEquals, walkExpr } from '../expr/ast.js';
 import { type Interval, TOP, evalInterval, hull, iAdd, iMul, point } from '../expr/interval.js';
-import { C, maxE, mulE } from '../expr/symbolic.js';
+import { C, constOf, maxE, mulE } from '../expr/symbolic.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 
 export type FuncRanges = ReadonlyMap<string, Interval>;
@@ -77,17 +77,82 @@ function executionsPerPoint(s: Store, scope: Scope): Interval {
 }
 
 /**
+ * How often one lifetime of the func's buffer can execute `s` at all, at any point: the product of
+ * the largest extents of the loops around it since the func's latest allocation; undefined unless
+ * that is a constant.
+ */
+function executionsPerLifetime(s: Store, scope: Scope): bigint | undefined {
+  let n = 1n;
+  for (const [i, b] of scope.binders.entries()) {
+    if (b.len === undefined || i < (scope.allocated.get(s.func) ?? 0)) continue;
+    const hi = b.len.hi === null ? undefined : constOf(b.len.hi);
+    if (hi === undefined) return undefined;
+    n *= BigInt(hi) > 0n ? BigInt(hi) : 0n;
+  }
+  return n;
+}
+
+/** Whether `e` reads func `f` anywhere. */
+function reads(e: Expr, f: string): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.k === 'access' && x.func === f) found = true;
+  });
+  return found;
+}
+
+/** Iterations of [C-RECURRENCE] looked through for an invariant range when no count bounds them. */
+const MAX_RECURRENCE_STEPS = 64;
+
+// implements [C-RECURRENCE]
+/**
+ * The range of a func some of whose stores read the func itself (a scan: `f[r] <- f[r − 1] + f[r]`),
+ * from `base`, the hull of its other stores. R₀ = base and Rₖ₊₁ = Rₖ ∪ the values of the reading
+ * stores with the func's reads over Rₖ: every integer of the buffer lies in Rₖ after k runs of
+ * those stores. An Rₖ equal to Rₖ₊₁ holds after any number of runs; otherwise R_N does, N the
+ * stores' runs per buffer lifetime when that is a constant up to MAX_RECURRENCE_STEPS. Anything
+ * else, and ends that are not constants, is [−∞, ∞].
+ */
+function recurrenceRange(f: string, base: Interval | undefined, stores: readonly { s: Store; scope: Scope }[], ranges: FuncRanges): Interval {
+  const constant = (i: Interval) => i.lo !== null && i.hi !== null && constOf(i.lo) !== undefined && constOf(i.hi) !== undefined;
+  if (base === undefined || !constant(base)) return TOP;
+  let runs: bigint | undefined = 0n;
+  for (const { s, scope } of stores) {
+    const n = executionsPerLifetime(s, scope);
+    runs = runs === undefined || n === undefined ? undefined : runs + n;
+  }
+  const steps = runs !== undefined && runs <= BigInt(MAX_RECURRENCE_STEPS) ? Number(runs) : undefined;
+  let r = base;
+  for (let k = 0; k < (steps ?? MAX_RECURRENCE_STEPS); k++) {
+    const inner = new Map(ranges).set(f, r);
+    const next = stores.reduce((acc, { s, scope }) => hull(acc, evalIn(s.value, scope.vars, inner)), r);
+    if (!constant(next)) return TOP;
+    const same = (a: Expr | null, b: Expr | null) => BigInt(constOf(a!)!) === BigInt(constOf(b!)!);
+    if (same(next.lo, r.lo) && same(next.hi, r.hi)) return r;
+    r = next;
+  }
+  return steps === undefined ? TOP : r;
+}
+
+/**
  * The values each func's buffer can hold: the hull of the intervals of every value stored into it,
  * with loop and let variables replaced by their intervals, so the ends mention only the pipeline's
  * parameters and window; an accumulating store adds its term as often as it can run per point
- * ([C-ACCUMULATE]). Starting from [−∞, ∞] for every func, each pass is sound given the last
- * (a descending iteration), so the result after a fixed number of passes is sound.
+ * ([C-ACCUMULATE]); stores that read their own func otherwise are bounded by [C-RECURRENCE].
+ * Starting from [−∞, ∞] for every func, each pass is sound given the last (a descending
+ * iteration), so the result after a fixed number of passes is sound.
  */
-export function funcRanges(t: TgtProgram, passes = 3): FuncRanges {
+export function funcRanges(t: TgtProgram, passes?: number): FuncRanges {
   let ranges: Map<string, Interval> = new Map();
-  for (let k = 0; k < passes; k++) {
+  // A func's range needs the ranges of the funcs it reads, one pass later: a chain of n stages
+  // needs n passes. Without a given number, passes run until nothing changes (at most one per
+  // stored func, plus one).
+  const limit = passes ?? storedFuncs(t.body).size + 1;
+  for (let k = 0; k < limit; k++) {
+    const before = ranges;
     const stored = new Map<string, Interval>();
     const added = new Map<string, Interval>();
+    const recurrent = new Map<string, { s: Store; scope: Scope }[]>();
     const join = (m: Map<string, Interval>, f: string, v: Interval, op: (a: Interval, b: Interval) => Interval) => {
       const prev = m.get(f);
       m.set(f, prev === undefined ? v : op(prev, v));
@@ -95,15 +160,32 @@ export function funcRanges(t: TgtProgram, passes = 3): FuncRanges {
     walkScoped(t.body, ranges, (s, scope) => {
       if (s.k !== 'store') return;
       const term = accumulatedTerm(s);
-      if (term === undefined) join(stored, s.func, evalIn(s.value, scope.vars, ranges), hull);
-      else join(added, s.func, iMul(executionsPerPoint(s, scope), evalIn(term, scope.vars, ranges)), iAdd);
+      if (term !== undefined && !reads(term, s.func)) join(added, s.func, iMul(executionsPerPoint(s, scope), evalIn(term, scope.vars, ranges)), iAdd);
+      else if (reads(s.value, s.func)) recurrent.set(s.func, [...(recurrent.get(s.func) ?? []), { s, scope }]);
+      else join(stored, s.func, evalIn(s.value, scope.vars, ranges), hull);
     });
     // A buffer starts every lifetime as ε_mem, which an accumulation keeps, so every integer it
     // holds is a plainly stored value plus at most N terms of each accumulating store.
     for (const [f, sum] of added) if (stored.has(f)) stored.set(f, iAdd(stored.get(f)!, sum));
+    for (const [f, stores] of recurrent) stored.set(f, added.has(f) ? TOP : recurrenceRange(f, stored.get(f), stores, ranges));
     ranges = stored;
+    if (passes === undefined && sameRanges(before, ranges)) break;
   }
   return ranges;
+}
+
+const sameEnd = (a: Expr | null, b: Expr | null): boolean => (a === null ? b === null : b !== null && exprEquals(a, b));
+
+function sameRanges(a: FuncRanges, b: FuncRanges): boolean {
+  return a.size === b.size && [...a].every(([f, i]) => b.has(f) && sameEnd(i.lo, b.get(f)!.lo) && sameEnd(i.hi, b.get(f)!.hi));
+}
+
+/** The funcs some statement of `s` stores into. */
+function storedFuncs(s: Stmt, out = new Set<string>()): Set<string> {
+  walkScoped(s, new Map(), (x) => {
+    if (x.k === 'store') out.add(x.func);
+  });
+  return out;
 }
 
 /**

@@ -126,14 +126,15 @@ describe('[C-ACCUMULATE] accumulations bounded by how often they run', () => {
   });
 
   it('leaves the upper end unbounded when a repeating loop has no bounded extent', () => {
-    // h doubles itself, so its range and the extent read from it are unbounded
+    // h doubles itself as often as the window is wide, so its range and the extent read from it
+    // are unbounded
     const t = tgt(`pipeline g(; x in (x.min, x.len)):
 {
   allocate g(x in (x.min, x.len));
   allocate h(x in (0, 1));
   allocate f(x in (0, 1));
   h[0] <- 2;
-  h[0] <- h[0] + h[0];
+  for d in (0, x.len) do h[0] <- h[0] + h[0];
   f[0] <- 1;
   for r in (0, h[0]) do f[0] <- f[0] + 3;
   for g.s0.x in (x.min, x.len) do g[g.s0.x] <- f[0]
