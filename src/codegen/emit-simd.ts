@@ -251,6 +251,16 @@ class VectorEmitter {
         if (this.lets.has(e.name)) return this.scalarLets.get(e.name)?.lane0;
         return this.em.varTag(e.name) === undefined ? `v_${mangle(e.name)}` : undefined;
       case 'op': {
+        // div and mod by a constant c > 0 of a uniform value: the exact Euclidean quotient and
+        // remainder, which no lane form exceeds (a lane beyond the doubles' exact range would be an
+        // anomaly, rerun by scalar code that computes this very value)
+        const c = e.op === 'div' || e.op === 'mod' ? positiveConst(e.args[1]!) : undefined;
+        if (c !== undefined && !this.em.faults.truncatingDiv) {
+          const a = this.lane0(e.args[0]!);
+          const k = log2Const(e.args[1]!);
+          if (a === undefined) return undefined;
+          return k !== undefined ? pow2Op(e.op as 'div' | 'mod', a, k) : `rs_${e.op}(${a}, ${c})`;
+        }
         const f = LANE0_OP[e.op];
         // 64-bit lanes follow only operations [C-PROVED] proved, whose lanes wrap without an anomaly
         if (!this.narrow && e.op !== 'min' && e.op !== 'max' && !this.em.proved?.has(e)) return undefined;
