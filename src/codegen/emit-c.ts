@@ -264,6 +264,15 @@ export class FnEmitter implements FunctionWriter {
     const f = this.func(func);
     const tags = idx.flatMap((i) => (i.tag === undefined ? [] : [i.tag]));
     const a = `&${this.bufsName}[${f.slot}]`;
+    if (tags.length === 0) {
+      // Only checked builds test an index without error values: one block, its point included.
+      this.line(`#ifdef REFSEM_CHECKED /* [${'C-ACCESS'}] */`);
+      const { p, pt } = this.point(idx);
+      this.line(`if (RS_UNLIKELY(!D_${f.c})) rs_fail(RS_UNALLOCATED, "access to '%s' before it is allocated (%s)", ${cString(func)}, ${site});`);
+      this.line(`if (RS_UNLIKELY(!rs_inbounds(${a}, ${idx.length}, ${p}))) rs_oob(${kind}, ${cString(func)}, ${site}, ${idx.length}, ${p}, ${pt}, ${a});`);
+      this.line('#endif');
+      return;
+    }
     const { p, pt } = this.point(idx);
     this.line(`#ifdef REFSEM_CHECKED /* [${'C-ACCESS'}] */`);
     this.line(`if (RS_UNLIKELY(!D_${f.c})) rs_fail(RS_UNALLOCATED, "access to '%s' before it is allocated (%s)", ${cString(func)}, ${site});`);
