@@ -58,10 +58,12 @@ export interface VectorItem {
 
 /**
  * A loop body the vector code handles: lets and guards around one store, or (`C-VECTOR-UPDATE`)
- * several stores that all update the same point, inner loops of constant extent unrolled.
+ * several stores that all update the same point, inner loops of constant extent unrolled, or
+ * (`C-VECTOR-PLANES`, `planes` set) several stores to points that differ in a constant coordinate.
  */
 export interface VectorPlan {
   readonly items: readonly VectorItem[];
+  readonly planes?: boolean;
 }
 
 /** What the emitter knows about one allocated func. */

@@ -5,7 +5,7 @@
 // scalar code, which reports the exact failure. Nothing has been stored when the chunk is rerun,
 // so the rerun starts from the state the serial loop would have, and both paths agree.
 import { type Expr, type OpName, exprEquals, substExpr, walkExpr } from '../expr/ast.js';
-import { constOf } from '../expr/symbolic.js';
+import { constOf, simplifyFresh } from '../expr/symbolic.js';
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
@@ -119,6 +119,7 @@ export function vectorPlan(s: Loop, allocated: (func: string) => boolean): Vecto
   if (items.length === 1 && s.trav !== 'vectorize') return undefined;
   const func = items[0]!.store.func;
   if (!allocated(func) || items.some((it) => it.store.func !== func)) return undefined;
+  if (s.trav === 'vectorize' && planesOf(s, items)) return { items, planes: true };
   const point = items[0]!.store.idx.map((i) => inlineLets(items[0]!.steps, i));
   const atPoint = (scope: readonly Step[], idx: readonly Expr[]) => idx.length === point.length && idx.every((i, d) => exprEquals(inlineLets(scope, i), point[d]!));
   let ok = true;
@@ -145,6 +146,40 @@ export function vectorPlan(s: Loop, allocated: (func: string) => boolean): Vecto
     }
   }
   return { items };
+}
+
+// implements [C-VECTOR-PLANES]
+/**
+ * Whether the stores of a `vectorize` loop's body (two or more, one func) write points that no two
+ * stores can share: each point moves with the lanes in its first coordinate and is uniform in the
+ * others, every two stores' points differ in some other coordinate where both are distinct
+ * constants, and the body reads nothing of the func. Each lane then writes its own points, no
+ * point twice, and reads nothing any store writes, so the stores may run for all lanes one after
+ * the other.
+ */
+function planesOf(s: Loop, items: readonly VectorItem[]): boolean {
+  if (items.length < 2) return false;
+  const func = items[0]!.store.func;
+  const points = items.map((it) => it.store.idx.map((i) => simplifyFresh(inlineLets(it.steps, i))));
+  for (const it of items) {
+    const shapes = letShapes(it.steps, s.var);
+    if (shapeOf(it.store.idx[0]!, s.var, shapes) !== 'stride1' || it.store.idx.slice(1).some((i) => shapeOf(i, s.var, shapes) !== 'uniform')) return false;
+    for (const [, e] of itemExprs(it)) {
+      let bad = false;
+      walkExpr(e, (y) => {
+        if ((y.k === 'access' && y.func === func) || (y.k === 'const' && (isError(y.value) || cLiteral(y.value) === undefined))) bad = true;
+      });
+      if (bad) return false;
+    }
+  }
+  const apart = (a: readonly Expr[], b: readonly Expr[]) =>
+    a.length === b.length &&
+    a.some((e, d) => {
+      const x = constOf(e);
+      const y = constOf(b[d]!);
+      return d > 0 && x !== undefined && y !== undefined && BigInt(x) !== BigInt(y);
+    });
+  return points.every((a, k) => points.every((b, j) => j <= k || apart(a, b)));
 }
 
 function letShapes(steps: readonly Step[], x: string): Map<string, Shape> {
@@ -558,8 +593,9 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   const t = TYPE[isa];
   const lane = narrow ? NARROW[isa] : t;
   const q = narrow ? `${PREFIX[isa]}h` : PREFIX[isa];
-  const rule = plan.items.length > 1 ? 'C-VECTOR-UPDATE' : 'C-VECTOR';
-  em.line(`/* ${rule}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'}${plan.items.length > 1 ? `, ${plan.items.length} updates of one point per lane` : ''} */`);
+  const rule = plan.planes ? 'C-VECTOR-PLANES' : plan.items.length > 1 ? 'C-VECTOR-UPDATE' : 'C-VECTOR';
+  const what = plan.planes ? `, ${plan.items.length} stores to distinct points per lane` : plan.items.length > 1 ? `, ${plan.items.length} updates of one point per lane` : '';
+  em.line(`/* ${rule}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'}${what} */`);
   em.open(`for (; ${vi} + ${w} <= ${l}; ${vi} += ${w}) {`);
   em.line(`const int64_t x0 = ${m} + ${vi};`);
   em.line(`${t} an = {0};`);
@@ -577,10 +613,12 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   const trusted = errorFree(em, plan) && (last === 0 || !plan.items.some(guarded));
   let skips = 0;
   const flags = { an: false };
-  if (last > 0) em.line(`${lane} vu = {0};`);
+  // [C-VECTOR-PLANES]: every store writes its own points as soon as no anomaly is known; a later
+  // anomaly reruns the chunk's iterations, which write the same values again.
+  if (last > 0 && !plan.planes) em.line(`${lane} vu = {0};`);
   plan.items.forEach((it, k) => {
     const ve = new VectorEmitter(em, isa, s.var, letShapes(it.steps, s.var), narrow, flags);
-    if (k > 0) ve.forward = { func: it.store.func, value: 'vu' };
+    if (k > 0 && !plan.planes) ve.forward = { func: it.store.func, value: 'vu' };
     ve.trusted = trusted;
     if (last > 0) em.open('{');
     for (const st of it.steps) {
@@ -604,7 +642,7 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
         }
       }
     }
-    if (k < last) {
+    if (k < last && !plan.planes) {
       em.line(`vu = ${ve.expr(it.store.value)};`);
       em.close();
       return;
