@@ -90,6 +90,8 @@ export interface FunctionWriter {
   readonly proved: ReadonlySet<Expr> | undefined;
   /** inside the tag-free variant of a nest ([C-CLEAN]): reads load no tags */
   readonly clean: boolean;
+  /** inside the tag-free variant: whether the nest's entry found every tag of the func's buffer 0 */
+  tagsZero(func: string): boolean;
   /** vector loops whose [C-NARROW] decision was made at an outer loop's entry, with its flag */
   readonly narrowFlags: Map<Stmt, string>;
   line(text: string): void;

@@ -421,7 +421,8 @@ class VectorEmitter {
       } else {
         em.open(`if (!${anomalies(this.flags, this.p)}) {`);
         em.line(`${s32 ? `${p}_store32` : `${p}_storeu`}(D_${c} + ${off}, ${stored()});`);
-        em.line(`${p}_tags_clear(T_${c} + ${off});`);
+        // [C-CLEAN]: the tags of a buffer the tag-free nest found clean are all 0 already
+        if (!em.tagsZero(func)) em.line(`${p}_tags_clear(T_${c} + ${off});`);
         em.close();
       }
       return;
@@ -441,7 +442,7 @@ class VectorEmitter {
     } else {
       em.open(`if (!${anomalies(this.flags, this.p)}) {`);
       em.line(`${s32 ? `${p}_scatter32` : `${p}_scatter`}(D_${c}, ${off}, ${stored()});`);
-      em.line(`${p}_tags_clear_scatter(T_${c}, ${off});`);
+      if (!em.tagsZero(func)) em.line(`${p}_tags_clear_scatter(T_${c}, ${off});`);
       em.close();
     }
   }
