@@ -11,7 +11,7 @@ import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
 import { type FunctionWriter, type Isa, type Step, type VectorItem, type VectorPlan, cLiteral, constExtent, log2Const, pow2Op } from './c-syntax.js';
 import { type FuncRanges, innerLoopScopes, laneEnds } from './ranges.js';
-import type { Interval } from '../expr/interval.js';
+import { type Interval, TOP, evalInterval } from '../expr/interval.js';
 import { emitProof, worthProving } from './proof.js';
 import { AVX512_FEATURES } from './runtime-simd.js';
 import { int32End } from './storage.js';
@@ -198,6 +198,24 @@ function int32Divisor(e: Expr): boolean {
   return e.k === 'const' && typeof e.value === 'number' && e.value > 0 && e.value < 2 ** 31;
 }
 
+// implements [C-DIV-POSITIVE]
+/**
+ * Whether a division's dividend is never negative and its divisor never below 1, whatever the
+ * variables (they are taken over [−∞, ∞]; reads over their func's range), and, for 64-bit lanes,
+ * the dividend below 2^52, where doubles divide exactly: then Euclidean, truncating and doubles'
+ * quotients agree, nothing divides by 0 and no lane is an anomaly.
+ */
+function positiveOperands(e: Extract<Expr, { k: 'op' }>, ranges: FuncRanges, narrow: boolean): boolean {
+  const env = { variable: () => TOP, hole: () => TOP, access: (a: Extract<Expr, { k: 'access' }>) => ranges.get(a.func) ?? TOP };
+  const [a, b] = e.args.map((x) => evalInterval(x, env)) as [Interval, Interval];
+  const end = (x: Expr | null) => (x === null ? undefined : constOf(x));
+  const alo = end(a.lo);
+  const ahi = end(a.hi);
+  const blo = end(b.lo);
+  if (alo === undefined || blo === undefined || BigInt(alo) < 0n || BigInt(blo) < 1n) return false;
+  return narrow || (ahi !== undefined && BigInt(ahi) < 2n ** 52n);
+}
+
 /** The scalar forms `VectorEmitter.scalar` follows: each gives lane 0's bits of the lane operation. */
 const LANE0_OP: Partial<Record<OpName, string>> = { '+': 'rs_wadd', '-': 'rs_wsub', '*': 'rs_wmul', min: 'rs_min', max: 'rs_max' };
 
@@ -352,6 +370,8 @@ class VectorEmitter {
           text = pow2Op(e.op as 'div' | 'mod', args[0]!, k);
         } else if (this.narrow && (e.op === 'div' || e.op === 'mod') && int32Divisor(e.args[1]!) && !em.faults.truncatingDiv) {
           text = `${q}_${e.op}c(${args.join(', ')})`;
+        } else if ((e.op === 'div' || e.op === 'mod') && !em.faults.truncatingDiv && positiveOperands(e, em.ranges, this.narrow)) {
+          text = `${q}_${e.op}p(${args.join(', ')})`;
         } else if (e.op === 'div' || e.op === 'mod') {
           const f = em.faults.truncatingDiv ? (e.op === 'div' ? 'tdiv' : 'tmod') : e.op;
           text = `${q}_${f}(${args.join(', ')}${this.checked()})`;

@@ -133,6 +133,10 @@ static inline ${attr} ${v} ${p}_mod(${v} a, ${v} b, ${v} *an) {
   r = r + (neg & ((bs & ~nb) | (-bs & nb)));
   return r & ~zero;
 }
+/* [C-DIV-POSITIVE] a ≥ 0, b ≥ 1 and a < 2^52: the doubles' quotient truncates to the Euclidean one.
+   (A lane of a chunk that falls back may hold anything: a zero divisor is made 1 there.) */
+static inline ${attr} ${v} ${p}_divp(${v} a, ${v} b) { return __builtin_convertvector(__builtin_convertvector(a, ${s.d}) / __builtin_convertvector(b - (b == 0), ${s.d}), ${v}); }
+static inline ${attr} ${v} ${p}_modp(${v} a, ${v} b) { return (${v})((${u})a - (${u})${p}_divp(a, b) * (${u})b); }
 static inline ${attr} ${v} ${p}_tdiv(${v} a, ${v} b, ${v} *an) {
   ${v} zero, bs, r, q = ${p}_tquot(a, b, an, &zero, &bs, &r);
   return q & ~zero;
@@ -215,6 +219,8 @@ static inline ${attr} ${h} ${q}_mod(${h} a, ${h} b) {
   ${h} neg = r < 0, nb = bs < 0;
   return (r + (neg & ((bs & ~nb) | (-bs & nb)))) & ~zero;
 }
+static inline ${attr} ${h} ${q}_divp(${h} a, ${h} b) { return __builtin_convertvector(__builtin_convertvector(a, ${d}) / __builtin_convertvector(b - (b == 0), ${d}), ${h}); }
+static inline ${attr} ${h} ${q}_modp(${h} a, ${h} b) { return (${h})((${hu})a - (${hu})${q}_divp(a, b) * (${hu})b); }
 static inline ${attr} ${h} ${q}_tdiv(${h} a, ${h} b) { ${h} zero, bs, r, t = ${q}_tquot(a, b, &zero, &bs, &r); return t & ~zero; }
 static inline ${attr} ${h} ${q}_tmod(${h} a, ${h} b) { ${h} zero, bs, r; (void)${q}_tquot(a, b, &zero, &bs, &r); return r & ~zero; }
 static inline ${attr} ${h} ${q}_lt(${h} a, ${h} b) { return (a < b) & 1; }
