@@ -28,6 +28,10 @@ function evalIn(e: Expr, vars: ReadonlyMap<string, Interval>, funcs: FuncRanges)
 interface Binder {
   readonly name: string;
   readonly len?: Interval;
+  /** a loop's min and extent as written */
+  readonly loop?: { readonly min: Expr; readonly len: Expr };
+  /** a let's value */
+  readonly value?: Expr;
 }
 
 /** What [C-ACCUMULATE] knows about a statement's surroundings (see walkScoped). */
@@ -67,6 +71,7 @@ function accumulatedTerm(s: Store): Expr | undefined {
 function executionsPerPoint(s: Store, scope: Scope): Interval {
   const fixed = new Set(s.idx.flatMap((e) => (e.k === 'var' ? [e.name] : [])));
   const innermost = new Map(scope.binders.map((b, i) => [b.name, i]));
+  for (const v of [...fixed]) for (const l of splitLoops(v, scope.binders, innermost)) fixed.add(l);
   let n: Expr | null = C(1);
   scope.binders.forEach((b, i) => {
     if (b.len === undefined || i < (scope.allocated.get(s.func) ?? 0)) return;
@@ -74,6 +79,53 @@ function executionsPerPoint(s: Store, scope: Scope): Interval {
     n = n === null || b.len.hi === null ? null : mulE(n, maxE(C(0), b.len.hi));
   });
   return { lo: C(0), hi: n };
+}
+
+/**
+ * The loops a let-bound index component fixes besides itself: a let `v = e₀ + a·K + b` (a guarded
+ * split's coordinate), a and b loops around it, b's running over (0, n) with constants n ≤ K, and
+ * e₀ mentioning neither them nor anything bound inside them. Then v − e₀ = a·K + b with
+ * 0 ≤ b < K, so for given outer variables one value of v has one pair (a, b): both loops are fixed
+ * by the point.
+ */
+function splitLoops(v: string, binders: readonly Binder[], innermost: ReadonlyMap<string, number>): string[] {
+  const at = innermost.get(v);
+  const value = at === undefined ? undefined : binders[at]!.value;
+  if (value === undefined) return [];
+  const terms: Expr[] = [];
+  const flatten = (e: Expr): void => {
+    if (e.k === 'op' && e.op === '+') e.args.forEach(flatten);
+    else terms.push(e);
+  };
+  flatten(value);
+  const loopAt = (e: Expr | undefined) => (e?.k === 'var' && innermost.get(e.name) !== undefined && innermost.get(e.name)! < at! && binders[innermost.get(e.name)!]!.loop ? innermost.get(e.name)! : undefined);
+  for (const [i, bTerm] of terms.entries()) {
+    const b = loopAt(bTerm);
+    if (b === undefined) continue;
+    const bLoop = binders[b]!.loop!;
+    const n = constOf(bLoop.len);
+    if (constOf(bLoop.min) === undefined || BigInt(constOf(bLoop.min)!) !== 0n || n === undefined) continue;
+    for (const [j, aTerm] of terms.entries()) {
+      if (j === i || aTerm.k !== 'op' || aTerm.op !== '*') continue;
+      const [x, y] = aTerm.args as [Expr, Expr];
+      const k = constOf(y) ?? constOf(x);
+      const a = loopAt(constOf(y) !== undefined ? x : y);
+      if (a === undefined || a === b || k === undefined || BigInt(k) < BigInt(n) || BigInt(n) < 1n) continue;
+      const inner = new Set(binders.slice(Math.min(a, b)).map((x) => x.name));
+      const rest = terms.filter((_, q) => q !== i && q !== j);
+      if (rest.some((e) => mentionsAny(e, inner))) continue;
+      return [binders[a]!.name, binders[b]!.name];
+    }
+  }
+  return [];
+}
+
+function mentionsAny(e: Expr, names: ReadonlySet<string>): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.k === 'var' && names.has(x.name)) found = true;
+  });
+  return found;
 }
 
 /**
@@ -219,10 +271,10 @@ function walkScoped(
       walk(s.body);
       return;
     case 'let':
-      walk(s.body, { ...scope, vars: new Map(scope.vars).set(s.var, env(s.value)), binders: [...scope.binders, { name: s.var }] });
+      walk(s.body, { ...scope, vars: new Map(scope.vars).set(s.var, env(s.value)), binders: [...scope.binders, { name: s.var, value: s.value }] });
       return;
     case 'for': {
-      const binder = { name: s.var, len: env(s.len) };
+      const binder = { name: s.var, len: env(s.len), loop: { min: s.min, len: s.len } };
       const vars = new Map(scope.vars).set(s.var, loopInterval(s.min, s.len, env));
       walk(s.body, { ...scope, vars, depth: scope.depth + 1, binders: [...scope.binders, binder] });
       return;
