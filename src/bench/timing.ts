@@ -24,8 +24,13 @@ export function median(xs: readonly number[]): number {
 
 export const round = (x: number, digits = 3): number => Number(x.toPrecision(digits));
 
-/** The fastest run of each of `count` compiled programs, in ms (NaN when one did not run ok). */
+/**
+ * The fastest run of each of `count` compiled programs, in ms (NaN when one did not run ok): the
+ * fastest single repetition the driver timed, as Halide's side is timed (the best of its timed
+ * realizations), not the mean of a batch of repetitions, which a burst of other load on the
+ * machine spoils whole.
+ */
 export function fastestMs(results: readonly BinaryResult[], count: number): number[] {
   return Array.from({ length: count }, (_, k) =>
-    Math.min(...results.filter((r) => r.program === k).map((r) => (r.kind === 'ran' && r.status === 'ok' ? r.timeNs / 1e6 : NaN))));
+    Math.min(...results.filter((r) => r.program === k).map((r) => (r.kind === 'ran' && r.status === 'ok' ? (r.bestNs ?? r.timeNs) / 1e6 : NaN))));
 }

@@ -58,10 +58,12 @@ export interface VectorItem {
 
 /**
  * A loop body the vector code handles: lets and guards around one store, or (`C-VECTOR-UPDATE`)
- * several stores that all update the same point, inner loops of constant extent unrolled.
+ * several stores that all update the same point, inner loops of constant extent unrolled, or
+ * (`C-VECTOR-PLANES`, `planes` set) several stores to points that differ in a constant coordinate.
  */
 export interface VectorPlan {
   readonly items: readonly VectorItem[];
+  readonly planes?: boolean;
 }
 
 /** What the emitter knows about one allocated func. */
@@ -88,6 +90,8 @@ export interface FunctionWriter {
   readonly proved: ReadonlySet<Expr> | undefined;
   /** inside the tag-free variant of a nest ([C-CLEAN]): reads load no tags */
   readonly clean: boolean;
+  /** inside the tag-free variant: whether the nest's entry found every tag of the func's buffer 0 */
+  tagsZero(func: string): boolean;
   /** vector loops whose [C-NARROW] decision was made at an outer loop's entry, with its flag */
   readonly narrowFlags: Map<Stmt, string>;
   line(text: string): void;

@@ -2,7 +2,7 @@
 // every expression becomes a sequence of single-assignment temporaries in the evaluation order of
 // fig. 2.8's contexts (left to right, a store's value before its indices), so that the first
 // failure a run reports is the one the reference reaches first.
-import type { Expr, OpName } from '../expr/ast.js';
+import { type Expr, type OpName, walkExpr } from '../expr/ast.js';
 import { printExpr } from '../expr/print.js';
 import { isError } from '../expr/value.js';
 import { showLoc, UserError } from '../diag.js';
@@ -94,6 +94,8 @@ export class FnEmitter implements FunctionWriter {
   private decided = false;
   /** Inside the tag-free variant of a nest ([C-CLEAN]): reads load no tags. */
   clean = false;
+  /** Inside the tag-free variant: the funcs whose buffers the nest's entry found clean. */
+  private cleanReads: ReadonlySet<string> = new Set();
   /** Inside either variant of a nest with a [C-CLEAN] decision: inner loops make none. */
   private cleanDecided = false;
   readonly narrowFlags = new Map<Stmt, string>();
@@ -151,6 +153,9 @@ export class FnEmitter implements FunctionWriter {
   }
   func(name: string): FuncInfo {
     return this.funcs.get(name)!;
+  }
+  tagsZero(func: string): boolean {
+    return this.clean && this.cleanReads.has(func);
   }
   plan(s: Extract<Stmt, { k: 'for' }>): VectorPlan | undefined {
     if (!this.plans.has(s)) this.plans.set(s, vectorPlan(s, (f) => this.funcs.has(f)));
@@ -264,6 +269,15 @@ export class FnEmitter implements FunctionWriter {
     const f = this.func(func);
     const tags = idx.flatMap((i) => (i.tag === undefined ? [] : [i.tag]));
     const a = `&${this.bufsName}[${f.slot}]`;
+    if (tags.length === 0) {
+      // Only checked builds test an index without error values: one block, its point included.
+      this.line(`#ifdef REFSEM_CHECKED /* [${'C-ACCESS'}] */`);
+      const { p, pt } = this.point(idx);
+      this.line(`if (RS_UNLIKELY(!D_${f.c})) rs_fail(RS_UNALLOCATED, "access to '%s' before it is allocated (%s)", ${cString(func)}, ${site});`);
+      this.line(`if (RS_UNLIKELY(!rs_inbounds(${a}, ${idx.length}, ${p}))) rs_oob(${kind}, ${cString(func)}, ${site}, ${idx.length}, ${p}, ${pt}, ${a});`);
+      this.line('#endif');
+      return;
+    }
     const { p, pt } = this.point(idx);
     this.line(`#ifdef REFSEM_CHECKED /* [${'C-ACCESS'}] */`);
     this.line(`if (RS_UNLIKELY(!D_${f.c})) rs_fail(RS_UNALLOCATED, "access to '%s' before it is allocated (%s)", ${cString(func)}, ${site});`);
@@ -397,7 +411,8 @@ export class FnEmitter implements FunctionWriter {
     this.line(`const int64_t ${off} = ${this.offset(f, idx.map((i) => i.v))};`);
     // [C-STORAGE]: a 32-bit payload holds every integer the func's range allows; an error's payload is never read.
     this.line(`D_${f.c}[${off}] = ${f.bits === 32 ? `(int32_t)${v.v}` : v.v};`);
-    this.line(`T_${f.c}[${off}] = ${v.tag ?? '0'};`);
+    // [C-CLEAN]: a tag-free nest leaves the tags of a buffer it found clean as they are, all 0
+    if (!this.tagsZero(s.func)) this.line(`T_${f.c}[${off}] = ${v.tag ?? '0'};`);
     // [C-CLEAN]: an error written into a buffer ends its flag (relaxed: parallel iterations may
     // store). Scalar builds have no tag-free nests, so nothing reads the flags there.
     if (v.tag !== undefined && this.isa !== undefined) this.line(`if (RS_UNLIKELY(${v.tag})) __atomic_store_n(&${this.bufsName}[${f.slot}].clean, 0, __ATOMIC_RELAXED);`);
@@ -471,7 +486,7 @@ export class FnEmitter implements FunctionWriter {
    */
   private nest(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
     const n = this.cleanDecided || inParallel ? undefined : cleanNest(s, (v) => this.letTags.has(v));
-    if (n === undefined || !this.hasVectorCode(s)) return this.iterate(s, m, l, inParallel);
+    if (n === undefined || !(this.hasVectorCode(s) || this.updatesInPlace(s))) return this.iterate(s, m, l, inParallel);
     this.rule('C-CLEAN', `tag-free if ${n.reads.join(', ')} hold only integers`);
     const test = [
       ...n.reads.map((f) => `rs_clean(&${this.bufsName}[${this.func(f).slot}])`),
@@ -484,8 +499,10 @@ export class FnEmitter implements FunctionWriter {
     this.letTags = new Map([...tags].filter(([v]) => !n.taggedVars.includes(v)));
     this.ran(`${s.var} tag-free`);
     this.clean = true;
+    this.cleanReads = new Set(n.reads);
     this.iterate(s, m, l, inParallel);
     this.clean = false;
+    this.cleanReads = new Set();
     this.letTags = tags;
     this.close('} else {');
     this.depth++;
@@ -503,6 +520,23 @@ export class FnEmitter implements FunctionWriter {
   private hasVectorCode(s: Extract<Stmt, { k: 'for' }>): boolean {
     if (this.isa === undefined) return false;
     return someStmt(s, (x) => x.k === 'for' && (x.trav === 'vectorize' || x.trav === 'serial') && this.plan(x) !== undefined);
+  }
+
+  /**
+   * Whether, in a vector variant, the nest of `s` stores into a func at points its values read
+   * from that func (a scatter, a scan, a sum): each such store's tag goes through a load, an `|`
+   * and a store, which the tag-free variant saves whether or not the nest has vector code.
+   */
+  private updatesInPlace(s: Extract<Stmt, { k: 'for' }>): boolean {
+    if (this.isa === undefined) return false;
+    return someStmt(s, (x) => {
+      if (x.k !== 'store') return false;
+      let reads = false;
+      walkExpr(x.value, (e) => {
+        if (e.k === 'access' && e.func === x.func) reads = true;
+      });
+      return reads;
+    });
   }
 
   /** The iterations of a loop whose min and extent are evaluated and checked: vector, parallel, unrolled or plain. */

@@ -5,13 +5,13 @@
 // scalar code, which reports the exact failure. Nothing has been stored when the chunk is rerun,
 // so the rerun starts from the state the serial loop would have, and both paths agree.
 import { type Expr, type OpName, exprEquals, substExpr, walkExpr } from '../expr/ast.js';
-import { constOf } from '../expr/symbolic.js';
+import { constOf, simplifyFresh } from '../expr/symbolic.js';
 import { isError } from '../expr/value.js';
 import type { Stmt } from '../target-semantics/ast.js';
 import { mangle } from './abi.js';
 import { type FunctionWriter, type Isa, type Step, type VectorItem, type VectorPlan, cLiteral, constExtent, log2Const, pow2Op } from './c-syntax.js';
 import { type FuncRanges, innerLoopScopes, laneEnds } from './ranges.js';
-import type { Interval } from '../expr/interval.js';
+import { type Interval, TOP, evalInterval } from '../expr/interval.js';
 import { emitProof, worthProving } from './proof.js';
 import { AVX512_FEATURES } from './runtime-simd.js';
 import { int32End } from './storage.js';
@@ -119,6 +119,7 @@ export function vectorPlan(s: Loop, allocated: (func: string) => boolean): Vecto
   if (items.length === 1 && s.trav !== 'vectorize') return undefined;
   const func = items[0]!.store.func;
   if (!allocated(func) || items.some((it) => it.store.func !== func)) return undefined;
+  if (s.trav === 'vectorize' && planesOf(s, items)) return { items, planes: true };
   const point = items[0]!.store.idx.map((i) => inlineLets(items[0]!.steps, i));
   const atPoint = (scope: readonly Step[], idx: readonly Expr[]) => idx.length === point.length && idx.every((i, d) => exprEquals(inlineLets(scope, i), point[d]!));
   let ok = true;
@@ -147,6 +148,40 @@ export function vectorPlan(s: Loop, allocated: (func: string) => boolean): Vecto
   return { items };
 }
 
+// implements [C-VECTOR-PLANES]
+/**
+ * Whether the stores of a `vectorize` loop's body (two or more, one func) write points that no two
+ * stores can share: each point moves with the lanes in its first coordinate and is uniform in the
+ * others, every two stores' points differ in some other coordinate where both are distinct
+ * constants, and the body reads nothing of the func. Each lane then writes its own points, no
+ * point twice, and reads nothing any store writes, so the stores may run for all lanes one after
+ * the other.
+ */
+function planesOf(s: Loop, items: readonly VectorItem[]): boolean {
+  if (items.length < 2) return false;
+  const func = items[0]!.store.func;
+  const points = items.map((it) => it.store.idx.map((i) => simplifyFresh(inlineLets(it.steps, i))));
+  for (const it of items) {
+    const shapes = letShapes(it.steps, s.var);
+    if (shapeOf(it.store.idx[0]!, s.var, shapes) !== 'stride1' || it.store.idx.slice(1).some((i) => shapeOf(i, s.var, shapes) !== 'uniform')) return false;
+    for (const [, e] of itemExprs(it)) {
+      let bad = false;
+      walkExpr(e, (y) => {
+        if ((y.k === 'access' && y.func === func) || (y.k === 'const' && (isError(y.value) || cLiteral(y.value) === undefined))) bad = true;
+      });
+      if (bad) return false;
+    }
+  }
+  const apart = (a: readonly Expr[], b: readonly Expr[]) =>
+    a.length === b.length &&
+    a.some((e, d) => {
+      const x = constOf(e);
+      const y = constOf(b[d]!);
+      return d > 0 && x !== undefined && y !== undefined && BigInt(x) !== BigInt(y);
+    });
+  return points.every((a, k) => points.every((b, j) => j <= k || apart(a, b)));
+}
+
 function letShapes(steps: readonly Step[], x: string): Map<string, Shape> {
   const m = new Map<string, Shape>();
   for (const st of steps) if (st.k === 'let') m.set(st.var, shapeOf(st.value, x, m));
@@ -161,6 +196,24 @@ function positiveConst(e: Expr): string | undefined {
 /** Whether `e` is a constant in (0, 2^31): 32-bit lanes divide by it with the compiler's multiply-high. */
 function int32Divisor(e: Expr): boolean {
   return e.k === 'const' && typeof e.value === 'number' && e.value > 0 && e.value < 2 ** 31;
+}
+
+// implements [C-DIV-POSITIVE]
+/**
+ * Whether a division's dividend is never negative and its divisor never below 1, whatever the
+ * variables (they are taken over [−∞, ∞]; reads over their func's range), and, for 64-bit lanes,
+ * the dividend below 2^52, where doubles divide exactly: then Euclidean, truncating and doubles'
+ * quotients agree, nothing divides by 0 and no lane is an anomaly.
+ */
+function positiveOperands(e: Extract<Expr, { k: 'op' }>, ranges: FuncRanges, narrow: boolean): boolean {
+  const env = { variable: () => TOP, hole: () => TOP, access: (a: Extract<Expr, { k: 'access' }>) => ranges.get(a.func) ?? TOP };
+  const [a, b] = e.args.map((x) => evalInterval(x, env)) as [Interval, Interval];
+  const end = (x: Expr | null) => (x === null ? undefined : constOf(x));
+  const alo = end(a.lo);
+  const ahi = end(a.hi);
+  const blo = end(b.lo);
+  if (alo === undefined || blo === undefined || BigInt(alo) < 0n || BigInt(blo) < 1n) return false;
+  return narrow || (ahi !== undefined && BigInt(ahi) < 2n ** 52n);
 }
 
 /** The scalar forms `VectorEmitter.scalar` follows: each gives lane 0's bits of the lane operation. */
@@ -251,6 +304,16 @@ class VectorEmitter {
         if (this.lets.has(e.name)) return this.scalarLets.get(e.name)?.lane0;
         return this.em.varTag(e.name) === undefined ? `v_${mangle(e.name)}` : undefined;
       case 'op': {
+        // div and mod by a constant c > 0 of a uniform value: the exact Euclidean quotient and
+        // remainder, which no lane form exceeds (a lane beyond the doubles' exact range would be an
+        // anomaly, rerun by scalar code that computes this very value)
+        const c = e.op === 'div' || e.op === 'mod' ? positiveConst(e.args[1]!) : undefined;
+        if (c !== undefined && !this.em.faults.truncatingDiv) {
+          const a = this.lane0(e.args[0]!);
+          const k = log2Const(e.args[1]!);
+          if (a === undefined) return undefined;
+          return k !== undefined ? pow2Op(e.op as 'div' | 'mod', a, k) : `rs_${e.op}(${a}, ${c})`;
+        }
         const f = LANE0_OP[e.op];
         // 64-bit lanes follow only operations [C-PROVED] proved, whose lanes wrap without an anomaly
         if (!this.narrow && e.op !== 'min' && e.op !== 'max' && !this.em.proved?.has(e)) return undefined;
@@ -307,6 +370,8 @@ class VectorEmitter {
           text = pow2Op(e.op as 'div' | 'mod', args[0]!, k);
         } else if (this.narrow && (e.op === 'div' || e.op === 'mod') && int32Divisor(e.args[1]!) && !em.faults.truncatingDiv) {
           text = `${q}_${e.op}c(${args.join(', ')})`;
+        } else if ((e.op === 'div' || e.op === 'mod') && !em.faults.truncatingDiv && positiveOperands(e, em.ranges, this.narrow)) {
+          text = `${q}_${e.op}p(${args.join(', ')})`;
         } else if (e.op === 'div' || e.op === 'mod') {
           const f = em.faults.truncatingDiv ? (e.op === 'div' ? 'tdiv' : 'tmod') : e.op;
           text = `${q}_${f}(${args.join(', ')}${this.checked()})`;
@@ -376,7 +441,8 @@ class VectorEmitter {
       } else {
         em.open(`if (!${anomalies(this.flags, this.p)}) {`);
         em.line(`${s32 ? `${p}_store32` : `${p}_storeu`}(D_${c} + ${off}, ${stored()});`);
-        em.line(`${p}_tags_clear(T_${c} + ${off});`);
+        // [C-CLEAN]: the tags of a buffer the tag-free nest found clean are all 0 already
+        if (!em.tagsZero(func)) em.line(`${p}_tags_clear(T_${c} + ${off});`);
         em.close();
       }
       return;
@@ -396,7 +462,7 @@ class VectorEmitter {
     } else {
       em.open(`if (!${anomalies(this.flags, this.p)}) {`);
       em.line(`${s32 ? `${p}_scatter32` : `${p}_scatter`}(D_${c}, ${off}, ${stored()});`);
-      em.line(`${p}_tags_clear_scatter(T_${c}, ${off});`);
+      if (!em.tagsZero(func)) em.line(`${p}_tags_clear_scatter(T_${c}, ${off});`);
       em.close();
     }
   }
@@ -424,7 +490,7 @@ export function emitVectorLoop(em: FunctionWriter, plan: VectorPlan, s: Loop, m:
         // [C-NARROW-HOIST]: the outer intervals are wider, so the outer proof may fail where this one holds.
         ok = em.temp('n32');
         em.line(`int ${ok} = ${hoisted};`);
-        em.open(`if (!${ok}) {`);
+        em.open(`if (RS_UNLIKELY(!${ok})) {`);
         em.line(`${ok} = ${emitProof(em, ends, 'rs_q_fits32', 'n32')};`);
         em.close();
       }
@@ -548,8 +614,9 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   const t = TYPE[isa];
   const lane = narrow ? NARROW[isa] : t;
   const q = narrow ? `${PREFIX[isa]}h` : PREFIX[isa];
-  const rule = plan.items.length > 1 ? 'C-VECTOR-UPDATE' : 'C-VECTOR';
-  em.line(`/* ${rule}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'}${plan.items.length > 1 ? `, ${plan.items.length} updates of one point per lane` : ''} */`);
+  const rule = plan.planes ? 'C-VECTOR-PLANES' : plan.items.length > 1 ? 'C-VECTOR-UPDATE' : 'C-VECTOR';
+  const what = plan.planes ? `, ${plan.items.length} stores to distinct points per lane` : plan.items.length > 1 ? `, ${plan.items.length} updates of one point per lane` : '';
+  em.line(`/* ${rule}: ${isa}, ${w} lanes of ${narrow ? 'int32' : 'int64'}${what} */`);
   em.open(`for (; ${vi} + ${w} <= ${l}; ${vi} += ${w}) {`);
   em.line(`const int64_t x0 = ${m} + ${vi};`);
   em.line(`${t} an = {0};`);
@@ -567,10 +634,12 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
   const trusted = errorFree(em, plan) && (last === 0 || !plan.items.some(guarded));
   let skips = 0;
   const flags = { an: false };
-  if (last > 0) em.line(`${lane} vu = {0};`);
+  // [C-VECTOR-PLANES]: every store writes its own points as soon as no anomaly is known; a later
+  // anomaly reruns the chunk's iterations, which write the same values again.
+  if (last > 0 && !plan.planes) em.line(`${lane} vu = {0};`);
   plan.items.forEach((it, k) => {
     const ve = new VectorEmitter(em, isa, s.var, letShapes(it.steps, s.var), narrow, flags);
-    if (k > 0) ve.forward = { func: it.store.func, value: 'vu' };
+    if (k > 0 && !plan.planes) ve.forward = { func: it.store.func, value: 'vu' };
     ve.trusted = trusted;
     if (last > 0) em.open('{');
     for (const st of it.steps) {
@@ -594,7 +663,7 @@ function chunks(em: FunctionWriter, isa: Isa, plan: VectorPlan, s: Loop, m: stri
         }
       }
     }
-    if (k < last) {
+    if (k < last && !plan.planes) {
       em.line(`vu = ${ve.expr(it.store.value)};`);
       em.close();
       return;

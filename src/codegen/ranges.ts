@@ -2,9 +2,9 @@
 // symbolic interval arithmetic (fig. 2.10b, src/expr/interval.ts) gives every lane expression of
 // a vectorized loop an interval whose ends are expressions in variables known when the loop starts;
 // the emitted code evaluates the ends there and takes the 32-bit lanes only if they all fit.
-import { type Expr, listEquals, walkExpr } from '../expr/ast.js';
+import { type Expr, exprEquals, listEquals, walkExpr } from '../expr/ast.js';
 import { type Interval, TOP, evalInterval, hull, iAdd, iMul, point } from '../expr/interval.js';
-import { C, maxE, mulE } from '../expr/symbolic.js';
+import { C, constOf, maxE, mulE } from '../expr/symbolic.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
 
 export type FuncRanges = ReadonlyMap<string, Interval>;
@@ -28,6 +28,10 @@ function evalIn(e: Expr, vars: ReadonlyMap<string, Interval>, funcs: FuncRanges)
 interface Binder {
   readonly name: string;
   readonly len?: Interval;
+  /** a loop's min and extent as written */
+  readonly loop?: { readonly min: Expr; readonly len: Expr };
+  /** a let's value */
+  readonly value?: Expr;
 }
 
 /** What [C-ACCUMULATE] knows about a statement's surroundings (see walkScoped). */
@@ -67,6 +71,7 @@ function accumulatedTerm(s: Store): Expr | undefined {
 function executionsPerPoint(s: Store, scope: Scope): Interval {
   const fixed = new Set(s.idx.flatMap((e) => (e.k === 'var' ? [e.name] : [])));
   const innermost = new Map(scope.binders.map((b, i) => [b.name, i]));
+  for (const v of [...fixed]) for (const l of splitLoops(v, scope.binders, innermost)) fixed.add(l);
   let n: Expr | null = C(1);
   scope.binders.forEach((b, i) => {
     if (b.len === undefined || i < (scope.allocated.get(s.func) ?? 0)) return;
@@ -77,17 +82,129 @@ function executionsPerPoint(s: Store, scope: Scope): Interval {
 }
 
 /**
+ * The loops a let-bound index component fixes besides itself: a let `v = e₀ + a·K + b` (a guarded
+ * split's coordinate), a and b loops around it, b's running over (0, n) with constants n ≤ K, and
+ * e₀ mentioning neither them nor anything bound inside them. Then v − e₀ = a·K + b with
+ * 0 ≤ b < K, so for given outer variables one value of v has one pair (a, b): both loops are fixed
+ * by the point.
+ */
+function splitLoops(v: string, binders: readonly Binder[], innermost: ReadonlyMap<string, number>): string[] {
+  const at = innermost.get(v);
+  const value = at === undefined ? undefined : binders[at]!.value;
+  if (value === undefined) return [];
+  const terms: Expr[] = [];
+  const flatten = (e: Expr): void => {
+    if (e.k === 'op' && e.op === '+') e.args.forEach(flatten);
+    else terms.push(e);
+  };
+  flatten(value);
+  const loopAt = (e: Expr | undefined) => (e?.k === 'var' && innermost.get(e.name) !== undefined && innermost.get(e.name)! < at! && binders[innermost.get(e.name)!]!.loop ? innermost.get(e.name)! : undefined);
+  for (const [i, bTerm] of terms.entries()) {
+    const b = loopAt(bTerm);
+    if (b === undefined) continue;
+    const bLoop = binders[b]!.loop!;
+    const n = constOf(bLoop.len);
+    if (constOf(bLoop.min) === undefined || BigInt(constOf(bLoop.min)!) !== 0n || n === undefined) continue;
+    for (const [j, aTerm] of terms.entries()) {
+      if (j === i || aTerm.k !== 'op' || aTerm.op !== '*') continue;
+      const [x, y] = aTerm.args as [Expr, Expr];
+      const k = constOf(y) ?? constOf(x);
+      const a = loopAt(constOf(y) !== undefined ? x : y);
+      if (a === undefined || a === b || k === undefined || BigInt(k) < BigInt(n) || BigInt(n) < 1n) continue;
+      const inner = new Set(binders.slice(Math.min(a, b)).map((x) => x.name));
+      const rest = terms.filter((_, q) => q !== i && q !== j);
+      if (rest.some((e) => mentionsAny(e, inner))) continue;
+      return [binders[a]!.name, binders[b]!.name];
+    }
+  }
+  return [];
+}
+
+function mentionsAny(e: Expr, names: ReadonlySet<string>): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.k === 'var' && names.has(x.name)) found = true;
+  });
+  return found;
+}
+
+/**
+ * How often one lifetime of the func's buffer can execute `s` at all, at any point: the product of
+ * the largest extents of the loops around it since the func's latest allocation; undefined unless
+ * that is a constant.
+ */
+function executionsPerLifetime(s: Store, scope: Scope): bigint | undefined {
+  let n = 1n;
+  for (const [i, b] of scope.binders.entries()) {
+    if (b.len === undefined || i < (scope.allocated.get(s.func) ?? 0)) continue;
+    const hi = b.len.hi === null ? undefined : constOf(b.len.hi);
+    if (hi === undefined) return undefined;
+    n *= BigInt(hi) > 0n ? BigInt(hi) : 0n;
+  }
+  return n;
+}
+
+/** Whether `e` reads func `f` anywhere. */
+function reads(e: Expr, f: string): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.k === 'access' && x.func === f) found = true;
+  });
+  return found;
+}
+
+/** Iterations of [C-RECURRENCE] looked through for an invariant range when no count bounds them. */
+const MAX_RECURRENCE_STEPS = 64;
+
+// implements [C-RECURRENCE]
+/**
+ * The range of a func some of whose stores read the func itself (a scan: `f[r] <- f[r − 1] + f[r]`),
+ * from `base`, the hull of its other stores. R₀ = base and Rₖ₊₁ = Rₖ ∪ the values of the reading
+ * stores with the func's reads over Rₖ: every integer of the buffer lies in Rₖ after k runs of
+ * those stores. An Rₖ equal to Rₖ₊₁ holds after any number of runs; otherwise R_N does, N the
+ * stores' runs per buffer lifetime when that is a constant up to MAX_RECURRENCE_STEPS. Anything
+ * else, and ends that are not constants, is [−∞, ∞].
+ */
+function recurrenceRange(f: string, base: Interval | undefined, stores: readonly { s: Store; scope: Scope }[], ranges: FuncRanges): Interval {
+  const constant = (i: Interval) => i.lo !== null && i.hi !== null && constOf(i.lo) !== undefined && constOf(i.hi) !== undefined;
+  if (base === undefined || !constant(base)) return TOP;
+  let runs: bigint | undefined = 0n;
+  for (const { s, scope } of stores) {
+    const n = executionsPerLifetime(s, scope);
+    runs = runs === undefined || n === undefined ? undefined : runs + n;
+  }
+  const steps = runs !== undefined && runs <= BigInt(MAX_RECURRENCE_STEPS) ? Number(runs) : undefined;
+  let r = base;
+  for (let k = 0; k < (steps ?? MAX_RECURRENCE_STEPS); k++) {
+    const inner = new Map(ranges).set(f, r);
+    const next = stores.reduce((acc, { s, scope }) => hull(acc, evalIn(s.value, scope.vars, inner)), r);
+    if (!constant(next)) return TOP;
+    const same = (a: Expr | null, b: Expr | null) => BigInt(constOf(a!)!) === BigInt(constOf(b!)!);
+    if (same(next.lo, r.lo) && same(next.hi, r.hi)) return r;
+    r = next;
+  }
+  return steps === undefined ? TOP : r;
+}
+
+/**
  * The values each func's buffer can hold: the hull of the intervals of every value stored into it,
  * with loop and let variables replaced by their intervals, so the ends mention only the pipeline's
  * parameters and window; an accumulating store adds its term as often as it can run per point
- * ([C-ACCUMULATE]). Starting from [−∞, ∞] for every func, each pass is sound given the last
- * (a descending iteration), so the result after a fixed number of passes is sound.
+ * ([C-ACCUMULATE]); stores that read their own func otherwise are bounded by [C-RECURRENCE].
+ * Starting from [−∞, ∞] for every func, each pass is sound given the last (a descending
+ * iteration), so the result after a fixed number of passes is sound.
  */
-export function funcRanges(t: TgtProgram, passes = 3): FuncRanges {
+export function funcRanges(t: TgtProgram, passes?: number): FuncRanges {
   let ranges: Map<string, Interval> = new Map();
-  for (let k = 0; k < passes; k++) {
+  // A func's range needs the ranges of the funcs it reads, one pass later: a chain of n stages
+  // needs n passes. Without a given number, passes run until nothing changes (at most one per
+  // stored func, plus one).
+  const limit = passes ?? storedFuncs(t.body).size + 1;
+  for (let k = 0; k < limit; k++) {
+    const before = ranges;
     const stored = new Map<string, Interval>();
     const added = new Map<string, Interval>();
+    const recurrent = new Map<string, { s: Store; scope: Scope }[]>();
     const join = (m: Map<string, Interval>, f: string, v: Interval, op: (a: Interval, b: Interval) => Interval) => {
       const prev = m.get(f);
       m.set(f, prev === undefined ? v : op(prev, v));
@@ -95,15 +212,32 @@ export function funcRanges(t: TgtProgram, passes = 3): FuncRanges {
     walkScoped(t.body, ranges, (s, scope) => {
       if (s.k !== 'store') return;
       const term = accumulatedTerm(s);
-      if (term === undefined) join(stored, s.func, evalIn(s.value, scope.vars, ranges), hull);
-      else join(added, s.func, iMul(executionsPerPoint(s, scope), evalIn(term, scope.vars, ranges)), iAdd);
+      if (term !== undefined && !reads(term, s.func)) join(added, s.func, iMul(executionsPerPoint(s, scope), evalIn(term, scope.vars, ranges)), iAdd);
+      else if (reads(s.value, s.func)) recurrent.set(s.func, [...(recurrent.get(s.func) ?? []), { s, scope }]);
+      else join(stored, s.func, evalIn(s.value, scope.vars, ranges), hull);
     });
     // A buffer starts every lifetime as ε_mem, which an accumulation keeps, so every integer it
     // holds is a plainly stored value plus at most N terms of each accumulating store.
     for (const [f, sum] of added) if (stored.has(f)) stored.set(f, iAdd(stored.get(f)!, sum));
+    for (const [f, stores] of recurrent) stored.set(f, added.has(f) ? TOP : recurrenceRange(f, stored.get(f), stores, ranges));
     ranges = stored;
+    if (passes === undefined && sameRanges(before, ranges)) break;
   }
   return ranges;
+}
+
+const sameEnd = (a: Expr | null, b: Expr | null): boolean => (a === null ? b === null : b !== null && exprEquals(a, b));
+
+function sameRanges(a: FuncRanges, b: FuncRanges): boolean {
+  return a.size === b.size && [...a].every(([f, i]) => b.has(f) && sameEnd(i.lo, b.get(f)!.lo) && sameEnd(i.hi, b.get(f)!.hi));
+}
+
+/** The funcs some statement of `s` stores into. */
+function storedFuncs(s: Stmt, out = new Set<string>()): Set<string> {
+  walkScoped(s, new Map(), (x) => {
+    if (x.k === 'store') out.add(x.func);
+  });
+  return out;
 }
 
 /**
@@ -137,10 +271,10 @@ function walkScoped(
       walk(s.body);
       return;
     case 'let':
-      walk(s.body, { ...scope, vars: new Map(scope.vars).set(s.var, env(s.value)), binders: [...scope.binders, { name: s.var }] });
+      walk(s.body, { ...scope, vars: new Map(scope.vars).set(s.var, env(s.value)), binders: [...scope.binders, { name: s.var, value: s.value }] });
       return;
     case 'for': {
-      const binder = { name: s.var, len: env(s.len) };
+      const binder = { name: s.var, len: env(s.len), loop: { min: s.min, len: s.len } };
       const vars = new Map(scope.vars).set(s.var, loopInterval(s.min, s.len, env));
       walk(s.body, { ...scope, vars, depth: scope.depth + 1, binders: [...scope.binders, binder] });
       return;

@@ -1,10 +1,11 @@
 // The SIMD helper sets of the runtime header (spec/codegen.md, "Vector loops"): one set per
 // instruction set, all with the same names under a prefix, so that emit-simd.ts writes one body
 // for every ISA. Arithmetic uses GCC vector extensions (compiled to the ISA by the function's
-// target attribute); loads, stores, gathers, scatters, 64-bit multiply and min/max use the
-// immintrin.h intrinsics where the ISA has them. Nothing here can fail: a lane that would overflow,
-// divide INT64_MIN by -1, read an error value or leave its allocation sets the chunk's anomaly
-// flag, and the emitted code reruns that chunk with the scalar code, which reports it exactly.
+// target attribute); loads, stores, scatters, 64-bit multiply and min/max use the immintrin.h
+// intrinsics where the ISA has them, gathers load lane by lane ([C-GATHER]). Nothing here can
+// fail: a lane that would overflow, divide INT64_MIN by -1, read an error value or leave its
+// allocation sets the chunk's anomaly flag, and the emitted code reruns that chunk with the
+// scalar code, which reports it exactly.
 import { registerCall } from './rule-intrinsics.js';
 
 /** One helper set: prefix, vector type, its unsigned twin, lanes, function attribute. */
@@ -33,6 +34,11 @@ const SETS: readonly VecSet[] = [
   { p: 'rsg', v: 'rs_v4', u: 'rs_u4', w: 4, attr: '__attribute__((always_inline))', guard: '1', d: 'rs_d4', h: 'rs_h4', hu: 'rs_hu4' },
 ];
 
+/** The lanes of a vector literal, `f(0), …, f(w − 1)`. */
+function laneList(w: number, f: (j: number) => string): string {
+  return Array.from({ length: w }, (_, j) => f(j)).join(', ');
+}
+
 function iota(w: number): string {
   return Array.from({ length: w }, (_, i) => i).join(', ');
 }
@@ -51,7 +57,6 @@ function isaSpecific(s: VecSet): string {
     return `
 static inline ${attr} ${v} ${p}_loadu(const int64_t *q) { return (${v})_mm512_loadu_si512((const void *)q); }
 static inline ${attr} void ${p}_storeu(int64_t *q, ${v} x) { _mm512_storeu_si512((void *)q, (__m512i)x); }
-static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { return (${v})_mm512_i64gather_epi64((__m512i)off, (const void *)base, 8); }
 static inline ${attr} void ${p}_scatter(int64_t *base, ${v} off, ${v} x) { _mm512_i64scatter_epi64((void *)base, (__m512i)off, (__m512i)x, 8); }
 static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})${registerCall('lower-avx512-mul-i64', AB512)}; }
 static inline ${attr} ${v} ${p}_min(${v} a, ${v} b) { return (${v})${registerCall('lower-avx512-min-i64', AB512)}; }
@@ -62,7 +67,6 @@ static inline ${attr} int ${p}_any(${v} m) { return _mm512_test_epi64_mask((__m5
     return `
 static inline ${attr} ${v} ${p}_loadu(const int64_t *q) { return (${v})_mm256_loadu_si256((const __m256i *)q); }
 static inline ${attr} void ${p}_storeu(int64_t *q, ${v} x) { _mm256_storeu_si256((__m256i *)q, (__m256i)x); }
-static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { return (${v})_mm256_i64gather_epi64((const long long *)base, (__m256i)off, 8); }
 static inline ${attr} void ${p}_scatter(int64_t *base, ${v} off, ${v} x) { ${lanes('base[off[j]] = x[j];')} }
 /* AVX2 has no 64-bit multiply; vpmuldq multiplies the sign-extended low halves, which is exact
    for the lanes ${p}_mul lets through (both factors fit in 32 bits: the rule's precondition). */
@@ -74,7 +78,6 @@ static inline ${attr} int ${p}_any(${v} m) { return !_mm256_testz_si256((__m256i
   return `
 static inline ${attr} ${v} ${p}_loadu(const int64_t *q) { ${v} x; memcpy(&x, q, sizeof x); return x; }
 static inline ${attr} void ${p}_storeu(int64_t *q, ${v} x) { memcpy(q, &x, sizeof x); }
-static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { ${v} x; ${lanes('x[j] = base[off[j]];')} return x; }
 static inline ${attr} void ${p}_scatter(int64_t *base, ${v} off, ${v} x) { ${lanes('base[off[j]] = x[j];')} }
 static inline ${attr} ${v} ${p}_mullo(${v} a, ${v} b) { return (${v})((${u})a * (${u})b); }
 static inline ${attr} ${v} ${p}_min(${v} a, ${v} b) { ${v} m = a > b; return (a & ~m) | (b & m); }
@@ -130,6 +133,10 @@ static inline ${attr} ${v} ${p}_mod(${v} a, ${v} b, ${v} *an) {
   r = r + (neg & ((bs & ~nb) | (-bs & nb)));
   return r & ~zero;
 }
+/* [C-DIV-POSITIVE] a ≥ 0, b ≥ 1 and a < 2^52: the doubles' quotient truncates to the Euclidean one.
+   (A lane of a chunk that falls back may hold anything: a zero divisor is made 1 there.) */
+static inline ${attr} ${v} ${p}_divp(${v} a, ${v} b) { return __builtin_convertvector(__builtin_convertvector(a, ${s.d}) / __builtin_convertvector(b - (b == 0), ${s.d}), ${v}); }
+static inline ${attr} ${v} ${p}_modp(${v} a, ${v} b) { return (${v})((${u})a - (${u})${p}_divp(a, b) * (${u})b); }
 static inline ${attr} ${v} ${p}_tdiv(${v} a, ${v} b, ${v} *an) {
   ${v} zero, bs, r, q = ${p}_tquot(a, b, an, &zero, &bs, &r);
   return q & ~zero;
@@ -157,8 +164,22 @@ static inline ${attr} void ${p}_tags_clear_scatter(uint8_t *tag, ${v} off) { ${l
 /* [C-STORAGE] 32-bit payloads, as lanes of the same count. */
 static inline ${attr} ${s.h} ${p}_load32(const int32_t *q) { ${s.h} x; memcpy(&x, q, sizeof x); return x; }
 static inline ${attr} void ${p}_store32(int32_t *q, ${s.h} x) { memcpy(q, &x, sizeof x); }
-static inline ${attr} ${s.h} ${p}_gather32(const int32_t *base, ${v} off) { ${s.h} x; ${lanes('x[j] = base[off[j]];')} return x; }
+${gathers(s)}
 static inline ${attr} void ${p}_scatter32(int32_t *base, ${v} off, ${s.h} x) { ${lanes('base[off[j]] = x[j];')} }`;
+}
+
+// implements [C-GATHER]
+/**
+ * Gathers of 64-bit and of 32-bit payloads: one load per lane, the vector a literal of the loads,
+ * which the compiler builds in registers (a scalar load and an insert per lane) — neither a gather
+ * instruction nor a vector assembled in a stack slot, which every later use reads back through a
+ * failed store-to-load forwarding.
+ */
+function gathers(s: VecSet): string {
+  const { p, v, w, attr, h } = s;
+  const loads = laneList(w, (j) => `base[off[${j}]]`);
+  return `static inline ${attr} ${v} ${p}_gather(const int64_t *base, ${v} off) { return (${v}){${loads}}; }
+static inline ${attr} ${h} ${p}_gather32(const int32_t *base, ${v} off) { return (${h}){${loads}}; }`;
 }
 
 /**
@@ -198,6 +219,8 @@ static inline ${attr} ${h} ${q}_mod(${h} a, ${h} b) {
   ${h} neg = r < 0, nb = bs < 0;
   return (r + (neg & ((bs & ~nb) | (-bs & nb)))) & ~zero;
 }
+static inline ${attr} ${h} ${q}_divp(${h} a, ${h} b) { return __builtin_convertvector(__builtin_convertvector(a, ${d}) / __builtin_convertvector(b - (b == 0), ${d}), ${h}); }
+static inline ${attr} ${h} ${q}_modp(${h} a, ${h} b) { return (${h})((${hu})a - (${hu})${q}_divp(a, b) * (${hu})b); }
 static inline ${attr} ${h} ${q}_tdiv(${h} a, ${h} b) { ${h} zero, bs, r, t = ${q}_tquot(a, b, &zero, &bs, &r); return t & ~zero; }
 static inline ${attr} ${h} ${q}_tmod(${h} a, ${h} b) { ${h} zero, bs, r; (void)${q}_tquot(a, b, &zero, &bs, &r); return r & ~zero; }
 static inline ${attr} ${h} ${q}_lt(${h} a, ${h} b) { return (a < b) & 1; }

@@ -5,6 +5,8 @@
 // materializes every func; directives map one by one.
 // What has no Halide counterpart is refused with its reason, never translated approximately.
 import type { Expr } from '../expr/ast.js';
+import type { Interval } from '../expr/interval.js';
+import { constOf } from '../expr/symbolic.js';
 import { isError, toBig } from '../expr/value.js';
 import type { Func, Input, Pipeline, Stage } from '../alg-semantics/ast.js';
 import type { DirectiveCall } from '../schedule/plugin.js';
@@ -42,7 +44,12 @@ interface Scope {
   readonly params: ReadonlySet<string>;
   /** the window parameters (x.min, x.len) a schedule's expressions may name: the input's values */
   readonly window?: ReadonlyMap<string, bigint>;
+  /** narrow types ([HALIDE-NARROW]): each func's Halide type, arithmetic in Int(32) */
+  readonly types?: ReadonlyMap<string, string>;
 }
+
+/** The Halide constructor of the arithmetic's type: Int(64), or Int(32) under narrow types. */
+const arith = (s: Scope): string => (s.types === undefined ? 'hl.i64' : 'hl.i32');
 
 /** An Int(64) Python expression for e: implements [HALIDE-OPS]. */
 function value(e: Expr, s: Scope): string {
@@ -51,22 +58,26 @@ function value(e: Expr, s: Scope): string {
       if (isError(e.value)) throw new BridgeRefusal('[HALIDE-OPS] the algorithm writes an error constant, which Halide has no value for');
       const b = toBig(e.value);
       if (b > INT64_MAX || b < INT64_MIN) throw new BridgeRefusal(`[HALIDE-TYPES] the constant ${b} does not fit Halide's Int(64)`);
-      return `hl.i64(${b})`;
+      return b > 2n ** 31n - 1n || b < -(2n ** 31n) ? `hl.i64(${b})` : `${arith(s)}(${b})`;
     }
     case 'var':
-      if (s.vars.has(e.name)) return `hl.i64(${pyVar(e.name)})`;
-      if (s.rvars.has(e.name)) return `hl.i64(${s.rvars.get(e.name)!})`;
-      if (s.params.has(e.name)) return pyParam(e.name);
-      if (s.window?.has(e.name)) return `hl.i64(${s.window.get(e.name)!})`;
+      if (s.vars.has(e.name)) return `${arith(s)}(${pyVar(e.name)})`;
+      if (s.rvars.has(e.name)) return `${arith(s)}(${s.rvars.get(e.name)!})`;
+      if (s.params.has(e.name)) return s.types === undefined ? pyParam(e.name) : `hl.i32(${pyParam(e.name)})`;
+      if (s.window?.has(e.name)) return `${arith(s)}(${s.window.get(e.name)!})`;
       throw new BridgeRefusal(`[HALIDE-OPS] unbound variable '${e.name}'`);
-    case 'access':
-      return `${pyFunc(e.func)}[${e.args.map((a) => index(a, s)).join(', ')}]`;
+    case 'access': {
+      const read = `${pyFunc(e.func)}[${e.args.map((a) => index(a, s)).join(', ')}]`;
+      // under narrow types a func narrower than the arithmetic is widened where it is read
+      const t = s.types?.get(e.func);
+      return t === undefined || t === 'Int(64)' ? read : `hl.i32(${read})`;
+    }
     case 'hole':
       throw new BridgeRefusal('[HALIDE-OPS] a bounds hole is not part of an algorithm');
     case 'op': {
       const [a, b, c] = e.args.map((x) => value(x, s));
       const truth = (x: string) => `(${x} != 0)`;
-      const bool = (cond: string) => `hl.select(${cond}, hl.i64(1), hl.i64(0))`;
+      const bool = (cond: string) => `hl.select(${cond}, ${arith(s)}(1), ${arith(s)}(0))`;
       switch (e.op) {
         case '+': return `(${a} + ${b})`;
         case '-': return `(${a} - ${b})`;
@@ -104,10 +115,10 @@ function mentions(e: Expr, names: ReadonlySet<string>): boolean {
 }
 
 /** The definitions of one func, its pure stage and each update with its RDom and predicate: implements [HALIDE-RDOM]. */
-function defineFunc(f: Func, params: ReadonlySet<string>, out: string[]): void {
+function defineFunc(f: Func, params: ReadonlySet<string>, out: string[], types?: ReadonlyMap<string, string>): void {
   f.stages.forEach((st: Stage, i) => {
     const rvars = new Map(st.rdom.map((r, k) => [r.name, `${pyRdom(f.name, i)}[${k}]`]));
-    const s: Scope = { vars: new Set(f.vars.filter((v, d) => st.pure || (st.lhs[d]!.k === 'var' && (st.lhs[d] as { name: string }).name === v))), rvars, params };
+    const s: Scope = { vars: new Set(f.vars.filter((v, d) => st.pure || (st.lhs[d]!.k === 'var' && (st.lhs[d] as { name: string }).name === v))), rvars, params, ...(types ? { types } : {}) };
     if (st.rdom.length > 0) {
       const outer: Scope = { vars: new Set(), rvars: new Map(), params };
       out.push(`${pyRdom(f.name, i)} = hl.RDom([${st.rdom.map((r) => `hl.Range(hl.i32(${value(r.min, outer)}), hl.i32(${value(r.len, outer)}))`).join(', ')}])`);
@@ -122,8 +133,10 @@ function defineFunc(f: Func, params: ReadonlySet<string>, out: string[]): void {
     // so Halide runs the update once per point of the rdom, as the semantics does.
     // implements [HALIDE-RDOM-UNUSED]
     const anchored = st.rdom.length > 0 && ![...st.lhs, st.rhs].some((e) => mentions(e, new Set(rvars.keys())));
-    const anchor = anchored ? ` + hl.i64(0) * (${[...rvars.values()].map((r) => `hl.i64(${r})`).join(' + ')})` : '';
-    const rhs = guarded ? `hl.select(${value(st.pred, s)} != 0, ${value(st.rhs, s)}, ${pyFunc(f.name)}[${lhs.join(', ')}])` : `${value(st.rhs, s)}${anchor}`;
+    const anchor = anchored ? ` + ${arith(s)}(0) * (${[...rvars.values()].map((r) => `${arith(s)}(${r})`).join(' + ')})` : '';
+    // [HALIDE-NARROW]: the value computed in Int(32), stored in the func's type
+    const typed = (v: string) => (types === undefined ? v : `hl.cast(hl.${types.get(f.name) ?? 'Int(64)'}, ${v})`);
+    const rhs = guarded ? `hl.select(${value(st.pred, s)} != 0, ${typed(value(st.rhs, s))}, ${pyFunc(f.name)}[${lhs.join(', ')}])` : typed(`${value(st.rhs, s)}${anchor}`);
     out.push(`${pyFunc(f.name)}[${lhs.join(', ')}] = ${rhs}`);
   });
 }
@@ -293,6 +306,12 @@ export interface ProgramOptions {
   readonly expected?: readonly string[];
   /** realize this many more times after a first realization and print the fastest, in ms (`ms`) */
   readonly timedRuns?: number;
+  /**
+   * [HALIDE-NARROW]: each func's Halide type (`UInt(8)`, `Int(16)`, …; Int(64) when absent),
+   * the arithmetic in Int(32): what a Halide user writes for values known to be small. Only for
+   * timing: Int(32) arithmetic may wrap where refsem's does not, so its values must be compared.
+   */
+  readonly types?: ReadonlyMap<string, string>;
 }
 
 /** The Python program; throws BridgeRefusal when the case has no faithful Halide statement. */
@@ -308,10 +327,11 @@ export function halideProgram(p: Pipeline, steps: readonly ScheduleStep[], input
   for (const v of vars) out.push(`${pyVar(v)} = hl.Var('${v}')`);
   for (const q of p.params) out.push(`${pyParam(q)} = hl.Param(hl.Int(64), '${q}', ${toBig(input.params.get(q) ?? 0)})`);
   for (const f of p.funcs) out.push(`${pyFunc(f.name)} = hl.Func('${f.name}')`);
-  for (const f of p.funcs) defineFunc(f, params, out);
+  for (const f of p.funcs) defineFunc(f, params, out, opts.types);
   // An identity func is realized, so the output's own updates may write outside the window: implements [HALIDE-OUTPUT].
   const outF = p.funcs.find((f) => f.name === p.output)!;
-  out.push(`OUT = hl.Func('refsem_out')`, `OUT[${outF.vars.map(pyVar).join(', ')}] = ${pyFunc(outF.name)}[${outF.vars.map(pyVar).join(', ')}]`);
+  const outRead = `${pyFunc(outF.name)}[${outF.vars.map(pyVar).join(', ')}]`;
+  out.push(`OUT = hl.Func('refsem_out')`, `OUT[${outF.vars.map(pyVar).join(', ')}] = ${opts.types === undefined ? outRead : `hl.i64(${outRead})`}`);
   const decl: string[] = [];
   const loops = new LoopVars(p, decl);
   const placed = new Map<string, string>();
@@ -359,4 +379,23 @@ function pointList(mins: readonly bigint[], lens: readonly bigint[]): string {
     return `for ${n} in range(${mins[i]}, ${mins[i]! + lens[i]!})`;
   });
   return `str(buf[${names.join(', ')}]) ${loopsText.join(' ')}`;
+}
+
+// implements [HALIDE-NARROW]
+/**
+ * The narrowest Halide type holding a func's value range (refsem's [C-NARROW] ranges): unsigned
+ * or signed 8, 16 or 32 bits; Int(64) when the range is unbounded or wider; Int(32), the narrow
+ * arithmetic's own type, for a func no statement stores (Halide inlines it).
+ */
+export function narrowType(range: Interval | undefined): string {
+  if (range === undefined) return 'Int(32)';
+  const lo = range.lo === null ? undefined : constOf(range.lo);
+  const hi = range.hi === null ? undefined : constOf(range.hi);
+  if (lo === undefined || hi === undefined) return 'Int(64)';
+  const fits = (a: bigint, b: bigint) => BigInt(lo) >= a && BigInt(hi) <= b;
+  if (fits(0n, 255n)) return 'UInt(8)';
+  if (fits(-128n, 127n)) return 'Int(8)';
+  if (fits(0n, 65535n)) return 'UInt(16)';
+  if (fits(-32768n, 32767n)) return 'Int(16)';
+  return fits(-(2n ** 31n), 2n ** 31n - 1n) ? 'Int(32)' : 'Int(64)';
 }

@@ -117,6 +117,31 @@ describe('[C-ACCUMULATE] accumulations bounded by how often they run', () => {
     expect(escapes(halves, z, funcRanges(halves))).toEqual([]);
   });
 
+  it('a guarded split of the index fixes both of its loops; a split whose parts overlap does not', () => {
+    /** f(x) starts at 1 and gains 3 per r, x split into (xo, xi) by `k`, xi over (0, n). */
+    const split = (k: number, n: number) =>
+      tgt(`pipeline g(; x in (x.min, x.len)):
+{
+  allocate f(x in (x.min, x.len + 8));
+  for f.s0.x in (x.min, x.len + 8) do f[f.s0.x] <- 1;
+  for r in (0, 2) do
+    for xo in (0, (x.len + 3) / 4) do
+      for xi in (0, ${n}) do
+        let fx = x.min + xo * ${k} + xi in
+        if fx < x.min + x.len then f[fx] <- f[fx] + 3 else nop;
+  allocate g(x in (x.min, x.len));
+  for g.s0.x in (x.min, x.len) do g[g.s0.x] <- f[g.s0.x]
+}`);
+    const guarded = split(4, 4);
+    expect(constEnds(funcRanges(guarded).get('f'))).toEqual([1, 1 + 2 * 3]);
+    // xi over (0, 6) with steps of 4: two (xo, xi) pairs reach some points, and the bound grows with the window
+    const overlapping = split(4, 6);
+    expect(constEnds(funcRanges(overlapping).get('f'))).toEqual([1, undefined]);
+    const w: Input = { window: [[-3, 13]], params: new Map() };
+    expect(escapes(guarded, w, funcRanges(guarded))).toEqual([]);
+    expect(escapes(overlapping, w, funcRanges(overlapping))).toEqual([]);
+  });
+
   it('counts the loops between the allocation and the store, not those around the allocation', () => {
     expect(constEnds(funcRanges(counted('for r in (0, 3) do', '0', true)).get('f'))).toEqual([1, 1 + 3 * 3]);
     // allocated once outside t: the t loop repeats the store too (resets are not relied on)
@@ -126,14 +151,15 @@ describe('[C-ACCUMULATE] accumulations bounded by how often they run', () => {
   });
 
   it('leaves the upper end unbounded when a repeating loop has no bounded extent', () => {
-    // h doubles itself, so its range and the extent read from it are unbounded
+    // h doubles itself as often as the window is wide, so its range and the extent read from it
+    // are unbounded
     const t = tgt(`pipeline g(; x in (x.min, x.len)):
 {
   allocate g(x in (x.min, x.len));
   allocate h(x in (0, 1));
   allocate f(x in (0, 1));
   h[0] <- 2;
-  h[0] <- h[0] + h[0];
+  for d in (0, x.len) do h[0] <- h[0] + h[0];
   f[0] <- 1;
   for r in (0, h[0]) do f[0] <- f[0] + 3;
   for g.s0.x in (x.min, x.len) do g[g.s0.x] <- f[0]

@@ -62,11 +62,45 @@ describe('[C-CLEAN] tag-free nests', () => {
     expect(emitC(serial, { simd: HOST_ISA })).not.toContain('/* [C-CLEAN] tag-free');
   });
 
+  it('a scalar nest that updates a func in place has a tag-free variant, which writes no tags into buffers it found clean', () => {
+    // a histogram: the scatter reads the bin it writes; `out` reads it with vector code
+    const hist = tgt(`pipeline out(; x in (x.min, x.len)):
+{
+  allocate h(b in (0, 8));
+  for h.s0.b in (0, 8) do h[h.s0.b] <- 0;
+  for h.s1.r in (0, 40) do h[h.s1.r * h.s1.r % 8] <- h[h.s1.r * h.s1.r % 8] + 1;
+  allocate out(x in (x.min, x.len));
+  for vectorize out.s0.x in (x.min, x.len) do out[out.s0.x] <- h[out.s0.x % 8] * 2
+}`, 'hist-clean.tgt');
+    const c = emitC(hist, { simd: HOST_ISA });
+    const at = c.indexOf('/* [C-CLEAN] tag-free if h hold only integers */');
+    expect(at).toBeGreaterThan(0);
+    const tagFree = c.slice(at, c.indexOf('} else {', at));
+    expect(tagFree).toMatch(/D_h\[o\d+\] = /);
+    expect(tagFree).not.toContain('T_h[');
+    // the tagged variant still writes the tags, and the scalar build has one copy
+    expect(c.slice(c.indexOf('} else {', at), c.indexOf('} else {', at) + 4000)).toMatch(/T_h\[o\d+\] = /);
+    expect(emitC(hist, { simd: 'none' })).not.toContain('/* [C-CLEAN] tag-free');
+  });
+
   it('an error stored into a buffer after a scan found it clean is still read as an error', async () => {
     const vs = await agreeEverywhere(errorAfterClean, [input([[0, 9]]), input([[-4, 1]]), input([[2, 16]])]);
     expect(bad(vs)).toEqual([]);
     // the first output point reads err.mem: the binaries returned it, not an integer
     expect(vs.flat().every((v) => v.kind === 'equal')).toBe(true);
+  });
+
+  it('a histogram whose scatter runs tag-free equals the reference, and one that reads unwritten bins too', async () => {
+    const hist = (bins: number) => tgt(`pipeline out(; x in (x.min, x.len)):
+{
+  allocate h(b in (0, 8));
+  for h.s0.b in (0, ${bins}) do h[h.s0.b] <- 0;
+  for h.s1.r in (0, 40) do h[h.s1.r * 3 % 8] <- h[h.s1.r * 3 % 8] + h.s1.r;
+  allocate out(x in (x.min, x.len));
+  for vectorize out.s0.x in (x.min, x.len) do out[out.s0.x] <- h[out.s0.x % 8] * 2
+}`, 'hist-clean-run.tgt');
+    expect(bad(await agreeEverywhere(hist(8), [input([[-3, 20]])]))).toEqual([]);
+    expect(bad(await agreeEverywhere(hist(5), [input([[-3, 20]])]))).toEqual([]);
   });
 
   it('reads of points never written keep their tags: the nest runs tagged and the edges are err.mem', async () => {

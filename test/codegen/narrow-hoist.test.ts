@@ -25,7 +25,7 @@ describe('[C-NARROW-HOIST] the 32-bit decision at the outermost loop that can ma
     expect(c.indexOf(decided![0])).toBeLessThan(c.indexOf('for (int64_t'));
     expect(c).toContain('32-bit lanes if the proof at the entry of an outer loop held, else if its own holds here');
     // the vector loop's own proof is evaluated only when the outer one failed
-    const own = new RegExp(`int (n32\\d+) = ${decided![1]};\\n\\s*if \\(!\\1\\) \\{`).exec(c);
+    const own = new RegExp(`int (n32\\d+) = ${decided![1]};\\n\\s*if \\(RS_UNLIKELY\\(!\\1\\)\\) \\{`).exec(c);
     expect(own).not.toBeNull();
     expect(c).toMatch(new RegExp(`if \\(${own![1]}\\) \\{\\n\\s*/\\* C-VECTOR: avx2, 4 lanes of int32`));
     expect(c).not.toContain("lanes' value ranges, evaluated here");

@@ -47,7 +47,31 @@ const taggedUniform = tgt(`pipeline out(n; x in (x.min, x.len)):
   for vectorize out.s0.x in (x.min, x.len) do out[out.s0.x] <- f[out.s0.x + e]
 }`, 'scalar-lanes-tagged.tgt');
 
+/**
+ * A weight that depends only on the row and the parameter, reduced modulo 7 and divided by 4: a
+ * uniform div and mod by positive constants, of values beyond the doubles' exact range when k is.
+ */
+const uniformDiv = tgt(`pipeline out(k; x in (x.min, x.len), y in (y.min, y.len)):
+{
+  allocate out(x in (x.min, x.len), y in (y.min, y.len));
+  for out.s0.y in (y.min, y.len) do
+    for vectorize out.s0.x in (x.min, x.len) do out[out.s0.x, out.s0.y] <- (out.s0.y * k + 5) % 7 * out.s0.x + (out.s0.y - k) / 4 - out.s0.x / 3
+}`, 'scalar-lanes-div.tgt');
+
 describe('[C-SCALAR-LANES] uniform and consecutive values as scalars', () => {
+  it('computes a uniform div and mod by a positive constant as a scalar, a varying one in lanes', () => {
+    const c = emitC(uniformDiv, { simd: HOST_ISA });
+    const chunk64 = c.slice(c.indexOf('lanes of int64', c.indexOf('for vectorize out.s0.x')));
+    expect(chunk64).toMatch(/_splat\(rs_mod\(.*INT64_C\(7\)\)\)/);
+    expect(chunk64).toMatch(/_splat\(\(rs_w?sub\(v_out_ds0_dy, v_k\) >> 2\)\)|_splat\(\(\(v_out_ds0_dy - v_k\) >> 2\)\)/);
+    expect(chunk64).toMatch(/_div\(vx, rs\d+_splat\(INT64_C\(3\)\), &an\)/);
+  });
+
+  it('equals the reference on uniform div and mod of both signs, and beyond 2^52', async () => {
+    const windows = [input([[-5, 11], [-3, 4]], { k: 9 }), input([[0, 9], [1, 2]], { k: -(2 ** 55) }), input([[3, 8], [-2, 2]], { k: 2 ** 53 + 3 })];
+    expect(bad(await agreeEverywhere(uniformDiv, windows))).toEqual([]);
+  });
+
   it('computes a 32-bit chunk\'s consecutive let, its guard bound and its access bases as scalars', () => {
     const all = emitC(tiled, { simd: HOST_ISA });
     const at = all.indexOf('lanes of int32', all.indexOf('for vectorize out.s0.xi'));
