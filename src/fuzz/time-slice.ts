@@ -21,6 +21,11 @@ export interface TimeSlice {
   readonly share: number;
   /** the largest size level (size.ts) of its cases: a compile or a JIT grows with the program */
   readonly maxLevel: number;
+  /**
+   * checks run together when the property checks batches (checkBatchAsync): one compile for all of
+   * them, each case still its own check with its own index, shrunk alone when it fails
+   */
+  readonly batch: number;
   /** why it cannot run on this machine (the package to install), or undefined */
   missing(): string | undefined;
 }
@@ -41,10 +46,10 @@ const noCompiler = (): string | undefined => {
  * campaign keeps three quarters of its time and all of its check indices.
  */
 export const TIME_SLICES: readonly TimeSlice[] = [
-  { property: backend, share: 0.1, maxLevel: 4, missing: noCompiler },
+  { property: backend, share: 0.1, maxLevel: 4, batch: 8, missing: noCompiler },
   // (FPIR expressions have no size level: they are drawn alike at every level.)
-  { property: fpir, share: 0.1, maxLevel: 1, missing: () => noCompiler() ?? (hostIsas().has('avx2') ? undefined : 'this CPU runs neither AVX2 nor AVX-512') },
-  { property: halide, share: 0.05, maxLevel: 2, missing: () => (halideAvailable() ? undefined : "Halide's Python bindings are not installed for /usr/bin/python3 (install python3-halide)") },
+  { property: fpir, share: 0.1, maxLevel: 1, batch: 4, missing: () => noCompiler() ?? (hostIsas().has('avx2') ? undefined : 'this CPU runs neither AVX2 nor AVX-512') },
+  { property: halide, share: 0.05, maxLevel: 2, batch: 1, missing: () => (halideAvailable() ? undefined : "Halide's Python bindings are not installed for /usr/bin/python3 (install python3-halide)") },
 ];
 
 /**
