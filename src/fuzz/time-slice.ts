@@ -48,7 +48,7 @@ const noCompiler = (): string | undefined => {
 export const TIME_SLICES: readonly TimeSlice[] = [
   { property: backend, share: 0.1, maxLevel: 4, batch: 8, missing: noCompiler },
   // (FPIR expressions have no size level: they are drawn alike at every level.)
-  { property: fpir, share: 0.1, maxLevel: 1, batch: 4, missing: () => noCompiler() ?? (hostIsas().has('avx2') ? undefined : 'this CPU runs neither AVX2 nor AVX-512') },
+  { property: fpir, share: 0.1, maxLevel: 1, batch: 8, missing: () => noCompiler() ?? (hostIsas().has('avx2') ? undefined : 'this CPU runs neither AVX2 nor AVX-512') },
   { property: halide, share: 0.05, maxLevel: 2, batch: 1, missing: () => (halideAvailable() ? undefined : "Halide's Python bindings are not installed for /usr/bin/python3 (install python3-halide)") },
 ];
 

@@ -164,7 +164,7 @@ const arbOpArgs: fc.Arbitrary<readonly [OpName, Value[]]> = fc.oneof(
 const arbCase: fc.Arbitrary<OperatorCase> = arbOpArgs.chain(([o, args]) => fc.tuple(...args.map(arbBox)).map((boxes) => ({ op: o, args, boxes })));
 
 /** Cases per check: a few dozen cost well under a millisecond. */
-const BATCH = 48;
+const BATCH = 128;
 
 /** One case's verdict. */
 function checkOne(c: OperatorCase): CheckResult {
