@@ -20,7 +20,7 @@ describe('time slices', () => {
   it('run the slice furthest below its share, and none before any time has passed', () => {
     const clock = sliceClock(TIME_SLICES, 0);
     expect(clock.due(0)).toBeUndefined();
-    // After 10 s: backend and fpir are owed 1 s each, halide 0.5 s; the first of the most owed runs.
+    // After 10 s: backend is owed 1.4 s, fpir 0.6 s, halide 0.5 s; the most owed runs.
     expect(clock.due(10_000)).toBe(0);
     clock.spend(0, 3000);
     expect(clock.due(10_000)).toBe(1);
