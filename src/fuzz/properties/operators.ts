@@ -163,7 +163,7 @@ const arbOpArgs: fc.Arbitrary<readonly [OpName, Value[]]> = fc.oneof(
 
 const arbCase: fc.Arbitrary<OperatorCase> = arbOpArgs.chain(([o, args]) => fc.tuple(...args.map(arbBox)).map((boxes) => ({ op: o, args, boxes })));
 
-/** Cases per check: 128 cost about 10 ms, a fraction of what the average check of a campaign takes. */
+/** Cases per check: 128 cost about a millisecond, a tenth of what the average check of a campaign takes. */
 const BATCH = 128;
 
 /** One case's verdict. */
