@@ -166,6 +166,8 @@ export interface BackendCheckOptions extends ToolchainOptions {
   readonly maxSteps?: number;
   /** A user's C implementation of the ABI instead of the emitted code. */
   readonly impl?: string;
+  /** Compiles run at once for a batch (default: one per core). */
+  readonly jobs?: number;
 }
 
 /** The reference outcome, or a UserError's message when the reference refuses the input. */

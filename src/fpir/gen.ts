@@ -9,7 +9,7 @@ import { LOWERING_RULES } from './lower-rules.js';
 import { baseName, isConstWildcard } from './match.js';
 import { boundaryValues, sampleValue } from './sample.js';
 import { mkCast, mkFp, mkPrim } from './typing.js';
-import { type ScalarType, narrow, typeEq, typeName, widen, withSign } from './types.js';
+import { type ScalarType, inRange, narrow, typeEq, typeName, widen, withSign } from './types.js';
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.below(xs.length)]!;
 const T8_16: readonly ScalarType[] = [
@@ -22,28 +22,48 @@ function leaf(t: ScalarType, rng: Rng): FExpr {
   return { k: 'var', name: `${pick(rng, ['a', 'b', 'c'])}_${typeName(t)}`, type: t };
 }
 
-/** The x86 rules' left sides, each once (AVX2 and AVX-512 share most of theirs). */
-const X86_SHAPES: readonly FExpr[] = [
-  ...new Map(LOWERING_RULES.filter((r) => r.target !== 'neon').map((r) => [r.lhs, parseLeft(r).lhs])).values(),
-];
+const X86_RULES = LOWERING_RULES.filter((r) => r.target !== 'neon');
 
-/** A small shift amount or a boundary value: what a rule's constant wildcard meets in practice. */
-const constantOf = (t: ScalarType, rng: Rng): bigint => (rng.below(2) === 0 ? BigInt(rng.below(t.bits)) : pick(rng, boundaryValues(t)));
+/** The x86 rules' left sides, each once (AVX2 and AVX-512 share most of theirs). */
+const X86_SHAPES: readonly FExpr[] = [...new Map(X86_RULES.map((r) => [r.lhs, parseLeft(r).lhs])).values()];
+
+/** The integers an expression mentions. */
+const constantsIn = (e: FExpr): bigint[] => (e.k === 'const' ? [e.value] : e.k === 'var' ? [] : e.k === 'cast' ? constantsIn(e.arg) : e.args.flatMap(constantsIn));
+
+/**
+ * Per left side, the constants its rules' preconditions compare with, each with its neighbours: a
+ * constant wildcard drawn there meets the edge where a precondition starts or stops holding, where
+ * instruction selection decides between a rule and the portable code ([FPIR-LOWER]).
+ */
+const PRE_EDGES: ReadonlyMap<FExpr, readonly bigint[]> = new Map(X86_SHAPES.map((shape) => {
+  const pres = X86_RULES.filter((r) => parseLeft(r).lhs === shape).flatMap((r) => (parseLeft(r).pre ? [parseLeft(r).pre!] : []));
+  return [shape, [...new Set(pres.flatMap(constantsIn).flatMap((k) => [k - 1n, k, k + 1n]))]];
+}));
+
+/**
+ * A small shift amount or a boundary value: what a rule's constant wildcard meets in practice; or,
+ * for a rule with a precondition, a value at its edges.
+ */
+function constantOf(t: ScalarType, rng: Rng, edges: readonly bigint[]): bigint {
+  const near = edges.filter((k) => inRange(k, t));
+  if (near.length > 0 && rng.below(3) === 0) return pick(rng, near);
+  return rng.below(2) === 0 ? BigInt(rng.below(t.bits)) : pick(rng, boundaryValues(t));
+}
 
 /** `p` with each wildcard replaced: an operand from `sub` (the same at each occurrence) or a constant. */
-function fillShape(p: FExpr, sub: (u: ScalarType) => FExpr, rng: Rng, bound = new Map<string, FExpr>()): FExpr {
+function fillShape(p: FExpr, sub: (u: ScalarType) => FExpr, rng: Rng, edges: readonly bigint[] = [], bound = new Map<string, FExpr>()): FExpr {
   switch (p.k) {
     case 'var': {
       let x = bound.get(baseName(p.name));
-      if (!x) bound.set(baseName(p.name), (x = isConstWildcard(p.name) ? { k: 'const', value: constantOf(p.type, rng), type: p.type } : sub(p.type)));
+      if (!x) bound.set(baseName(p.name), (x = isConstWildcard(p.name) ? { k: 'const', value: constantOf(p.type, rng, edges), type: p.type } : sub(p.type)));
       return x;
     }
     case 'const':
       return p;
     case 'cast':
-      return { ...p, arg: fillShape(p.arg, sub, rng, bound) };
+      return { ...p, arg: fillShape(p.arg, sub, rng, edges, bound) };
     default:
-      return { ...p, args: p.args.map((a) => fillShape(a, sub, rng, bound)) } as FExpr;
+      return { ...p, args: p.args.map((a) => fillShape(a, sub, rng, edges, bound)) } as FExpr;
   }
 }
 
@@ -52,7 +72,10 @@ export function randomFpir(t: ScalarType, depth: number, rng: Rng): FExpr {
   if (depth <= 0) return leaf(t, rng);
   const sub = (u: ScalarType) => randomFpir(u, depth - 1, rng);
   const shapes = X86_SHAPES.filter((p) => typeEq(p.type, t));
-  if (shapes.length > 0 && rng.below(2) === 0) return fillShape(pick(rng, shapes), sub, rng);
+  if (shapes.length > 0 && rng.below(2) === 0) {
+    const shape = pick(rng, shapes);
+    return fillShape(shape, sub, rng, PRE_EDGES.get(shape));
+  }
   const n = narrow(t);
   const w = widen(t);
   const choices: (() => FExpr)[] = [

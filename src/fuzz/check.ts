@@ -265,14 +265,50 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
   return s.found(out);
 }
 
-/** The same for a property whose check is asynchronous (the compiled backends). */
-export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}): Promise<Found | undefined> {
+/**
+ * The same for a property whose check is asynchronous (the compiled backends). `known` is the
+ * result of the case's first evaluation when a batch already computed it (batchResults): a passing
+ * or discarded case then costs no compile of its own.
+ */
+export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}, known?: CheckResult): Promise<Found | undefined> {
   const s = session(prop, env, index, seed, stats, shrink, onEvaluate);
+  let first = known;
   const out = await fc.check(fc.asyncProperty(prop.arbitrary(env), async (g) => {
     const made = s.before(g);
-    return made === undefined || s.after(g, made, made.ok ? await evaluateAsync(prop, made.c, env) : made.r);
+    const given = first;
+    first = undefined;
+    if (made === undefined) return true;
+    return s.after(g, made, !made.ok ? made.r : given ?? (await evaluateAsync(prop, made.c, env)));
   }), { seed, numRuns: 1 });
   const folded = s.foldCandidate(out);
   if (folded !== undefined) s.folded(folded, await evaluateAsync(prop, folded, env));
   return s.found(out);
+}
+
+/**
+ * The first evaluation of several checks of a property with `checkBatchAsync`, at once: check i's
+ * case is generated from `seeds[i]` at `envs[i]` exactly as runCheckAsync generates it. Only passes
+ * and discards are returned (undefined for the rest): a failure, or a case the batch could not
+ * take, is checked again alone, so that another case of the batch can never be what it fails on.
+ */
+export async function batchResults(prop: AnyProperty, envs: readonly FuzzEnv[], seeds: readonly number[]): Promise<(CheckResult | undefined)[]> {
+  const out: (CheckResult | undefined)[] = seeds.map(() => undefined);
+  if (!prop.checkBatchAsync || seeds.length === 0) return out;
+  const made: { i: number; c: unknown }[] = [];
+  seeds.forEach((seed, i) => {
+    const m = concretize(prop, generated(prop, envs[i]!, seed), envs[i]!);
+    if (m.ok) made.push({ i, c: m.c });
+  });
+  if (made.length === 0) return out;
+  let rs: CheckResult[];
+  try {
+    rs = await prop.checkBatchAsync(made.map((m) => m.c), envs[0]!);
+  } catch {
+    return out;
+  }
+  made.forEach((m, k) => {
+    const r = rs[k];
+    if (r !== undefined && r.status !== 'fail') out[m.i] = r;
+  });
+  return out;
 }

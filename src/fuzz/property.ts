@@ -61,6 +61,12 @@ export interface Property<G = unknown, C = unknown> {
   check(c: C, env: FuzzEnv): CheckResult;
   /** an asynchronous check (compiled backends); when present it is used instead of `check` */
   checkAsync?(c: C, env: FuzzEnv): Promise<CheckResult>;
+  /**
+   * Many cases checked together, one result per case in order: what `checkAsync` says of each, for
+   * a property whose cases each compile a program, so that one compile serves them all. A result
+   * may only be trusted when it passes or discards: a campaign checks a failing case again alone.
+   */
+  checkBatchAsync?(cs: readonly C[], env: FuzzEnv): Promise<CheckResult[]>;
   encode(c: C): CaseText;
   decode(t: CaseText, env: FuzzEnv): C;
   /** the minimized case's shape for de-duplication: constants and names abstracted */

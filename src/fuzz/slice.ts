@@ -1,9 +1,9 @@
 // The check loop one worker (or the main thread, when jobs run in-process) executes over its share
 // of the campaign's check indices. Shared by worker.ts and the in-process runner so both behave
 // identically.
-import { type Found, runCheck, runCheckAsync, shrinkBudgetOf } from './check.js';
+import { type Found, batchResults, runCheck, runCheckAsync, shrinkBudgetOf } from './check.js';
 import type { FuzzEnv } from './env.js';
-import type { AnyProperty } from './property.js';
+import type { AnyProperty, CheckResult } from './property.js';
 import { type Shard, checkSeed, globalIndex } from './seed.js';
 import { type Stats, bump, emptyStats } from './stats.js';
 import { type EngineClock, SLOW_ENGINE_MS, levelAt, posOf, sizedEnvs, timedEngine } from './size.js';
@@ -76,14 +76,14 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     checks = 0;
   };
   /** Runs one check: its size level, and whether the engine under test was slow in it. */
-  const one = async (prop: AnyProperty, index: number, level: number, at: Resume): Promise<number> => {
+  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult): Promise<number> => {
     const e = envAt(level);
     hooks.onStart?.(index, level, at);
     const onEval = () => hooks.onStart?.(index, level, at);
     const seed = checkSeed(spec.seed, index);
     const shrink = { ...shrinkBudgetOf(prop), ...(spec.end !== undefined ? { until: spec.end } : {}) };
     clock.ms = 0;
-    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval) : runCheck(prop, e, index, seed, delta, shrink, onEval);
+    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval, known) : runCheck(prop, e, index, seed, delta, shrink, onEval);
     hooks.onStart?.(-1, level);
     checks++;
     if (found) hooks.onFound(found);
@@ -102,11 +102,22 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     if (hooks.shouldStop()) break;
     const j = due.due(Date.now());
     if (j !== undefined) {
-      // A sliced check, on its own sequence of indices and its own capped size ramp.
+      // Sliced checks, on their own sequence of indices and their own capped size ramp; a property
+      // that checks batches runs `batch` of them on one compile, each still a check of its own.
       const s = slices[j]!;
       const t0 = Date.now();
-      await one(s.property, SLICED_FROM + globalIndex(spec.shard, spec.jobs, spec.job, sliceK), Math.min(s.maxLevel, levelAt(sliceK)), { k, sliceK: sliceK + 1, slice: j, pos });
-      sliceK++;
+      const ks = Array.from({ length: s.property.checkBatchAsync ? s.batch : 1 }, (_, m) => sliceK + m);
+      const indexOf = (m: number) => SLICED_FROM + globalIndex(spec.shard, spec.jobs, spec.job, m);
+      const levelOf = (m: number) => Math.min(s.maxLevel, levelAt(m));
+      const resume = (m: number): Resume => ({ k, sliceK: m + 1, slice: j, pos });
+      let known: (CheckResult | undefined)[] = [];
+      if (ks.length > 1) {
+        // A hang while the batch compiles is charged to its first check, as when it runs alone.
+        hooks.onStart?.(indexOf(sliceK), levelOf(sliceK), resume(sliceK));
+        known = await batchResults(s.property, ks.map((m) => envAt(levelOf(m))), ks.map((m) => checkSeed(spec.seed, indexOf(m))));
+      }
+      for (const [n, m] of ks.entries()) await one(s.property, indexOf(m), levelOf(m), resume(m), known[n]);
+      sliceK += ks.length;
       const ms = Date.now() - t0;
       due.spend(j, ms);
       bump(delta.constructs, `${SLICE_MS}${s.property.name}`, ms);

@@ -2,7 +2,12 @@
 // are skipped with the package to install when their tools are missing, and are numbered apart
 // from the other checks.
 import { describe, expect, it } from 'vitest';
-import { TIME_SLICES, availableSlices, sliceClock } from '../../src/fuzz/time-slice.js';
+import { SLICED_FROM, TIME_SLICES, availableSlices, sliceClock } from '../../src/fuzz/time-slice.js';
+import { batchResults, concretize, evaluateAsync, generated } from '../../src/fuzz/check.js';
+import { DEFAULT_CONFIG } from '../../src/fuzz/env.js';
+import { makeEnv } from '../../src/fuzz/make-env.js';
+import { checkSeed } from '../../src/fuzz/seed.js';
+import { sizedEnvs } from '../../src/fuzz/size.js';
 import { humanSummary } from '../../src/fuzz/report.js';
 import type { CampaignResult } from '../../src/fuzz/runner.js';
 
@@ -15,7 +20,7 @@ describe('time slices', () => {
   it('run the slice furthest below its share, and none before any time has passed', () => {
     const clock = sliceClock(TIME_SLICES, 0);
     expect(clock.due(0)).toBeUndefined();
-    // After 10 s: backend and fpir are owed 1 s each, halide 0.5 s; the first of the most owed runs.
+    // After 10 s: backend is owed 1.4 s, fpir 0.6 s, halide 0.5 s; the most owed runs.
     expect(clock.due(10_000)).toBe(0);
     clock.spend(0, 3000);
     expect(clock.due(10_000)).toBe(1);
@@ -40,4 +45,25 @@ describe('time slices', () => {
     } satisfies CampaignResult;
     expect(humanSummary(r, false)).toContain('time slices: backend 5.5 s (share 10%); halide skipped: python3-halide is missing (install python3-halide)');
   });
+});
+
+describe('batched slices', () => {
+  // One compile for several sliced checks must not change what any of them says: each case's result
+  // from the batch is the one its own check gives, and failures are left to be checked alone.
+  it.each(['backend', 'fpir'])('give each %s case the result its own check gives', async (name) => {
+    const slice = TIME_SLICES.find((s) => s.property.name === name)!;
+    if (slice.missing() !== undefined) return;
+    const env = await makeEnv(DEFAULT_CONFIG);
+    const envAt = sizedEnvs(env);
+    const levels = [1, 2, 3, 4].map((k) => Math.min(slice.maxLevel, k));
+    const seeds = levels.map((_, k) => checkSeed(1, SLICED_FROM + k));
+    const batch = await batchResults(slice.property, levels.map((l) => envAt(l)), seeds);
+    expect(batch.filter((r) => r !== undefined).length).toBeGreaterThan(0);
+    for (const [k, r] of batch.entries()) {
+      const c = concretize(slice.property, generated(slice.property, envAt(levels[k]!), seeds[k]!), envAt(levels[k]!));
+      const alone = c.ok ? await evaluateAsync(slice.property, c.c, envAt(levels[k]!)) : c.r;
+      if (r === undefined) expect(alone.status).not.toBe('pass');
+      else expect(r.status).toBe(alone.status);
+    }
+  }, 120_000);
 });

@@ -68,4 +68,17 @@ describe('wrong-programs property', () => {
     expect(wrongPrograms.encode(chain).target).toContain('!max(3, select(g[2], 4, 5))');
     expect(wrongPrograms.check(chain, env)).toEqual({ status: 'pass' });
   });
+
+  it('checks a batch of programs in one check, each judged as when alone, and replays it', async () => {
+    const env = await makeEnv(DEFAULT_CONFIG);
+    const batch = wrongPrograms.concretize({ ...base, wrong: 'oob-write', more: [{ ...base, wrong: 'data-race', shift: true }, { ...base, wrong: 'unwritten-read', flow: [[12, 0]] }] }, env);
+    expect(batch.more).toHaveLength(2);
+    expect(wrongPrograms.check(batch, env)).toEqual({ status: 'pass' });
+    const again = wrongPrograms.decode(wrongPrograms.encode(batch), env);
+    expect(again.more?.map((m) => m.wrong)).toEqual(['data-race', 'unwritten-read']);
+    expect(wrongPrograms.check(again, env)).toEqual({ status: 'pass' });
+    // A later program that does not go wrong as labelled fails the whole check.
+    const bad = { ...batch, more: [batch.more![0]!, { ...batch.more![1]!, wrong: 'oob-read' as const }] };
+    expect(wrongPrograms.check(bad, env)).toMatchObject({ status: 'fail', verdict: 'oob-read-unreported' });
+  });
 });

@@ -23,6 +23,10 @@ export const PROFILES = {
   // The generic generator alone: its leaves carry the wide constants, and each backend check
   // compiles its case, so pipelines stay small.
   codegen: { favour: { vectorize: 4 }, gen: { wideConstants: true, maxInnerLen: 20, farWindows: false, app: { share: 0, maxFuncs: 1 } } },
+  // Integers at and beyond ±2^53 among the constants and the window minima, where values change
+  // representation (value.ts): what the evaluators and executors must agree on there, a default
+  // case (constants within ±40, windows near 0) never reaches.
+  extremes: { favour: PLACEMENTS, gen: { extremeConstants: true, extremeMins: true } },
 } as const satisfies Record<string, Profile>;
 
 export type ProfileName = keyof typeof PROFILES;

@@ -8,6 +8,7 @@ import type { FuzzEnv } from '../env.js';
 import { type InputB, arbInputB, decodeInput } from '../gen/pipeline.js';
 import { type AlgorithmB, arbAlgorithmB, decodeAlgorithm } from '../gen/algorithm.js';
 import type { CaseText } from '../property.js';
+import { PROFILES } from '../gen/profile.js';
 import { abstractInts, inputOf, inputText, programOf, programText } from './text.js';
 
 export interface AlgGen {
@@ -25,6 +26,21 @@ const cache = new WeakMap<FuzzEnv, fc.Arbitrary<AlgGen>>();
 export function arbAlgGen(env: FuzzEnv): fc.Arbitrary<AlgGen> {
   let a = cache.get(env);
   if (!a) cache.set(env, (a = fc.record({ p: arbAlgorithmB(env.gen), z: arbInputB() })));
+  return a;
+}
+
+const withExtremes = new WeakMap<FuzzEnv, fc.Arbitrary<AlgGen>>();
+
+/**
+ * Three cases in four as arbAlgGen draws them, one from the `extremes` profile (gen/profile.ts):
+ * constants and window minima at and beyond ±2^53, where values change representation.
+ */
+export function arbAlgGenWithExtremes(env: FuzzEnv): fc.Arbitrary<AlgGen> {
+  let a = withExtremes.get(env);
+  if (!a) {
+    const o = { ...env.gen, ...PROFILES.extremes.gen };
+    withExtremes.set(env, (a = fc.oneof({ weight: 3, arbitrary: arbAlgGen(env) }, { weight: 1, arbitrary: fc.record({ p: arbAlgorithmB(o), z: arbInputB(o) }) })));
+  }
   return a;
 }
 

@@ -6,13 +6,15 @@
 // the instruction set its vector code is compiled for, so that campaigns cover the 8- and the
 // 4-lane code even on a machine whose dispatcher would always pick the widest.
 import fc from 'fast-check';
-import { type Isa, LANES, checkBackend, runnableIsa, vectorPlan, verdictsToCheck } from '../../codegen/index.js';
+import { type BatchItem, type Isa, LANES, runnableIsa, vectorPlan, verdictsToCheck } from '../../codegen/index.js';
+import { validateBatch } from '../../codegen/validate.js';
 import { constValue } from '../../schedule/loops.js';
 import { loopsOf } from '../../target-semantics/walk.js';
 import { bump } from '../stats.js';
 import { complete } from '../../pipeline.js';
 import { type VectorB, applyVectorTemplate, arbVectorB } from '../gen/vector-template.js';
-import type { Property } from '../property.js';
+import type { CheckResult, Property } from '../property.js';
+import type { FuzzEnv } from '../env.js';
 import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, observeSched, schedCase, schedShape } from './sched-case.js';
 
 const ISAS: readonly Isa[] = ['avx512', 'avx2', 'generic'];
@@ -27,6 +29,38 @@ interface BackendCase extends SchedCase {
   readonly isa: Isa;
 }
 
+/**
+ * The cases' verdicts from one compile: each case's program completed, all of them emitted into one
+ * translation unit (for the SIMD backend, each for its own instruction set) and run on its input.
+ * One compile at a time: a campaign already runs a worker per core.
+ */
+async function checkCases(cs: readonly BackendCase[], env: FuzzEnv): Promise<CheckResult[]> {
+  const backend = env.config.backend ?? 'c';
+  const out: CheckResult[] = cs.map(() => ({ status: 'discard', why: 'directive error' }));
+  const items: { k: number; item: BatchItem }[] = [];
+  cs.forEach((c, k) => {
+    if (c.trouble) return;
+    try {
+      items.push({ k, item: { t: complete(finalProgram(c), env.engine), inputs: [c.input], ...(backend === 'simd' ? { emit: { simd: runnableIsa(c.isa) } } : {}) } });
+    } catch (e) {
+      // Alone, the exception is the check's verdict (a crash); in a batch, the case is checked again alone.
+      if (cs.length === 1) throw e;
+      out[k] = { status: 'fail', verdict: 'crash', expected: 'no exception', actual: String(e) };
+    }
+  });
+  if (items.length === 0) return out;
+  const vss = await validateBatch(items.map((x) => x.item), {
+    backend,
+    ...(env.codegenFaults ? { faults: env.codegenFaults } : {}),
+    maxSteps: env.config.maxSteps,
+    jobs: 1,
+  });
+  items.forEach((x, n) => {
+    out[x.k] = verdictsToCheck(vss[n]!);
+  });
+  return out;
+}
+
 export const backend: Property<BackendGen, BackendCase> = {
   name: 'backend',
   summary: 'the compiled backend (--backend c|simd) agrees with the reference executor on scheduled, completed programs',
@@ -34,17 +68,11 @@ export const backend: Property<BackendGen, BackendCase> = {
   concretize: (b, env) => ({ ...schedCase(b.g, env, b.v ? (t, apply) => applyVectorTemplate(t, b.v!, apply) : undefined), isa: b.isa }),
   check: () => ({ status: 'discard', why: 'the backend property runs asynchronously' }),
   async checkAsync(c, env) {
-    if (c.trouble) return { status: 'discard', why: 'directive error' };
-    const t = complete(finalProgram(c), env.engine);
-    const backend = env.config.backend ?? 'c';
-    const vs = await checkBackend(t, undefined, [c.input], {
-      backend,
-      ...(backend === 'simd' ? { simd: runnableIsa(c.isa) } : {}),
-      ...(env.codegenFaults ? { faults: env.codegenFaults } : {}),
-      maxSteps: env.config.maxSteps,
-    });
-    return verdictsToCheck(vs);
+    return (await checkCases([c], env))[0]!;
   },
+  // One binary for the whole batch (spec/codegen.md, [C-BATCH]): the compiler's start, the runtime
+  // and the link are paid once.
+  checkBatchAsync: checkCases,
   encode: (c) => ({ ...encodeSched(c), extra: { isa: c.isa } }),
   // A reproducer without an instruction set compiles for the widest, as the run-time dispatcher would.
   decode: (t, env) => ({ ...decodeSched(t, env), isa: ISAS.find((i) => i === t.extra?.isa) ?? 'avx512' }),

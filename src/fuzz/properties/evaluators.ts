@@ -4,7 +4,8 @@
 import { realizeSpec } from '../../alg-semantics/spec-eval.js';
 import { showValue } from '../../expr/value.js';
 import { PASS, type Property } from '../property.js';
-import { type AlgCase, type AlgGen, algCase, algShape, arbAlgGen, decodeAlg, encodeAlg, realizeFast } from './alg-case.js';
+import fc from 'fast-check';
+import { type AlgCase, type AlgGen, algCase, algShape, arbAlgGenWithExtremes, decodeAlg, encodeAlg, realizeFast } from './alg-case.js';
 import { observePipeline } from '../gen/observe.js';
 import { runMachine } from '../../target-semantics/machine.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
@@ -19,7 +20,8 @@ export const SPEC_BUDGET = 20_000;
 export const evaluatorsAlg: Property<AlgGen, AlgCase> = {
   name: 'evaluators-alg',
   summary: 'the spec evaluator (fig. 2.6, rule by rule) and the fast evaluator realize the same values',
-  arbitrary: arbAlgGen,
+  // One case in four at the representation edges (±2^53): both evaluators must cross them alike.
+  arbitrary: arbAlgGenWithExtremes,
   concretize: algCase,
   check(c, env) {
     const spec = realizeSpec(c.pipeline, c.input, SPEC_BUDGET);
@@ -53,7 +55,8 @@ const same = (a: Outcome, b: Outcome): boolean => canonical(a) === canonical(b);
 export const evaluatorsTgt: Property<SchedGen, SchedCase> = {
   name: 'evaluators-tgt',
   summary: 'the small-step machine (fig. 2.8) and the fast executor return the same outcome (values, stuck state, steps) on scheduled, completed programs',
-  arbitrary: (env) => arbSchedGen(env),
+  // One case in four at the representation edges (±2^53): both executors must cross them alike.
+  arbitrary: (env) => fc.oneof({ weight: 3, arbitrary: arbSchedGen(env) }, { weight: 1, arbitrary: arbSchedGen(env, 'extremes') }),
   concretize: schedCase,
   check(c, env) {
     if (c.trouble) return { status: 'discard', why: 'directive error' };

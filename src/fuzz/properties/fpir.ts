@@ -13,7 +13,8 @@ import { printFpir } from '../../fpir/print.js';
 import { selectInstructions, summarize } from '../../fpir/select.js';
 import { seededRng } from '../../rng.js';
 import { bump } from '../stats.js';
-import type { Property } from '../property.js';
+import type { CheckResult, Property } from '../property.js';
+import type { FuzzEnv } from '../env.js';
 
 type X86 = 'avx2' | 'avx512';
 
@@ -40,6 +41,28 @@ const SEP = ' ; ';
 
 type Blueprint = { seed: number; depth: number; target: X86 } | null;
 
+/** Each case's verdict, all their expressions compiled into one program and run on this CPU. */
+async function checkCases(cs: readonly FpirCase[], env: FuzzEnv): Promise<CheckResult[]> {
+  if (!hostIsas().has('avx2')) return cs.map(() => ({ status: 'discard', why: 'this CPU runs neither AVX2 nor AVX-512' }));
+  const runs = cs.map((c) => c.items.map((it, j) => {
+    const e = parseFpir(it.expr, `case, expression ${j + 1}`);
+    const target: X86 = hostIsas().has(it.target) ? it.target : 'avx2';
+    const sel = selectInstructions(e, target, plantedRules(env.fpirFault));
+    return { expr: e, sel, target, env: randomLanes(varsOf(e), (target === 'avx2' ? 32 : 64) * VECTORS, seededRng(it.seed + 1)) };
+  }));
+  const all = runs.flat().length === 0 ? [] : await runSelectedAll(runs.flat(), env.fpirFault?.truncatingHalving ? { faults: { truncatingHalving: true } } : {});
+  let at = 0;
+  return cs.map((c, n): CheckResult => {
+    const rs = all.slice(at, (at += runs[n]!.length));
+    if (c.items.length === 0) return { status: 'discard', why: 'no expression' };
+    const j = rs.findIndex((r) => r.status !== 'agree');
+    if (j < 0) return { status: 'pass' };
+    const r = rs[j]!;
+    if (r.status === 'failed') return { status: 'fail', verdict: 'crash', expected: 'a compiled run', actual: r.detail ?? '' };
+    return { status: 'fail', verdict: 'wrong-value', expected: `the FPIR interpreter's lanes for ${c.items[j]!.expr} (${summarize(runs[n]![j]!.sel).rules.join(', ') || 'portable'})`, actual: r.detail ?? '' };
+  });
+}
+
 export const fpir: Property<Blueprint[], FpirCase> = {
   name: 'fpir',
   summary: 'selected intrinsics and portable lanes for random FPIR expressions agree with the FPIR interpreter on this CPU',
@@ -58,21 +81,10 @@ export const fpir: Property<Blueprint[], FpirCase> = {
   }),
   check: () => ({ status: 'discard', why: 'the fpir property runs asynchronously' }),
   async checkAsync(c, env) {
-    if (!hostIsas().has('avx2')) return { status: 'discard', why: 'this CPU runs neither AVX2 nor AVX-512' };
-    if (c.items.length === 0) return { status: 'discard', why: 'no expression' };
-    const runs = c.items.map((it, j) => {
-      const e = parseFpir(it.expr, `case, expression ${j + 1}`);
-      const target: X86 = hostIsas().has(it.target) ? it.target : 'avx2';
-      const sel = selectInstructions(e, target, plantedRules(env.fpirFault));
-      return { expr: e, sel, target, env: randomLanes(varsOf(e), (target === 'avx2' ? 32 : 64) * VECTORS, seededRng(it.seed + 1)) };
-    });
-    const rs = await runSelectedAll(runs, env.fpirFault?.truncatingHalving ? { faults: { truncatingHalving: true } } : {});
-    const j = rs.findIndex((r) => r.status !== 'agree');
-    if (j < 0) return { status: 'pass' };
-    const r = rs[j]!;
-    if (r.status === 'failed') return { status: 'fail', verdict: 'crash', expected: 'a compiled run', actual: r.detail ?? '' };
-    return { status: 'fail', verdict: 'wrong-value', expected: `the FPIR interpreter's lanes for ${c.items[j]!.expr} (${summarize(runs[j]!.sel).rules.join(', ') || 'portable'})`, actual: r.detail ?? '' };
+    return (await checkCases([c], env))[0]!;
   },
+  // Several cases' expressions in one program: one compile for the batch.
+  checkBatchAsync: checkCases,
   encode: (c) => ({ extra: { expr: c.items.map((it) => it.expr).join(SEP), target: c.items.map((it) => it.target).join(' '), seed: c.items.map((it) => it.seed).join(' ') } }),
   decode: (t) => {
     const exprs = (t.extra?.expr ?? '').split(SEP.trim()).map((s) => s.trim());
