@@ -42,7 +42,12 @@ export interface DirectiveVerdict {
   readonly seed: number;
   readonly checks: number;
   readonly elapsed_s: number;
-  readonly counterexample?: { readonly property: string; readonly verdict: string; readonly check: number; readonly reproducer: string; readonly expected: string; readonly actual: string; readonly schedule: string; readonly program: string };
+  readonly counterexample?: {
+    readonly property: string; readonly verdict: string; readonly check: number; readonly reproducer: string;
+    /** seconds to the first failing evaluation, and to the shrunk reproducer */
+    readonly detected_s: number; readonly reported_s: number;
+    readonly expected: string; readonly actual: string; readonly schedule: string; readonly program: string;
+  };
   /** failures not pinned on the directive (bugs elsewhere), listed but not blamed on it */
   readonly other_failures: number;
   /** checks whose schedule applied the directive, and those of them that compared values or failed */
@@ -111,7 +116,7 @@ export async function checkDirective(o: CheckDirectiveOptions, io: IO): Promise<
       ...(blamed && entry
         ? {
             counterexample: {
-              property: blamed.property, verdict: blamed.failure.verdict, check: blamed.index, reproducer: entry.reproducer,
+              property: blamed.property, verdict: blamed.failure.verdict, check: blamed.index, reproducer: entry.reproducer, detected_s: entry.detected_s, reported_s: entry.reported_s,
               expected: blamed.failure.expected, actual: blamed.failure.actual, schedule: blamed.text.schedule ?? '', program: blamed.text.program ?? '',
             },
           }
@@ -153,7 +158,7 @@ export function showDirectiveVerdict(v: DirectiveVerdict): string {
   }
   const c = v.counterexample;
   return [
-    `directive ${v.directive}: counterexample after ${v.checks} checks (${v.elapsed_s} s, seed ${v.seed}, check ${c.check}); ${use}`,
+    `directive ${v.directive}: counterexample found after ${c.detected_s} s at check ${c.check} (shrunk by ${c.reported_s} s; ${v.checks} checks in ${v.elapsed_s} s, seed ${v.seed}); ${use}`,
     ...(v.blamed_by === 'removal' ? [`blamed on ${v.directive}: the failure shows after another directive but disappears once the calls of ${v.directive} are removed`] : []),
     `property: ${c.property} — ${c.verdict}`,
     'program:', c.program.trimEnd(),

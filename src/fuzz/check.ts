@@ -22,6 +22,8 @@ export interface Found {
   readonly failure: Failure;
   readonly text: CaseText;
   readonly shrinks: number;
+  /** when the check's first evaluation failed (ms since the epoch), before any shrinking */
+  readonly failedAt?: number;
   /** shrinking stopped at its time limit, so the shrunk case depends on the machine's speed */
   readonly shrinkTimedOut?: boolean;
 }
@@ -170,6 +172,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
   let evaluations = 0;
   let deadline = Infinity;
   let timedOut = false;
+  let failedAt: number | undefined;
   let last: { made: boolean; c: unknown; failure: Failure } | undefined;
   return {
     /** the concrete case to evaluate, or undefined when the shrink budget is spent (counts as passing) */
@@ -186,6 +189,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
     after(g: unknown, made: ReturnType<typeof concretize>, r: CheckResult): boolean {
       if (first) {
         first = false;
+        if (r.status === 'fail') failedAt = Date.now();
         deadline = Math.min(Date.now() + shrink.ms, shrink.until ?? Infinity);
         counts.checks++;
         if (made.ok) prop.observe?.(made.c, stats);
@@ -244,6 +248,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
         failure,
         text,
         shrinks: out.numShrinks,
+        ...(failedAt !== undefined ? { failedAt } : {}),
         ...(timedOut ? { shrinkTimedOut: true } : {}),
       };
     },

@@ -53,7 +53,7 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
   else {
     lines.push(`${r.failures.length} distinct failure${r.failures.length === 1 ? '' : 's'}:`);
     for (const f of r.failures) {
-      lines.push(`  ${f.property}: ${f.verdict}${f.culprit ? ` (${f.culprit.startsWith(ENGINE_CULPRIT) ? `engine ${f.culprit.slice(ENGINE_CULPRIT.length)}` : `directive ${f.culprit}`})` : ''}, check ${f.check}, after ${f.detected_s} s → ${f.reproducer}`);
+      lines.push(`  ${f.property}: ${f.verdict}${f.culprit ? ` (${f.culprit.startsWith(ENGINE_CULPRIT) ? `engine ${f.culprit.slice(ENGINE_CULPRIT.length)}` : `directive ${f.culprit}`})` : ''}, check ${f.check}, found after ${f.detected_s} s, shrunk by ${f.reported_s} s → ${f.reproducer}`);
     }
     const k = r.shrinking;
     if (k) lines.push(`shrunk to a median of ${k.median_funcs} func${k.median_funcs === 1 ? '' : 's'} and ${k.median_directives} directive${k.median_directives === 1 ? '' : 's'}${k.stopped_by_time ? ` (${k.stopped_by_time} shrink${k.stopped_by_time === 1 ? '' : 's'} stopped by the clock)` : ''}${k.reserve_s ? `; the last ${k.reserve_s} s of --time were kept for shrinking` : ''}`);

@@ -59,7 +59,10 @@ export interface FailureEntry extends CaseSize {
   readonly check: number;
   readonly culprit?: string;
   readonly reproducer: string;
+  /** seconds from the campaign's start to the first failing evaluation of the check */
   readonly detected_s: number;
+  /** … and to its reproducer, shrunk and written */
+  readonly reported_s: number;
 }
 
 export interface Snapshot {
@@ -145,9 +148,11 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
     if (old && old.entry.check <= f.index) return;
     const repro = reproducerOf(f, o.seed, o.config);
     const path = writeReproducer(o.out, repro);
-    const detected_s = old ? old.entry.detected_s : (Date.now() - t0) / 1000;
+    const now = Date.now();
+    const detected_s = old ? old.entry.detected_s : round(((f.failedAt ?? now) - t0) / 1000);
+    const reported_s = old ? old.entry.reported_s : round((now - t0) / 1000);
     failures.set(f.key, {
-      entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s, ...sizeOf(f) },
+      entry: { property: f.property, verdict: f.failure.verdict, key: f.key, check: f.index, ...(f.culprit !== undefined ? { culprit: f.culprit } : {}), reproducer: path, detected_s, reported_s, ...sizeOf(f) },
       repro,
     });
   };
@@ -279,8 +284,10 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       // run plug-in code (a directive's generate and apply) on the main thread, where a plug-in that
       // hangs would hang the campaign.
       const blueprint = (g: unknown): string => JSON.stringify(g, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+      // The watchdog's verdict is the detection; shrinking the stuck case comes after it.
+      const failedAt = Date.now();
       const found = (text: Found['text'], shrinks: number, shrinkTimedOut: boolean): Found => ({
-        property: prop.name, index, checkSeed: seed, key, ...(culprit !== undefined ? { culprit } : {}), text, shrinks, ...(shrinkTimedOut ? { shrinkTimedOut } : {}), failure: { status: 'fail', ...how },
+        property: prop.name, index, checkSeed: seed, key, ...(culprit !== undefined ? { culprit } : {}), text, shrinks, failedAt, ...(shrinkTimedOut ? { shrinkTimedOut } : {}), failure: { status: 'fail', ...how },
       });
       const extra = { size_level: String(level), note: `the case ended its worker (${how.verdict}); it was shrunk with each try in a worker of its own (re-running it may end its worker again)` };
       let original: string;

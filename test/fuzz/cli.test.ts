@@ -81,7 +81,7 @@ describe('refsem check-directive', () => {
     const out = scratch();
     const r = await runCli(['check-directive', UNSOUND, '--runs', '400', '--seed', '1', '--out', out]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/directive parallel-any: counterexample after \d+ checks/);
+    expect(r.stdout).toMatch(/directive parallel-any: counterexample found after [\d.]+ s at check \d+ \(shrunk by [\d.]+ s; \d+ checks in/);
     expect(r.stdout).toMatch(/parallel-any /);
     const file = /reproducer: (\S+)/.exec(r.stdout)![1]!;
     const again = await runCli(['replay', file]);

@@ -49,7 +49,7 @@ describe('shrink summary', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);
     const e = (funcs: number, directives: number, stopped = false): FailureEntry => ({
-      property: 'p', verdict: 'v', key: `k${funcs}`, check: 0, reproducer: 'r', detected_s: 0, funcs, directives, ...(stopped ? { shrink_stopped_by_time: true } : {}),
+      property: 'p', verdict: 'v', key: `k${funcs}`, check: 0, reproducer: 'r', detected_s: 0, reported_s: 0, funcs, directives, ...(stopped ? { shrink_stopped_by_time: true } : {}),
     });
     expect(shrinkSummary([e(1, 2), e(3, 0, true), e(2, 5)], 6000)).toEqual({ reserve_s: 6, reproducers: 3, median_funcs: 2, median_directives: 2, stopped_by_time: 1 });
   });

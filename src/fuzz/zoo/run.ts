@@ -30,8 +30,10 @@ export interface ZooEntry {
   readonly fault: string;
   readonly history: string;
   readonly detected: boolean;
-  /** seconds until the first failure (or the whole campaign when undetected) */
+  /** seconds until the first failure's reproducer, shrunk (or the whole campaign when undetected) */
   readonly seconds: number;
+  /** seconds until that check's first failing evaluation, before shrinking */
+  readonly failed_s?: number;
   readonly checks: number;
   readonly property?: string;
   readonly verdict?: string;
@@ -104,6 +106,7 @@ export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
     history: f.history,
     detected: first !== undefined,
     seconds: first?.at ?? r.elapsed_s,
+    ...(first?.found.failedAt !== undefined ? { failed_s: Math.round(first.found.failedAt - t0) / 1000 } : {}),
     checks: r.runs,
     ...(first ? { property: first.found.property, verdict: first.found.failure.verdict, check: first.found.index } : {}),
     ...(hit ? { reproducer: hit.reproducer, ...(hit.funcs !== undefined ? { funcs: hit.funcs, directives: hit.directives ?? 0 } : {}) } : {}),
