@@ -1,7 +1,8 @@
-// `npm run mutants [-- ID… --time=SECONDS --seed=S --jobs=J --tests --no-campaign]`: plants each
+// `npm run mutants [-- ID… --time=SECONDS --seed=S --jobs=J --no-tests --no-campaign]`: plants each
 // mutant of list.ts in a scratch copy of the build and runs the default campaign (60 s, two jobs,
-// seed 1) against it and, with --tests, the tests of the mutated module's folder; prints a line per
-// mutant on stderr and the JSON summary on stdout, with the kill rate of each beside the other.
+// seed 1) against it and the tests of the mutated module's folder; prints a line per mutant on
+// stderr and the JSON summary on stdout, with the kill rate of each beside the other. The tests
+// cost seconds per mutant against the campaign's minute, so both run unless one is turned off.
 import { type MutantResult, runMutant, selectMutants } from './run.js';
 
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -9,7 +10,7 @@ const ids = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const time = flag('time') ?? '60';
 const campaign = ['--time', `${time}s`, '--seed', flag('seed') ?? '1', '--jobs', flag('jobs') ?? '2'];
 const withCampaign = !process.argv.includes('--no-campaign');
-const withTests = process.argv.includes('--tests');
+const withTests = !process.argv.includes('--no-tests');
 
 let chosen: ReturnType<typeof selectMutants>;
 try {
@@ -58,5 +59,5 @@ const summary = {
 };
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 // The tests' figure is always named beside the campaign's: when not measured, the line says how to get it.
-const line = [withCampaign ? `campaign killed ${summary.killed}/${summary.of} (${summary.killed_by_timeout!.length} by a timeout)` : '', withTests ? `tests killed ${summary.tests!.killed}/${summary.tests!.of}` : 'tests not run (--tests runs each mutated folder\'s tests: minutes per mutant)'].filter(Boolean).join(', ');
+const line = [withCampaign ? `campaign killed ${summary.killed}/${summary.of} (${summary.killed_by_timeout!.length} by a timeout)` : '', withTests ? `tests killed ${summary.tests!.killed}/${summary.tests!.of}` : 'tests not run (--no-tests)'].filter(Boolean).join(', ');
 process.stderr.write(`mutants: ${line}\n`);
