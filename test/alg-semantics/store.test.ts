@@ -46,3 +46,17 @@ describe.each([1, 2, 3])('memo tables in %i dimensions', (n) => {
     }), { numRuns: 200, seed: 10 + n });
   });
 });
+
+describe('far points', () => {
+  // Points outside the dense box are keyed by text: coordinates whose digits concatenate alike,
+  // (1000001, 23) and (10000012, 3), are still two points.
+  it('keeps two far points apart whose coordinates run together', () => {
+    expect(pointKey([1000001, 23])).not.toBe(pointKey([10000012, 3]));
+    for (const t of [new ValueTable(), new PointTable<Value>()]) {
+      t.set([0, 0], 1);
+      t.set([1000001, 23], 5);
+      t.set([10000012, 3], 7);
+      expect([t.get([0, 0]), t.get([1000001, 23]), t.get([10000012, 3])]).toEqual([1, 5, 7]);
+    }
+  });
+});

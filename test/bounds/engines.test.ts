@@ -110,6 +110,25 @@ describe('β1', () => {
     expect(windows(t, BUILTIN_ENGINES.beta0!, 0, 6)['?cpu g.x']).toBe('[0, 5) [4, 9)');
     expect(windows(t, beta1, 0, 6)['?cpu g.x']).toBe('[0, 5) [4, 7)');
   });
+  it('[BETA1-GUARD] a guard whose bound is a range cuts at the upper end of that range', () => {
+    // i < l(j) with l's values in [0, 2] ([BETA1-RANGE]): i ≤ 1 on every iteration that reads g,
+    // not i ≤ −1, the lower end of the bound l(j) − 1.
+    const t = lower(alg('pipeline o() { func l(x) = x % 3; func g(x) = x; func o(x) { 0; rdom(i = (0, 4), j = (0, 4)) in (j) <- o(j) + g(i) if i < l(j); } }'));
+    expect(windows(t, BUILTIN_ENGINES.beta0!, 0, 4)['?cpu g.x']).toBe('[0, 4)');
+    expect(windows(t, beta1, 0, 4)['?cpu g.x']).toBe('[0, 2)');
+  });
+  it('[BETA0-FORALL] a loop whose extent is a range runs up to the upper end of that range', () => {
+    // j runs over [0, h(f.x)] with h's values in [0, 2] ([BETA1-RANGE]): g is read on [0, 3).
+    const t = parseTgt(`pipeline f(; x in (x.min, x.len)): {
+  allocate h(x in (?mem.min(h.x), ?mem.len(h.x)));
+  allocate g(x in (?mem.min(g.x), ?mem.len(g.x)));
+  allocate f(x in (?mem.min(f.x), ?mem.len(f.x)));
+  label h: for h.x in (?cpu.min(h.x), ?cpu.len(h.x)) do h[h.x] <- h.x % 3;
+  label g: for g.x in (?cpu.min(g.x), ?cpu.len(g.x)) do g[g.x] <- g.x;
+  label f: for f.x in (?cpu.min(f.x), ?cpu.len(f.x)) do for j in (0, h[f.x] + 1) do f[f.x] <- g[j]
+}`, 'extent-range.tgt');
+    expect(windows(t, beta1, 2, 3)['?cpu g.x']).toBe('[0, 3)');
+  });
   it('[BETA1-SIMPLIFY] cancels correlated terms', () => {
     const t = lower(alg('pipeline o() { func g(x) = x; func o(x) = g((x + 1) - x); }'));
     expect(windows(t, BUILTIN_ENGINES.beta0!, 0, 4)['?cpu g.x']).toBe('[-2, 5)');

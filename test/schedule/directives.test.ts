@@ -248,6 +248,9 @@ describe('traverse, vectorize, unroll', () => {
     const ctx = { reject: (rule: string, message: string) => { throw new Error(`[${rule}] ${message}`); } } as unknown as DirectiveCtx;
     expect(() => requireDisjointParallel(before, after, ctx)).toThrow(/\[TRAVERSE-DISJOINT\] distinct iterations of parallel loop f\.s1\.xo .*tail shift/);
     expect(() => requireDisjointParallel(before, before, ctx)).not.toThrow();
+    // The traverse directive itself makes the check: the same loop made parallel by a schedule is refused.
+    expectRejection(() => scheduled(src, 'traverse f.s1.xo parallel'), 'TRAVERSE-DISJOINT', ['f.s1.xo', 'tail shift', 'hint: split with tail guard, or run f.s1.xo serially']);
+    expect(loopsOf(scheduled(src, 'traverse f.s1.xi parallel')).find((l) => l.stmt.var === 'f.s1.xi')?.stmt.trav).toBe('parallel');
   });
   describe('[TRAVERSE-DISJOINT] a round tail under a split overlaps once a parallel loop is moved outside the split', () => {
     // A round tail splitting the inner loop of an earlier split overshoots into the next outer

@@ -6,7 +6,7 @@ import { arbTgtInput, arbTgtProgram } from '../../src/fuzz/arbitraries/tgt.js';
 import { compileTgt, execTgt } from '../../src/target-semantics/exec.js';
 import { runMachine } from '../../src/target-semantics/machine.js';
 import type { Outcome } from '../../src/target-semantics/outcome.js';
-import { type Int, int } from '../../src/expr/value.js';
+import { E_MEM, type Int, int } from '../../src/expr/value.js';
 import { example, input, tgt } from './support.js';
 
 const kindOf = (o: Outcome) => (o.kind === 'done' ? 'done' : o.stuck.kind);
@@ -70,5 +70,25 @@ describe('generated functions shared between programs', () => {
     const first = (c: typeof a) => { const o = c.run(z); return o.kind === 'done' ? o.output.data[0] : undefined; };
     expect(first(a)).toEqual(int(2n ** 60n - 1n));
     expect(first(b)).toEqual(int(2n ** 61n + 6n));
+  });
+});
+
+describe('sums and errors the fast executor computes on its own paths', () => {
+  const z = input([[0, 4]]);
+  const run = (body: string, extra = '') => {
+    const p = tgt(`pipeline f(; x in (x.min, x.len)): { ${extra}allocate f(x in (x.min, x.len)); for i in (x.min, x.len) do f[i] <- ${body} }`);
+    const o = execTgt(p, z, { seed: 1 });
+    expect(o).toEqual(runMachine(p, z, { seed: 1 }));
+    return o.kind === 'done' ? o.output.data : o;
+  };
+
+  it('a sum of two safe integers past 2^53 stays exact', () => {
+    const safe = 2n ** 53n - 1n;
+    expect(run(`i + ${safe}`)).toEqual([0n, 1n, 2n, 3n].map((d) => int(safe + d)));
+  });
+
+  it('the negation of an error value is that error value (def. 2.6)', () => {
+    // g is allocated but never written: every read of it is ε_mem.
+    expect(run('!(g[i])', 'allocate g(x in (x.min, x.len)); ')).toEqual([E_MEM, E_MEM, E_MEM, E_MEM]);
   });
 });
