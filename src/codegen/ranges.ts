@@ -6,6 +6,7 @@ import { type Expr, exprEquals, listEquals, walkExpr } from '../expr/ast.js';
 import { type Interval, TOP, evalInterval, hull, iAdd, iMul, point } from '../expr/interval.js';
 import { C, constOf, maxE, mulE } from '../expr/symbolic.js';
 import type { Stmt, TgtProgram } from '../target-semantics/ast.js';
+import { visitStmts } from '../target-semantics/walk.js';
 
 export type FuncRanges = ReadonlyMap<string, Interval>;
 
@@ -16,12 +17,40 @@ function loopInterval(min: Expr, len: Expr, env: (e: Expr) => Interval): Interva
   return { lo, hi };
 }
 
-function evalIn(e: Expr, vars: ReadonlyMap<string, Interval>, funcs: FuncRanges): Interval {
-  return evalInterval(e, {
-    variable: (name) => vars.get(name) ?? point({ k: 'var', name }),
-    hole: () => TOP,
-    access: (a) => funcs.get(a.func) ?? TOP,
-  });
+function evalIn(e: Expr, vars: ReadonlyMap<string, Interval>, funcs: FuncRanges, memo?: Map<Expr, Interval>): Interval {
+  return evalInterval(
+    e,
+    {
+      variable: (name) => vars.get(name) ?? point({ k: 'var', name }),
+      hole: () => TOP,
+      access: (a) => funcs.get(a.func) ?? TOP,
+    },
+    memo,
+  );
+}
+
+/**
+ * Calls `f` on every distinct node (by identity) of `exprs` once, with its interval over `vars`,
+ * each node evaluated once: the ends of a node repeated in a tree are the same at every occurrence.
+ */
+function eachInterval(exprs: readonly Expr[], vars: ReadonlyMap<string, Interval>, funcs: FuncRanges, memo: Map<Expr, Interval>, seen: Set<Expr>, f: (e: Expr, i: () => Interval) => void): void {
+  const visit = (e: Expr): void => {
+    if (seen.has(e)) return;
+    seen.add(e);
+    f(e, () => evalIn(e, vars, funcs, memo));
+    if (e.k === 'access' || e.k === 'op') for (const a of e.args) visit(a);
+  };
+  for (const e of exprs) visit(e);
+}
+
+/** One memo and one set of visited nodes per scope's variable intervals (scopes share their map while nothing is bound). */
+function perScope(): (vars: ReadonlyMap<string, Interval>) => { memo: Map<Expr, Interval>; seen: Set<Expr> } {
+  const byVars = new Map<ReadonlyMap<string, Interval>, { memo: Map<Expr, Interval>; seen: Set<Expr> }>();
+  return (vars) => {
+    let m = byVars.get(vars);
+    if (m === undefined) byVars.set(vars, (m = { memo: new Map(), seen: new Set() }));
+    return m;
+  };
 }
 
 /** A let or loop around a statement; a loop with the interval of its extent where it starts. */
@@ -234,7 +263,7 @@ function sameRanges(a: FuncRanges, b: FuncRanges): boolean {
 
 /** The funcs some statement of `s` stores into. */
 function storedFuncs(s: Stmt, out = new Set<string>()): Set<string> {
-  walkScoped(s, new Map(), (x) => {
+  visitStmts(s, (x) => {
     if (x.k === 'store') out.add(x.func);
   });
   return out;
@@ -250,10 +279,12 @@ function walkScoped(
   funcs: FuncRanges,
   f: (s: Stmt, scope: Scope) => void,
   scope: Scope = { vars: new Map(), depth: 0, binders: [], allocated: new Map() },
+  memos = perScope(),
 ): void {
   f(s, scope);
-  const env = (e: Expr) => evalIn(e, scope.vars, funcs);
-  const walk = (b: Stmt, inner = scope) => walkScoped(b, funcs, f, inner);
+  // loop bounds and let values repeat their subterms (bounds inference builds extents from extents)
+  const env = (e: Expr) => evalIn(e, scope.vars, funcs, memos(scope.vars).memo);
+  const walk = (b: Stmt, inner = scope) => walkScoped(b, funcs, f, inner, memos);
   switch (s.k) {
     case 'seq': {
       let inner = scope;
@@ -335,17 +366,19 @@ export interface OverflowCandidate {
  */
 export function overflowCandidates(loop: Extract<Stmt, { k: 'for' }>, funcs: FuncRanges): Map<Expr, OverflowCandidate> {
   const out = new Map<Expr, OverflowCandidate>();
+  const scoped = perScope();
   walkScoped(loop.body, funcs, (s, { vars, depth }) => {
-    for (const e of ownExprs(s)) {
-      walkExpr(e, (sub) => {
-        const prev = out.get(sub);
-        if (!isCheckedOp(sub) || prev?.ends === null) return;
-        const i = evalIn(sub, vars, funcs);
-        const ends = i.lo === null || i.hi === null ? null : [...(prev?.ends ?? []), i.lo, i.hi];
-        out.set(sub, { depth: Math.max(depth, prev?.depth ?? 0), ends });
-      });
-    }
-  }, entryScope(loop, funcs));
+    const { memo, seen } = scoped(vars);
+    // A node met again in the same scope has the same ends, so only its first occurrence counts;
+    // its depth is the same too, since a different loop binds its variable in a new scope.
+    eachInterval(ownExprs(s), vars, funcs, memo, seen, (sub, interval) => {
+      const prev = out.get(sub);
+      if (!isCheckedOp(sub) || prev?.ends === null) return;
+      const i = interval();
+      const ends = i.lo === null || i.hi === null ? null : [...(prev?.ends ?? []), i.lo, i.hi];
+      out.set(sub, { depth: Math.max(depth, prev?.depth ?? 0), ends });
+    });
+  }, entryScope(loop, funcs), scoped);
   return out;
 }
 
@@ -367,12 +400,11 @@ export function laneEnds(
   for (const l of lets) vars.set(l.var, evalIn(l.value, vars, funcs));
   const ends: Expr[] = [];
   let bounded = true;
-  for (const e of exprs) {
-    walkExpr(e, (sub) => {
-      const i = evalIn(sub, vars, funcs);
-      if (i.lo === null || i.hi === null) bounded = false;
-      else ends.push(i.lo, i.hi);
-    });
-  }
+  // each distinct node once: a repeated node adds the same ends again
+  eachInterval(exprs, vars, funcs, new Map(), new Set(), (_, interval) => {
+    const i = interval();
+    if (i.lo === null || i.hi === null) bounded = false;
+    else ends.push(i.lo, i.hi);
+  });
   return bounded ? ends : undefined;
 }

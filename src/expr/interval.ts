@@ -176,8 +176,19 @@ function iSelect(c: Interval, t: Interval, f: Interval): Interval {
   return hull(t, f);
 }
 
-/** 𝓘(e, Γ): the interval rules, one per expression form. */
-export function evalInterval(e: Expr, env: IntervalEnv): Interval {
+/**
+ * 𝓘(e, Γ): the interval rules, one per expression form. `memo` (optional) holds the intervals of
+ * subexpressions already evaluated in the same Γ, by identity: a caller that asks for every
+ * subexpression of a tree then evaluates each node once instead of once per enclosing node.
+ */
+export function evalInterval(e: Expr, env: IntervalEnv, memo?: Map<Expr, Interval>): Interval {
+  if (memo === undefined || (e.k !== 'op' && e.k !== 'access')) return intervalOf(e, env, memo);
+  let i = memo.get(e);
+  if (i === undefined) memo.set(e, (i = intervalOf(e, env, memo)));
+  return i;
+}
+
+function intervalOf(e: Expr, env: IntervalEnv, memo: Map<Expr, Interval> | undefined): Interval {
   switch (e.k) {
     case 'const': // [I-CONST]
       return constOf(e) === undefined ? TOP : point(e);
@@ -186,9 +197,9 @@ export function evalInterval(e: Expr, env: IntervalEnv): Interval {
     case 'hole': // [I-HOLE]
       return env.hole(e.hole);
     case 'access':
-      return env.access(e, e.args.map((a) => evalInterval(a, env)));
+      return env.access(e, e.args.map((a) => evalInterval(a, env, memo)));
     case 'op': {
-      const args = e.args.map((a) => evalInterval(a, env));
+      const args = e.args.map((a) => evalInterval(a, env, memo));
       // Points stay exact: the operator applied to the points is itself a point.
       if (args.every(isPoint)) return point(simplifyFresh({ k: 'op', op: e.op, args: args.map((a) => a.lo!) }));
       const [a, b, c] = args as [Interval, Interval, Interval];

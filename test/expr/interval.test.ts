@@ -140,4 +140,23 @@ describe('interval rules', () => {
     expect(ev('x + 1', { lo: cst(0), hi: null })).toEqual(['1', null]);
     expect(ev('x * -1', { lo: cst(0), hi: null })).toEqual([null, '0']);
   });
+  it('with a memo, gives the same interval and evaluates a shared node once', () => {
+    // ((a + 1) * (a + 1)) + ((a + 1) * (a + 1)), each product the same object: a tree of 3 levels, a DAG of 3 nodes
+    const inner = op('+', vr('a'), cst(1));
+    const sq = op('*', inner, inner);
+    const sum = op('+', sq, sq);
+    let reads = 0;
+    const counting: IntervalEnv = { variable: (name) => (reads++, name === 'a' ? { lo: cst(-2), hi: vr('p') } : point(vr(name))), hole: () => TOP, access: () => TOP };
+    const plain = evalInterval(sum, counting);
+    const plainReads = reads;
+    reads = 0;
+    const memo = new Map<Expr, Interval>();
+    const memoized = evalInterval(sum, counting, memo);
+    expect(memoized).toEqual(plain);
+    expect(plainReads).toBe(4);
+    expect(reads).toBe(1);
+    // every node asked again is answered from the memo
+    expect(evalInterval(sq, counting, memo)).toBe(memo.get(sq));
+    expect(reads).toBe(1);
+  });
 });
