@@ -434,7 +434,7 @@ export class FnEmitter implements FunctionWriter {
       `if (RS_UNLIKELY(${l.v} < 0)) rs_fail(RS_NEGATIVE_EXTENT, "loop %s has negative extent %lld (%s)", ${cString(s.var)}, (long long)${l.v}, ${site});`,
     );
     this.line(`if (${l.v} > 0) (void)rs_add(${m.v}, ${l.v} - 1);`);
-    const hoisted = hoistNarrowing(this, s);
+    const hoisted = this.vectorCode() ? hoistNarrowing(this, s) : [];
     this.decide(s, m.v, l.v, inParallel);
     // their flags are in scope only here
     for (const v of hoisted) this.narrowFlags.delete(v);
@@ -464,6 +464,16 @@ export class FnEmitter implements FunctionWriter {
     this.iterate(s, m, l, inParallel);
     this.close();
     this.decided = false;
+  }
+
+  // implements [C-CHECKED-SCALAR]
+  /**
+   * `C-CHECKED-SCALAR`: whether loops here get vector code — in a vector variant, everywhere but
+   * in the checked iterations of a proved loop ([C-PROVED]), the rare path, which runs scalar
+   * loops: its vector chunks (64- and 32-bit) were most of a vector build's C and compile time.
+   */
+  private vectorCode(): boolean {
+    return this.isa !== undefined && !(this.decided && this.proved === undefined);
   }
 
   /**
@@ -543,7 +553,7 @@ export class FnEmitter implements FunctionWriter {
   private iterate(s: Extract<Stmt, { k: 'for' }>, m: string, l: string, inParallel: boolean): void {
     const i = this.temp('i');
     // Serial loops too: C-VECTOR-UPDATE runs a sequence of updates of one point lane-wise.
-    if ((s.trav === 'vectorize' || s.trav === 'serial') && this.isa !== undefined) {
+    if ((s.trav === 'vectorize' || s.trav === 'serial') && this.vectorCode()) {
       const plan = this.plan(s);
       if (plan !== undefined) return emitVectorLoop(this, plan, s, m, l, inParallel);
     }

@@ -1,12 +1,13 @@
 // [C-PROVED]: overflow checks that the value ranges rule out are dropped behind a proof evaluated
 // at the entry of the outermost loop. The proved and the checked variants report what the
 // reference does, on the examples and on generated programs, and the planted fault that skips the
-// proof is caught.
+// proof is caught. [C-CHECKED-SCALAR]: in vector builds the checked variant has no vector code.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arbTgtInput, arbTgtProgram } from '../../src/fuzz/arbitraries/tgt.js';
 import { emitC } from '../../src/codegen/emit-c.js';
 import { validateBatch } from '../../src/codegen/validate.js';
+import { ranVariants, variantNames } from '../../src/codegen/variants.js';
 import { HOST_ISA, input, tgt } from './support.js';
 
 const scale = tgt(`pipeline f(k; x in (x.min, x.len)):
@@ -73,5 +74,36 @@ describe('[C-PROVED] overflow checks proved away', () => {
     expect(vs[0]!.map((v) => v.ok)).toEqual([true, true, true]);
     // without the proof the overflowing inputs wrap instead of reporting the overflow
     expect(vs[1]!.map((v) => v.ok)).toEqual([true, false, false]);
+  });
+});
+
+describe('[C-CHECKED-SCALAR] the checked variant of a vector build runs scalar loops', () => {
+  const vec = tgt(`pipeline f(k; x in (x.min, x.len)):
+{
+  allocate f(x in (x.min, x.len));
+  for vectorize f.s0.x in (x.min, x.len) do f[f.s0.x] <- f.s0.x * k + 1
+}`);
+
+  it('has vector chunks and a 32-bit decision in the proved variant only', () => {
+    for (const isa of ['avx512', 'avx2', 'generic'] as const) {
+      const c = emitC(vec, { simd: isa });
+      const proved = c.slice(c.indexOf('f.s0.x proved */'), c.indexOf('f.s0.x checked */'));
+      const checked = c.slice(c.indexOf('f.s0.x checked */'));
+      expect(proved).toMatch(/C-VECTOR: \w+, \d+ lanes of int64/);
+      expect(proved).toContain('[C-NARROW]');
+      expect(checked).not.toContain('C-VECTOR');
+      expect(checked).not.toContain('C-NARROW');
+      expect(checked).toContain('rs_mul(v_f_ds0_dx, v_k)');
+    }
+  });
+
+  it('an input whose ends leave ±2^62 runs the checked scalar loop and equals the reference', async () => {
+    // x = 1 only: the value k + 1 fits, but the end k is beyond 2^62, so the proof fails
+    const inputs = [input([[1, 1]], { k: 2n ** 62n + 5n }), input([[-3, 9]], { k: 5 })];
+    const [vs] = await validateBatch([{ t: vec, inputs, emit: { simd: HOST_ISA } }], { backend: 'simd' });
+    expect(vs!.map((v) => v.kind)).toEqual(['equal', 'equal']);
+    const names = variantNames(emitC(vec, { simd: HOST_ISA }));
+    expect(ranVariants(vs![0]!.ran!, names)).toContain(`${HOST_ISA}: f.s0.x checked`);
+    expect(ranVariants(vs![1]!.ran!, names)).toContain(`${HOST_ISA}: f.s0.x proved`);
   });
 });
