@@ -98,6 +98,8 @@ export class FnEmitter implements FunctionWriter {
   private cleanReads: ReadonlySet<string> = new Set();
   /** Inside either variant of a nest with a [C-CLEAN] decision: inner loops make none. */
   private cleanDecided = false;
+  /** Inside a rare variant ([C-FALLBACK-SCALAR]): loops get no vector code. */
+  private fallback = false;
   readonly narrowFlags = new Map<Stmt, string>();
   /** Each loop's vector plan, made once: emission, [C-CLEAN] and [C-NARROW] all ask for it. */
   private readonly plans = new Map<Stmt, VectorPlan | undefined>();
@@ -461,19 +463,28 @@ export class FnEmitter implements FunctionWriter {
     this.close('} else {');
     this.depth++;
     this.ran(`${s.var} checked`);
-    this.iterate(s, m, l, inParallel);
+    this.rareVariant(() => this.iterate(s, m, l, inParallel));
     this.close();
     this.decided = false;
   }
 
-  // implements [C-CHECKED-SCALAR]
+  // implements [C-FALLBACK-SCALAR]
   /**
-   * `C-CHECKED-SCALAR`: whether loops here get vector code — in a vector variant, everywhere but
-   * in the checked iterations of a proved loop ([C-PROVED]), the rare path, which runs scalar
-   * loops: its vector chunks (64- and 32-bit) were most of a vector build's C and compile time.
+   * `C-FALLBACK-SCALAR`: emits a rare variant — the checked iterations of a proved loop
+   * ([C-PROVED]), the tagged copy of a nest that has a tag-free one ([C-CLEAN]) — with scalar
+   * loops only: no input of an ordinary run takes it, and its vector chunks (64- and 32-bit, with
+   * their tails) were most of a vector build's C and of its compile time.
    */
+  private rareVariant(emit: () => void): void {
+    const outer = this.fallback;
+    this.fallback = true;
+    emit();
+    this.fallback = outer;
+  }
+
+  /** Whether loops here get vector code: in a vector variant, outside its rare variants. */
   private vectorCode(): boolean {
-    return this.isa !== undefined && !(this.decided && this.proved === undefined);
+    return this.isa !== undefined && !this.fallback;
   }
 
   /**
@@ -517,7 +528,7 @@ export class FnEmitter implements FunctionWriter {
     this.close('} else {');
     this.depth++;
     this.ran(`${s.var} tagged`);
-    this.iterate(s, m, l, inParallel);
+    this.rareVariant(() => this.iterate(s, m, l, inParallel));
     this.close();
     this.cleanDecided = false;
   }

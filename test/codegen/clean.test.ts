@@ -107,6 +107,21 @@ describe('[C-CLEAN] tag-free nests', () => {
     const vs = await agreeEverywhere(boxSum('-2, 5'), windows);
     expect(bad(vs)).toEqual([]);
   });
+
+  it('[C-FALLBACK-SCALAR] the tagged copy of a nest runs scalar loops; a nest with one copy keeps its vector code', () => {
+    for (const isa of ['avx512', 'avx2', 'generic'] as const) {
+      const c = emitC(errorAfterClean, { simd: isa });
+      const test = c.indexOf('[C-CLEAN] tag-free if f hold');
+      const tagged = c.indexOf('} else {', test);
+      expect(c.slice(test, tagged)).toMatch(/C-VECTOR: \w+, \d+ lanes/);
+      const taggedCopy = c.slice(tagged, c.indexOf('allocate h', tagged));
+      expect(taggedCopy).toContain('tagged */');
+      expect(taggedCopy).toContain('T_f[o');
+      expect(taggedCopy).not.toContain('C-VECTOR');
+      // f's own loop reads nothing and has no [C-CLEAN] decision: its one copy keeps vector code
+      expect(c.slice(0, test)).toMatch(/C-VECTOR: \w+, \d+ lanes/);
+    }
+  });
 });
 
 describe('[C-VECTOR-UPDATE] updates of one point', () => {
@@ -190,7 +205,7 @@ describe('[C-VECTOR] trusted accesses', () => {
 describe('[C-VECTOR] trusted accesses after an overflow', () => {
   // k^90 is too wide a product for the proof's text budget ([C-PROVED]), so its outer
   // multiplications stay checked in the proved variant (the checked variant has no vector code,
-  // [C-CHECKED-SCALAR]). For k = ±1 the index is the point itself; with k = 255 or 2 the product
+  // [C-FALLBACK-SCALAR]). For k = ±1 the index is the point itself; with k = 255 or 2 the product
   // overflows and wraps, so the index of f's read would be wild.
   const power = Array.from({ length: 90 }, () => 'k').join(' * ');
   const wideIndex = tgt(`pipeline out(k; x in (x.min, x.len)):

@@ -1,7 +1,7 @@
 // [C-PROVED]: overflow checks that the value ranges rule out are dropped behind a proof evaluated
 // at the entry of the outermost loop. The proved and the checked variants report what the
 // reference does, on the examples and on generated programs, and the planted fault that skips the
-// proof is caught. [C-CHECKED-SCALAR]: in vector builds the checked variant has no vector code.
+// proof is caught. [C-FALLBACK-SCALAR]: in vector builds the checked variant has no vector code.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arbTgtInput, arbTgtProgram } from '../../src/fuzz/arbitraries/tgt.js';
@@ -77,7 +77,7 @@ describe('[C-PROVED] overflow checks proved away', () => {
   });
 });
 
-describe('[C-CHECKED-SCALAR] the checked variant of a vector build runs scalar loops', () => {
+describe('[C-FALLBACK-SCALAR] the checked variant of a vector build runs scalar loops', () => {
   const vec = tgt(`pipeline f(k; x in (x.min, x.len)):
 {
   allocate f(x in (x.min, x.len));
