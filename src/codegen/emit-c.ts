@@ -514,7 +514,7 @@ export class FnEmitter implements FunctionWriter {
       ...n.taggedVars.map((v) => `!${this.letTags.get(v)!}`),
     ];
     this.cleanDecided = true;
-    this.open(`if (${test.join(' & ')}) {`);
+    this.open(`if (RS_LIKELY(${test.join(' & ')})) {`);
     // The tagged variables the test requires to be integers carry no tag inside.
     const tags = this.letTags;
     this.letTags = new Map([...tags].filter(([v]) => !n.taggedVars.includes(v)));

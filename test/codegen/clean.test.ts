@@ -43,7 +43,7 @@ describe('[C-CLEAN] tag-free nests', () => {
   it('a nest with vector code that reads buffers tests them at its entry and has a variant whose reads load no tags', () => {
     const c = emitC(errorAfterClean, { simd: HOST_ISA });
     expect(c).toContain('/* [C-CLEAN] tag-free if f hold only integers */');
-    expect(c).toMatch(/if \(rs_clean\(&rsb_refsem_out\[\d\]\)\) \{/);
+    expect(c).toMatch(/if \(RS_LIKELY\(rs_clean\(&rsb_refsem_out\[\d\]\)\)\) \{/);
     // the variant of g's loop that runs first reads f's payload only
     const tagFree = c.slice(c.indexOf('[C-CLEAN] tag-free if f hold'), c.indexOf('} else {', c.indexOf('[C-CLEAN] tag-free if f hold')));
     expect(tagFree).toContain('D_f[');

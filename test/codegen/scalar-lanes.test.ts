@@ -99,8 +99,8 @@ describe('[C-SCALAR-LANES] uniform and consecutive values as scalars', () => {
     // e's tag is tested at the entry of the tag-free variant ([C-CLEAN]), where its scalar is
     // followed; the tagged variant runs the scalar loop ([C-FALLBACK-SCALAR]), which tests it
     const t = emitC(taggedUniform, { simd: HOST_ISA });
-    const tagged = t.slice(t.indexOf('} else {', t.indexOf('& !g_e) {')));
-    expect(t.slice(t.indexOf('& !g_e) {'), t.indexOf('} else {', t.indexOf('& !g_e) {')))).toContain('(rs_wadd(x0, v_e) - M_f_0)');
+    const tagged = t.slice(t.indexOf('} else {', t.indexOf('& !g_e)) {')));
+    expect(t.slice(t.indexOf('& !g_e)) {'), t.indexOf('} else {', t.indexOf('& !g_e)) {')))).toContain('(rs_wadd(x0, v_e) - M_f_0)');
     expect(tagged).not.toContain('C-VECTOR');
     expect(tagged).toMatch(/const uint8_t (g\d+) = g_e;[^]*if \(RS_UNLIKELY\(\1\)\) rs_oob/);
   });
