@@ -44,6 +44,8 @@ export interface ToolchainOptions extends RunLimits {
   /** Times each pipeline is called per input (timing; results are from the last call). */
   readonly repeat?: number;
   readonly env?: NodeJS.ProcessEnv;
+  /** Called with each program's emitted C (by its index in the batch), e.g. to read its variant markers without emitting it again. */
+  readonly onEmitted?: (program: number, p: EmittedPipeline) => void;
 }
 
 const split = (s: string): string[] => s.split(/\s+/).filter((x) => x.length > 0);
@@ -508,7 +510,9 @@ async function runChunk(tc: Toolchain, programs: readonly BatchItem[], ks: reado
   const pipes = ks.map((k) => {
     const p = programs[k]!;
     const name = p.emit?.name ?? p.t.output;
-    return emitPipeline(p.t, { ...p.emit, name: opts.impl !== undefined ? name : `${name}_${k}` });
+    const emitted = emitPipeline(p.t, { ...p.emit, name: opts.impl !== undefined ? name : `${name}_${k}` });
+    opts.onEmitted?.(k, emitted);
+    return emitted;
   });
   const jobs: Job[] = [];
   ks.forEach((k, local) => {

@@ -18,3 +18,15 @@ describe('[C-BATCH] repeated runs', () => {
     expect(fastestMs(res, 1)).toEqual([r.bestNs! / 1e6]);
   });
 });
+
+describe('[C-BATCH] the emitted C of a batch', () => {
+  it('is handed to the caller once per program, as compiled (validate reads its variant markers there)', async () => {
+    const seen: [number, string][] = [];
+    const progs = [pointwise('f.s0.x + 1'), pointwise('f.s0.x * 2')];
+    const res = await compileAndRun(progs.map((t) => ({ t, inputs: [input([[0, 3]])], emit: { simd: 'none' as const } })), { jobs: 1, onEmitted: (k, p) => seen.push([k, p.text]) });
+    expect(res.map((r) => r.kind)).toEqual(['ran', 'ran']);
+    expect(seen.map(([k]) => k).sort()).toEqual([0, 1]);
+    expect(seen.find(([k]) => k === 1)![1]).toContain('void refsem_f__1(');
+    expect(seen.find(([k]) => k === 1)![1]).toContain('RS_RAN(0); /* f.s0.x proved */');
+  });
+});

@@ -95,7 +95,9 @@ export const register: Register = (program, io) => {
       if (first) bindInput(t, first); // the user's own input must fit the program: wrong dimensions or parameters are bad input
       const implText = o.impl !== undefined ? readSource(o.impl).text : undefined; // a missing implementation file is bad input, not a compile failure
       const inputs = generateInputs(t, n, seed, first);
+      let emitted: string | undefined;
       const verdicts = await validateBackend(t, inputs, {
+        onEmitted: (_, p) => (emitted = p.text),
         backend: o.backend as Backend,
         simd,
         faults: parseFaults(o.fault),
@@ -117,7 +119,7 @@ export const register: Register = (program, io) => {
         );
       }
       // [C-VARIANT]: the variants each input ran, named from the C that was compiled.
-      const names = variantNames(implText ?? emitPipeline(t, { simd: o.backend === 'c' ? 'none' : simd, faults: parseFaults(o.fault) }).text);
+      const names = variantNames(implText ?? emitted ?? emitPipeline(t, { simd: o.backend === 'c' ? 'none' : simd, faults: parseFaults(o.fault) }).text);
       const ranOn = (v: BackendVerdict) => (v.ran === undefined ? undefined : ranVariants(v.ran, names));
       const idle = names.length > 0 ? neverRan(verdicts.flatMap((v) => (v.ran === undefined ? [] : [v.ran])), names) : [];
       if (o.json) {
