@@ -10,7 +10,7 @@ import { BUILTIN_ENGINES } from '../bounds/engine.js';
 import type { FuzzEnv } from './env.js';
 import { foldedText } from './fold.js';
 import type { AnyProperty, CaseText, CheckResult, Failure } from './property.js';
-import { FOCUS_APPLIED, FOCUS_COMPARED, type Stats, TALLY, bump, propertyCounts, verdictCounts } from './stats.js';
+import { FOCUS_APPLIED, FOCUS_COMPARED, type Stats, TALLY, bump, propertyCounts, seedCounts, verdictCounts } from './stats.js';
 
 /** A minimized failure, ready to be written as a reproducer. */
 export interface Found {
@@ -24,7 +24,21 @@ export interface Found {
   readonly shrinks: number;
   /** shrinking stopped at its time limit, so the shrunk case depends on the machine's speed */
   readonly shrinkTimedOut?: boolean;
+  /** the check's case came from a seed of the corpus (gen/seeded.ts): which, and whether as written */
+  readonly origin?: SeedOrigin;
 }
+
+/** A check's case came from seed `seed`: as written (`exact`) or mutated. */
+export interface SeedOrigin {
+  readonly seed: string;
+  readonly exact: boolean;
+}
+
+/**
+ * fast-check's parameters for the case of a check: one run from `seed`, or the given example
+ * (a seed as written) in its place, shrunk like a generated case.
+ */
+export const oneRun = (seed: number, example: unknown) => ({ seed, numRuns: 1, ...(example !== undefined ? { examples: [[example] as [unknown]] } : {}) });
 
 /**
  * Bounds on shrinking, so a slow property cannot stall the campaign. The evaluation count is what
@@ -101,8 +115,9 @@ export function dedupKey(prop: AnyProperty, c: unknown, culprit: string | undefi
   return `${prop.name}/${failure.verdict}/${prop.shape(c)}`;
 }
 
-/** The value fast-check generates for a seed, without checking it (for reproducing timeouts). */
-export function generated(prop: AnyProperty, env: FuzzEnv, seed: number): unknown {
+/** The value fast-check generates for a seed, without checking it (for reproducing timeouts); an example is its own value. */
+export function generated(prop: AnyProperty, env: FuzzEnv, seed: number, example?: unknown): unknown {
+  if (example !== undefined) return example;
   let value: unknown;
   fc.check(fc.property(prop.arbitrary(env), (g) => {
     value = g;
@@ -164,9 +179,10 @@ export function culpritEngine(prop: AnyProperty, c: unknown, env: FuzzEnv): stri
 }
 
 /** The state of one check across its first evaluation and its shrink steps. */
-function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget, onEvaluate: () => void) {
+function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget, onEvaluate: () => void, exact: boolean) {
   const counts = propertyCounts(stats, prop.name);
   let first = true;
+  let origin: SeedOrigin | undefined;
   let evaluations = 0;
   let deadline = Infinity;
   let timedOut = false;
@@ -193,7 +209,13 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
           counts.discards++;
           bump(stats.constructs, `discard: ${r.why}`);
         }
-        verdictCounts(stats, prop.name)[r.status === 'pass' ? r.vacuous ?? 'equal' : r.status]++;
+        const verdict = r.status === 'pass' ? r.vacuous ?? 'equal' : r.status;
+        verdictCounts(stats, prop.name)[verdict]++;
+        const name = prop.seeded?.seedName(g, env);
+        if (name !== undefined) {
+          origin = { seed: name, exact };
+          seedCounts(stats, exact)[verdict]++;
+        }
         if (r.tally !== undefined) bump(stats.constructs, `${TALLY}${prop.name}: ${r.tally}`);
         const focus = env.config.focus;
         if (focus !== undefined && made.ok && prop.directivesOf?.(made.c).includes(focus)) {
@@ -245,6 +267,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
         text,
         shrinks: out.numShrinks,
         ...(timedOut ? { shrinkTimedOut: true } : {}),
+        ...(origin ? { origin } : {}),
       };
     },
   };
@@ -254,12 +277,12 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
  * Runs check `index` of property `prop`. `onEvaluate` is called before each evaluation of the
  * property (the first, then each shrink step), so a watchdog can time evaluations one by one.
  */
-export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}): Found | undefined {
-  const s = session(prop, env, index, seed, stats, shrink, onEvaluate);
+export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}, example?: unknown): Found | undefined {
+  const s = session(prop, env, index, seed, stats, shrink, onEvaluate, example !== undefined);
   const out = fc.check(fc.property(prop.arbitrary(env), (g) => {
     const made = s.before(g);
     return made === undefined || s.after(g, made, made.ok ? evaluate(prop, made.c, env) : made.r);
-  }), { seed, numRuns: 1 });
+  }), oneRun(seed, example));
   const folded = s.foldCandidate(out);
   if (folded !== undefined) s.folded(folded, evaluate(prop, folded, env));
   return s.found(out);
@@ -270,8 +293,8 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
  * result of the case's first evaluation when a batch already computed it (batchResults): a passing
  * or discarded case then costs no compile of its own.
  */
-export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}, known?: CheckResult): Promise<Found | undefined> {
-  const s = session(prop, env, index, seed, stats, shrink, onEvaluate);
+export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}, known?: CheckResult, example?: unknown): Promise<Found | undefined> {
+  const s = session(prop, env, index, seed, stats, shrink, onEvaluate, example !== undefined);
   let first = known;
   const out = await fc.check(fc.asyncProperty(prop.arbitrary(env), async (g) => {
     const made = s.before(g);
@@ -279,7 +302,7 @@ export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: numb
     first = undefined;
     if (made === undefined) return true;
     return s.after(g, made, !made.ok ? made.r : given ?? (await evaluateAsync(prop, made.c, env)));
-  }), { seed, numRuns: 1 });
+  }), oneRun(seed, example));
   const folded = s.foldCandidate(out);
   if (folded !== undefined) s.folded(folded, await evaluateAsync(prop, folded, env));
   return s.found(out);

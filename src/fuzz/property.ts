@@ -77,6 +77,15 @@ export interface Property<G = unknown, C = unknown> {
   directivesOf?(c: C): readonly string[];
   /** counts constructs and directives of a generated case (refsem fuzz --stats) */
   observe?(c: C, stats: Stats): void;
+  /**
+   * The seed corpus (gen/seeded.ts), for a property whose cases may come from it: the blueprint of
+   * seed i as written, on exact window `variant` (checked early in a campaign, seed-checks.ts), and
+   * the name of the seed a blueprint comes from, if any.
+   */
+  readonly seeded?: {
+    exact(env: FuzzEnv, i: number, variant: number): G;
+    seedName(g: G, env: FuzzEnv): string | undefined;
+  };
 }
 
 // The registry is heterogeneous; the runner never looks inside G or C.

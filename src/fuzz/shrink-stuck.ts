@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import type { EnvConfig, FuzzEnv } from './env.js';
 import type { AnyProperty, CaseText } from './property.js';
 import type { TryMessage, TryRequest } from './try-worker.js';
+import { oneRun } from './check.js';
 
 export interface StuckCase {
   readonly prop: AnyProperty;
@@ -19,6 +20,8 @@ export interface StuckCase {
   readonly config: EnvConfig;
   readonly level: number;
   readonly seed: number;
+  /** the blueprint of an exact seed check (slice.ts, checkAt), drawn in place of the seed's */
+  readonly example?: unknown;
   /** how the check ended its worker */
   readonly verdict: 'timeout' | 'out-of-memory';
   /** the compiled try-worker.js */
@@ -144,7 +147,7 @@ export async function shrinkStuck(s: StuckCase): Promise<StuckShrink> {
       if (r.outcome !== s.verdict) return true;
       if (r.text) text = r.text;
       return false;
-    }), { seed: s.seed, numRuns: 1 });
+    }), oneRun(s.seed, s.example));
     return { ...(text ? { text } : {}), shrinks: out.numShrinks, timedOut };
   } finally {
     runner.close();

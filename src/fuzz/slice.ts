@@ -56,6 +56,37 @@ export function propertyFor(props: readonly AnyProperty[], seed: number, index: 
   return props[(checkSeed(seed ^ 0x2545f491, index) >>> 0) % props.length]!;
 }
 
+/**
+ * Decision: while the exact seed checks last, every EXACT_EVERY-th check index (0, 4, 8, …) is
+ * one: the seeds as written are checked early, and the random checks between them keep finding
+ * what they find as soon as before.
+ */
+export const EXACT_EVERY = 4;
+
+/** What check `index` runs: its property, and the seed's blueprint for an exact seed check. */
+export interface PlannedCheck {
+  readonly prop: AnyProperty;
+  readonly example?: unknown;
+}
+
+/**
+ * The check at a global index: an exact seed check (each seed as written, once for each property
+ * that takes seeds, on the exact windows in turn; gen/seeded.ts) at the first multiples of
+ * EXACT_EVERY, otherwise a generated case of the property propertyFor picks. It depends on the
+ * campaign's seed, properties and corpus only, so it is the same for any --jobs and --shard.
+ */
+export function checkAt(props: readonly AnyProperty[], seed: number, index: number, env: FuzzEnv): PlannedCheck {
+  const seeds = env.seeds?.length ?? 0;
+  const takers = props.filter((p) => p.seeded);
+  const j = index / EXACT_EVERY;
+  if (seeds > 0 && takers.length > 0 && Number.isInteger(j) && j < seeds * takers.length) {
+    const i = Math.floor(j / takers.length);
+    const prop = takers[j % takers.length]!;
+    return { prop, example: prop.seeded!.exact(env, i, (i + (j % takers.length)) % 2) };
+  }
+  return { prop: propertyFor(props, seed, index) };
+}
+
 export const PROGRESS_MS = 200;
 
 export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly AnyProperty[], hooks: SliceHooks): Promise<void> {
@@ -76,14 +107,14 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     checks = 0;
   };
   /** Runs one check: its size level, and whether the engine under test was slow in it. */
-  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult): Promise<number> => {
+  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult, example?: unknown): Promise<number> => {
     const e = envAt(level);
     hooks.onStart?.(index, level, at);
     const onEval = () => hooks.onStart?.(index, level, at);
     const seed = checkSeed(spec.seed, index);
     const shrink = { ...shrinkBudgetOf(prop), ...(spec.end !== undefined ? { until: spec.end } : {}) };
     clock.ms = 0;
-    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval, known) : runCheck(prop, e, index, seed, delta, shrink, onEval);
+    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval, known, example) : runCheck(prop, e, index, seed, delta, shrink, onEval, example);
     hooks.onStart?.(-1, level);
     checks++;
     if (found) hooks.onFound(found);
@@ -125,9 +156,9 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     }
     const index = globalIndex(spec.shard, spec.jobs, spec.job, k);
     if (spec.runs !== undefined && index >= spec.runs) break;
-    const prop = propertyFor(props, spec.seed, index);
     const level = spec.runs !== undefined ? levelAt(index) : levelAt(pos);
-    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos });
+    const { prop, example } = checkAt(props, spec.seed, index, envAt(level));
+    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos }, undefined, example);
     pos = engineMs > SLOW_ENGINE_MS ? posOf(level - 1) : pos + 1;
     k++;
   }

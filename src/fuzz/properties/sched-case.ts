@@ -15,35 +15,84 @@ import { arbInputB } from '../gen/pipeline.js';
 import { arbAlgorithmB } from '../gen/algorithm.js';
 import { PROFILES, type ProfileName } from '../gen/profile.js';
 import { type AlgCase, type AlgGen, algCase, algShape, decodeAlg, encodeAlg } from './alg-case.js';
+import { SEED_MAX_STEPS, type SeedB, arbSeedB, exactSeedB, keptCalls, seedInput, seedOf } from '../gen/seeded.js';
 
-export interface SchedGen extends AlgGen {
+/** A generated algorithm and input, with random directive choices. */
+export interface RandomSchedGen extends AlgGen {
   readonly d: readonly ChoiceB[];
   /** swarm testing: the seed of the directive subset this case may use (gen/schedule.ts) */
   readonly m?: number;
 }
 
+/** A seed of the corpus (gen/seeded.ts): some of its schedule's calls, random choices on top. */
+export interface SeededSchedGen {
+  readonly s: SeedB;
+  readonly d: readonly ChoiceB[];
+  readonly m?: number;
+}
+
+export type SchedGen = RandomSchedGen | SeededSchedGen;
+
+export const isSeeded = (g: SchedGen): g is SeededSchedGen => 's' in g;
+
+/**
+ * Decision: the percentage of scheduling cases drawn as mutations of a seed when the campaign has
+ * a seed corpus, and the most random choices decoded on top of a seed's kept calls. A mutation
+ * costs several times a random case (the apps have up to ten funcs), and most of what a random
+ * choice adds to an app a random pipeline exercises too: a fifth of the cases, few extra choices.
+ */
+export const SEED_SHARE = 20;
+export const SEED_EXTRA_CHOICES = 4;
+
 export interface SchedCase extends AlgCase, Scheduled {}
 
 // Building an arbitrary costs more than drawing from it: one per environment and profile.
-const cache = new WeakMap<FuzzEnv, Map<ProfileName, fc.Arbitrary<SchedGen>>>();
+const cache = new WeakMap<FuzzEnv, Map<string, fc.Arbitrary<SchedGen>>>();
 
-export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default'): fc.Arbitrary<SchedGen> {
-  const byProfile = cache.get(env) ?? new Map<ProfileName, fc.Arbitrary<SchedGen>>();
+/**
+ * Cases of a generation profile; with the environment's seed corpus (gen/seeded.ts), SEED_SHARE
+ * percent of them mutate a seed, unless `seeded` is false (a property whose evaluators cannot run
+ * pipelines as big as the seeds within their budget) or the profile is the compiled backends'.
+ */
+export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default', seeded = true): fc.Arbitrary<SchedGen> {
+  const byProfile = cache.get(env) ?? new Map<string, fc.Arbitrary<SchedGen>>();
   cache.set(env, byProfile);
-  let a = byProfile.get(profile);
+  const key = seeded ? profile : `${profile} unseeded`;
+  let a = byProfile.get(key);
   if (!a) {
     const { favour, gen } = PROFILES[profile];
     const o = { ...env.gen, ...gen };
     const parts = { p: arbAlgorithmB(o), z: arbInputB(o), d: arbChoices(env, favour) };
-    byProfile.set(profile, (a = o.swarm ? fc.record({ ...parts, m: fc.nat(0xffff) }) : fc.record(parts)));
+    const swarm = o.swarm ? { m: fc.nat(0xffff) } : {};
+    const random = fc.record({ ...parts, ...swarm }) as fc.Arbitrary<SchedGen>;
+    const seeds = env.seeds ?? [];
+    // The compiled backends' cases stay small and generic (gen/profile.ts).
+    const made = seeds.length === 0 || !seeded || profile === 'codegen' ? random : fc.oneof(
+      { weight: 100 - SEED_SHARE, arbitrary: random },
+      { weight: SEED_SHARE, arbitrary: fc.record({ s: arbSeedB(seeds), d: arbChoices(env, favour, Math.min(SEED_EXTRA_CHOICES, env.config.maxDirectives)), ...swarm }) as fc.Arbitrary<SchedGen> },
+    );
+    byProfile.set(key, (a = made));
   }
   return a;
 }
 
 export function schedCase(g: SchedGen, env: FuzzEnv, prelude?: Prelude): SchedCase {
+  if (isSeeded(g)) {
+    const seed = seedOf(env.seeds ?? [], g.s);
+    return { pipeline: seed.pipeline, input: seedInput(seed, g.s), maxSteps: SEED_MAX_STEPS, ...decodeChoices(seed.t0, g.d, env, prelude, g.m, keptCalls(seed, g.s)) };
+  }
   const a = algCase(g, env);
   return { ...a, ...decodeChoices(lower(a.pipeline), g.d, env, prelude, g.m) };
 }
+
+/**
+ * What the scheduling properties know of the seed corpus (property.ts, `seeded`): seed i as
+ * written, on one of the exact windows, and the seed a blueprint comes from.
+ */
+export const schedSeeded = {
+  exact: (env: FuzzEnv, i: number, variant: number): SchedGen => ({ s: exactSeedB(env.seeds ?? [], i, variant), d: [], ...(env.gen.swarm ? { m: 0 } : {}) }),
+  seedName: (g: SchedGen, env: FuzzEnv): string | undefined => (isSeeded(g) ? seedOf(env.seeds ?? [], g.s).name : undefined),
+};
 
 export function encodeSched(c: SchedCase): CaseText {
   return { ...encodeAlg(c), schedule: c.scheduleText };
