@@ -1,0 +1,173 @@
+// The seed corpus (src/fuzz/seeds.ts, src/fuzz/gen/seeded.ts): the apps are read as seeds, a seed
+// as written is exactly its app, mutations decode the same way every time and shrink to cases
+// that still apply, a bad seed stops the campaign at the file at fault, and the campaign checks
+// the seeds early, the same for any split into shards.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../../src/diag.js';
+import { loadPipeline } from '../../src/alg-semantics/load.js';
+import { lower } from '../../src/lowering/lower.js';
+import { halideSchedule } from '../../src/schedule/halide-style.js';
+import { printSchedule } from '../../src/schedule/print.js';
+import { builtinRegistry } from '../../src/schedule/builtins.js';
+import { BUILTINS } from '../../src/schedule/builtins.js';
+import { DirectiveRegistry } from '../../src/schedule/plugin.js';
+import { scheduleDriver } from '../../src/fuzz/gen/driver.js';
+import { DEFAULT_CONFIG, type FuzzEnv } from '../../src/fuzz/env.js';
+import { makeEnv } from '../../src/fuzz/make-env.js';
+import { BUNDLED_SEEDS, loadSeeds } from '../../src/fuzz/seeds.js';
+import { SEED_MAX_EXTENT } from '../../src/fuzz/gen/seeded.js';
+import { type SchedGen, arbSchedGen, decodeSched, encodeSched, isSeeded, schedCase, schedSeeded } from '../../src/fuzz/properties/sched-case.js';
+import { confluence, lemmas } from '../../src/fuzz/properties/soundness.js';
+import { runCheck } from '../../src/fuzz/check.js';
+import { EXACT_EVERY, checkAt } from '../../src/fuzz/slice.js';
+import { checkSeed, NO_SHARD } from '../../src/fuzz/seed.js';
+import { emptyStats, VERDICT_KEYS } from '../../src/fuzz/stats.js';
+import { startCampaign } from '../../src/fuzz/runner.js';
+import { splitForgetsMin } from '../../src/fuzz/zoo/directives.js';
+import { faultNamed } from '../../src/fuzz/zoo/faults.js';
+import { runFault } from '../../src/fuzz/zoo/run.js';
+import { replay } from '../../src/fuzz/replay.js';
+import { runCli } from '../support/cli.js';
+import { scratchDir } from '../support/files.js';
+
+const APPS = ['bilateral', 'camera', 'conv', 'histeq', 'iir', 'maxfilter', 'pyramid', 'resize', 'stencil_chain', 'unsharp'];
+const seeded = (): Promise<FuzzEnv> => makeEnv({ ...DEFAULT_CONFIG, seeds: BUNDLED_SEEDS });
+
+describe('the seed corpus', () => {
+  it('reads the apps suite, and each seed as written is its app under its Halide schedule', async () => {
+    const env = await seeded();
+    expect(env.seeds!.map((s) => s.name)).toEqual(APPS);
+    for (const [i, seed] of env.seeds!.entries()) {
+      const alg = loadPipeline(readFileSync(join(BUNDLED_SEEDS, `${seed.name}.alg`), 'utf8'), `${seed.name}.alg`);
+      const app = printSchedule(halideSchedule(readFileSync(join(BUNDLED_SEEDS, `${seed.name}.halide`), 'utf8'), `${seed.name}.halide`, lower(alg)));
+      for (const variant of [0, 1]) {
+        const c = schedCase(schedSeeded.exact(env, i, variant), env);
+        expect(c.scheduleText, seed.name).toBe(app);
+        expect(c.trouble).toBeUndefined();
+        expect(c.names).toHaveLength(seed.calls.length);
+        expect(encodeSched(c).program).toBe(encodeSched({ ...c, pipeline: alg }).program);
+      }
+    }
+    // bounded channels keep their bound's range on every window (camera: c in 0..2, conv: co in 0..3)
+    const camera = schedCase(schedSeeded.exact(env, 1, 1), env);
+    expect(camera.input.window.map(([m, l]) => [Number(m), Number(l)])).toEqual([[-5, 13], [37, 7], [0, 3]]);
+  });
+
+  it('decodes a mutation the same way every time, on a small window, from the seed\'s calls in order', async () => {
+    const env = await seeded();
+    const gs = fc.sample(arbSchedGen(env), { seed: 5, numRuns: 300 }).filter(isSeeded);
+    expect(gs.length).toBeGreaterThan(20);
+    for (const g of gs) {
+      const a = schedCase(g, env);
+      const b = schedCase(JSON.parse(JSON.stringify(g)) as SchedGen, env);
+      expect(b.scheduleText).toBe(a.scheduleText);
+      expect(b.input).toEqual(a.input);
+      for (const [, len] of a.input.window) expect(Number(len)).toBeLessThanOrEqual(SEED_MAX_EXTENT);
+      // the text of the case is the case: it decodes to the same schedule, with the same budget
+      const again = decodeSched(encodeSched(a), env);
+      expect(again.scheduleText).toBe(a.scheduleText);
+      expect(again.maxSteps).toBe(a.maxSteps);
+    }
+  });
+
+  it('shrinks a failing mutation to a small seeded case that still applies', async () => {
+    const env = await seeded();
+    // A made-up failure: any seeded case that places a func with compute-at.
+    const out = fc.check(fc.property(arbSchedGen(env), (g) => !(isSeeded(g) && schedCase(g, env).names.includes('compute-at'))), { seed: 3, numRuns: 200 });
+    expect(out.failed).toBe(true);
+    const g = out.counterexample![0];
+    expect(isSeeded(g)).toBe(true);
+    const c = schedCase(g, env);
+    expect(c.trouble).toBeUndefined();
+    expect(c.names).toContain('compute-at');
+    // shrunk: at most the one random choice that places, one point in x and y, few calls kept
+    expect(g.d.length).toBeLessThanOrEqual(1);
+    expect(c.input.window.slice(0, 2).map(([, len]) => Number(len))).toEqual([1, 1]);
+    expect(c.names.length).toBeLessThanOrEqual(3);
+    expect(decodeSched(encodeSched(c), env).scheduleText).toBe(c.scheduleText);
+  });
+
+  it('reports an unreadable or invalid seed at its file, line and column', () => {
+    const dir = scratchDir('refsem-seeds-');
+    const reg = builtinRegistry();
+    const catchIt = (f: () => unknown): UserError => {
+      try {
+        f();
+      } catch (e) {
+        if (e instanceof UserError) return e;
+        throw e;
+      }
+      throw new Error('no error');
+    };
+    expect(catchIt(() => loadSeeds(join(dir, 'nowhere'), reg)).render()).toMatch(/--seeds .*nowhere.*cannot read the seed directory/s);
+    mkdirSync(join(dir, 'empty'));
+    expect(catchIt(() => loadSeeds(join(dir, 'empty'), reg)).message).toMatch(/no seeds in .*: it has no \.alg file/);
+    const bad = join(dir, 'bad');
+    mkdirSync(bad);
+    writeFileSync(join(bad, 'blur.alg'), 'pipeline g() {\n  func f(x) = x * 2;\n  func g(x) = f(x - 1) + f(x + 1);\n}\n');
+    writeFileSync(join(bad, 'blur.halide'), '# the producer per point\nf.compute_at(g, nowhere);\n');
+    const e = catchIt(() => loadSeeds(bad, reg));
+    expect(e.loc).toMatchObject({ file: join(bad, 'blur.halide'), line: 2 });
+    expect(e.render()).toMatch(/blur\.halide:2:\d+: error: .*nowhere/);
+    writeFileSync(join(bad, 'blur.halide'), 'f.compute_at(g, x);\n');
+    writeFileSync(join(bad, 'lone.sched'), 'inline f\n');
+    expect(catchIt(() => loadSeeds(bad, reg)).render()).toMatch(/lone\.sched:1:1: error: the schedule 'lone\.sched' has no algorithm 'lone\.alg'/);
+  });
+
+  it('refuses a campaign with a bad seed (exit 2) and runs one without seeds', async () => {
+    const dir = scratchDir('refsem-seeds-');
+    writeFileSync(join(dir, 'broken.alg'), 'pipeline g() {\n  func g(x) = x +;\n}\n');
+    const r = await runCli(['fuzz', '--runs', '4', '--seed', '1', '--jobs', '1', '--property', 'lemmas', '--seeds', dir, '--out', join(dir, 'out')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/broken\.alg:2:\d+: error/);
+    const off = await runCli(['fuzz', '--runs', '4', '--seed', '1', '--jobs', '1', '--property', 'lemmas', '--seeds', 'off', '--out', join(dir, 'out')]);
+    expect(off.code).toBe(0);
+    expect(off.stdout).not.toMatch(/from seeds/);
+  }, 60_000);
+
+  it('checks every seed as written early, the same whatever the split into shards', async () => {
+    const base = { properties: ['lemmas'], seed: 11, runs: 48, jobs: 1, budgetMs: 60_000, inProcess: true, config: { ...DEFAULT_CONFIG, seeds: BUNDLED_SEEDS } };
+    const whole = await startCampaign({ ...base, shard: NO_SHARD, out: scratchDir('refsem-seeds-') }).done;
+    // the first ten multiples of EXACT_EVERY are the ten seeds as written
+    const total = (v: Record<string, number> | undefined) => VERDICT_KEYS.reduce((n, k) => n + (v?.[k] ?? 0), 0);
+    expect(total(whole.seeds?.exact)).toBe(Math.min(APPS.length, Math.ceil(48 / EXACT_EVERY)));
+    expect(total(whole.seeds?.mutated)).toBeGreaterThan(0);
+    const halves = await Promise.all([0, 1].map((index) => startCampaign({ ...base, shard: { index, count: 2 }, jobs: 1 + index, out: scratchDir('refsem-seeds-') }).done));
+    for (const kind of ['exact', 'mutated'] as const) {
+      for (const k of VERDICT_KEYS) expect((halves[0]!.seeds?.[kind]?.[k] ?? 0) + (halves[1]!.seeds?.[kind]?.[k] ?? 0), `${kind} ${k}`).toBe(whole.seeds?.[kind]?.[k] ?? 0);
+    }
+  }, 120_000);
+
+  it('finds a fault planted in a directive the apps use with a seed as written, in few checks', async () => {
+    const env = await seeded();
+    // `split` that starts at 0 instead of the loop's minimum, in place of the real one
+    const faulty = { ...splitForgetsMin, name: 'split' };
+    const planted: FuzzEnv = { ...env, schedule: scheduleDriver(new DirectiveRegistry([...BUILTINS.filter((d) => d.name !== 'split'), faulty])) };
+    const props = [confluence, lemmas];
+    let found;
+    let index = 0;
+    for (; index < 40 && !found; index++) {
+      const { prop, example } = checkAt(props, 1, index, planted);
+      found = runCheck(prop, planted, index, checkSeed(1, index), emptyStats(), undefined, undefined, example);
+    }
+    expect(found, 'no failure in 40 checks').toBeDefined();
+    expect(found!.origin?.exact).toBe(true);
+    expect(found!.culprit).toBe('split');
+    expect(index).toBeLessThanOrEqual(2 * EXACT_EVERY * props.length);
+    expect(found!.text.schedule).toMatch(/^split /m);
+  }, 60_000);
+
+  it('finds a zoo fault with a seed as written, and its reproducer replays', async () => {
+    // β0 with an interval rule for + one short at both ends: the first seed's first check finds it
+    const e = await runFault(faultNamed('interval-add-off-by-one'), { seed: 1, jobs: 1, runs: 8, inProcess: true, out: scratchDir('refsem-seeds-zoo-') });
+    expect(e.detected).toBe(true);
+    expect(e.seed).toEqual({ seed: 'bilateral', exact: true });
+    const again = await replay(e.reproducer!);
+    expect(again.reproducer.from_seed).toBe('bilateral (as written)');
+    expect(again.reproducer.case.extra?.max_steps).toBeDefined();
+    expect(again.result.status === 'fail' && again.result.verdict).toBe(e.verdict);
+  }, 60_000);
+});
