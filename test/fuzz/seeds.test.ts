@@ -6,7 +6,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/diag.js';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { lower } from '../../src/lowering/lower.js';
 import { halideSchedule } from '../../src/schedule/halide-style.js';
@@ -32,6 +31,7 @@ import { runFault } from '../../src/fuzz/zoo/run.js';
 import { replay } from '../../src/fuzz/replay.js';
 import { runCli } from '../support/cli.js';
 import { scratchDir } from '../support/files.js';
+import { userError } from '../support/errors.js';
 
 const APPS = ['bilateral', 'camera', 'conv', 'histeq', 'iir', 'maxfilter', 'pyramid', 'resize', 'stencil_chain', 'unsharp'];
 const seeded = (): Promise<FuzzEnv> => makeEnv({ ...DEFAULT_CONFIG, seeds: BUNDLED_SEEDS });
@@ -93,28 +93,19 @@ describe('the seed corpus', () => {
   it('reports an unreadable or invalid seed at its file, line and column', () => {
     const dir = scratchDir('refsem-seeds-');
     const reg = builtinRegistry();
-    const catchIt = (f: () => unknown): UserError => {
-      try {
-        f();
-      } catch (e) {
-        if (e instanceof UserError) return e;
-        throw e;
-      }
-      throw new Error('no error');
-    };
-    expect(catchIt(() => loadSeeds(join(dir, 'nowhere'), reg)).render()).toMatch(/--seeds .*nowhere.*cannot read the seed directory/s);
+    expect(userError(() => loadSeeds(join(dir, 'nowhere'), reg)).render()).toMatch(/--seeds .*nowhere.*cannot read the seed directory/s);
     mkdirSync(join(dir, 'empty'));
-    expect(catchIt(() => loadSeeds(join(dir, 'empty'), reg)).message).toMatch(/no seeds in .*: it has no \.alg file/);
+    expect(userError(() => loadSeeds(join(dir, 'empty'), reg)).message).toMatch(/no seeds in .*: it has no \.alg file/);
     const bad = join(dir, 'bad');
     mkdirSync(bad);
     writeFileSync(join(bad, 'blur.alg'), 'pipeline g() {\n  func f(x) = x * 2;\n  func g(x) = f(x - 1) + f(x + 1);\n}\n');
     writeFileSync(join(bad, 'blur.halide'), '# the producer per point\nf.compute_at(g, nowhere);\n');
-    const e = catchIt(() => loadSeeds(bad, reg));
+    const e = userError(() => loadSeeds(bad, reg));
     expect(e.loc).toMatchObject({ file: join(bad, 'blur.halide'), line: 2 });
     expect(e.render()).toMatch(/blur\.halide:2:\d+: error: .*nowhere/);
     writeFileSync(join(bad, 'blur.halide'), 'f.compute_at(g, x);\n');
     writeFileSync(join(bad, 'lone.sched'), 'inline f\n');
-    expect(catchIt(() => loadSeeds(bad, reg)).render()).toMatch(/lone\.sched:1:1: error: the schedule 'lone\.sched' has no algorithm 'lone\.alg'/);
+    expect(userError(() => loadSeeds(bad, reg)).render()).toMatch(/lone\.sched:1:1: error: the schedule 'lone\.sched' has no algorithm 'lone\.alg'/);
   });
 
   it('refuses a campaign with a bad seed (exit 2) and runs one without seeds', async () => {
