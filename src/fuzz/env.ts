@@ -87,8 +87,11 @@ export interface FuzzEnv {
   readonly fpirFault?: FpirFault;
   /** a planted unsound viability test of swizzle synthesis, checked by the `swizzle-prune` property */
   readonly swizzleFault?: 'single-goal-cell';
-  /** the seed corpus (gen/seeded.ts), read from `config.seeds`; empty or absent: no seeded cases */
-  readonly seeds?: readonly SeedCase[];
+  /**
+   * the seed corpus (gen/seeded.ts) read from `config.seeds`, on first call: a campaign whose
+   * properties take no seeds never reads it; absent or empty: no seeded cases
+   */
+  readonly seeds?: () => readonly SeedCase[];
 }
 
 export function baseEnv(config: EnvConfig): FuzzEnv {

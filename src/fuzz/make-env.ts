@@ -6,7 +6,7 @@ import { UserError } from '../diag.js';
 import { scheduleDriver } from './gen/driver.js';
 import { faultNamed } from './zoo/faults.js';
 import { type EnvConfig, type FuzzEnv, baseEnv } from './env.js';
-import { loadSeeds } from './seeds.js';
+import { seedCorpus } from './seeds.js';
 
 export async function makeEnv(config: EnvConfig): Promise<FuzzEnv> {
   // Without a C compiler every backend check would fail: refuse the campaign before it starts.
@@ -20,7 +20,7 @@ export async function makeEnv(config: EnvConfig): Promise<FuzzEnv> {
     ...env,
     engine: await resolveEngine(config.engine),
     schedule: scheduleDriver(registry),
-    ...(config.seeds !== undefined ? { seeds: loadSeeds(config.seeds, registry) } : {}),
+    ...(config.seeds !== undefined ? { seeds: seedCorpus(config.seeds, config.directives, registry) } : {}),
   };
   return config.fault === undefined ? real : faultNamed(config.fault).plant(real);
 }

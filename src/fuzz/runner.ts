@@ -167,6 +167,8 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
 
   const run = async (): Promise<void> => {
     const env = await makeEnv(o.config);
+    // A bad seed stops the campaign here, at its file, before any worker reads the corpus.
+    if (props.some((p) => p.seeded)) env.seeds?.();
     const entry = o.inProcess ? undefined : workerEntry();
     const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline, end } : {}), ...(slices ? { sliced: slices.names } : {}) };
     const progress = (d: Stats, n: number) => {

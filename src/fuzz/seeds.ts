@@ -31,6 +31,21 @@ export function seedsOption(text: string | undefined): string | undefined {
   return text === 'off' ? undefined : text;
 }
 
+const corpora = new Map<string, readonly SeedCase[]>();
+
+/**
+ * The corpus of a directory, read on first call and once per thread for a directory and a list of
+ * directive modules: a zoo run or a test makes many environments of one configuration.
+ */
+export function seedCorpus(dir: string, modules: readonly string[], registry: DirectiveRegistry): () => readonly SeedCase[] {
+  const key = [dir, ...modules].join('\0');
+  return () => {
+    let seeds = corpora.get(key);
+    if (!seeds) corpora.set(key, (seeds = loadSeeds(dir, registry)));
+    return seeds;
+  };
+}
+
 /** The seeds of a directory, in the order of their names; throws a UserError at the first bad file. */
 export function loadSeeds(dir: string, registry: DirectiveRegistry): SeedCase[] {
   let names: string[];

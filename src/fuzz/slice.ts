@@ -76,10 +76,10 @@ export interface PlannedCheck {
  * campaign's seed, properties and corpus only, so it is the same for any --jobs and --shard.
  */
 export function checkAt(props: readonly AnyProperty[], seed: number, index: number, env: FuzzEnv): PlannedCheck {
-  const seeds = env.seeds?.length ?? 0;
   const takers = props.filter((p) => p.seeded);
   const j = index / EXACT_EVERY;
-  if (seeds > 0 && takers.length > 0 && Number.isInteger(j) && j < seeds * takers.length) {
+  const seeds = takers.length > 0 && Number.isInteger(j) ? (env.seeds?.().length ?? 0) : 0;
+  if (j < seeds * takers.length) {
     const i = Math.floor(j / takers.length);
     const prop = takers[j % takers.length]!;
     return { prop, example: prop.seeded!.exact(env, i, (i + (j % takers.length)) % 2) };

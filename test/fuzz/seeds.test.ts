@@ -39,8 +39,8 @@ const seeded = (): Promise<FuzzEnv> => makeEnv({ ...DEFAULT_CONFIG, seeds: BUNDL
 describe('the seed corpus', () => {
   it('reads the apps suite, and each seed as written is its app under its Halide schedule', async () => {
     const env = await seeded();
-    expect(env.seeds!.map((s) => s.name)).toEqual(APPS);
-    for (const [i, seed] of env.seeds!.entries()) {
+    expect(env.seeds!().map((s) => s.name)).toEqual(APPS);
+    for (const [i, seed] of env.seeds!().entries()) {
       const alg = loadPipeline(readFileSync(join(BUNDLED_SEEDS, `${seed.name}.alg`), 'utf8'), `${seed.name}.alg`);
       const app = printSchedule(halideSchedule(readFileSync(join(BUNDLED_SEEDS, `${seed.name}.halide`), 'utf8'), `${seed.name}.halide`, lower(alg)));
       for (const variant of [0, 1]) {

@@ -15,7 +15,7 @@ import { arbInputB } from '../gen/pipeline.js';
 import { arbAlgorithmB } from '../gen/algorithm.js';
 import { PROFILES, type ProfileName } from '../gen/profile.js';
 import { type AlgCase, type AlgGen, algCase, algShape, decodeAlg, encodeAlg } from './alg-case.js';
-import { SEED_MAX_STEPS, type SeedB, arbSeedB, exactSeedB, keptCalls, seedInput, seedOf } from '../gen/seeded.js';
+import { SEED_MAX_STEPS, type SeedB, type SeedCase, arbSeedB, exactSeedB, keptCalls, seedInput, seedOf } from '../gen/seeded.js';
 
 /** A generated algorithm and input, with random directive choices. */
 export interface RandomSchedGen extends AlgGen {
@@ -34,6 +34,9 @@ export interface SeededSchedGen {
 export type SchedGen = RandomSchedGen | SeededSchedGen;
 
 export const isSeeded = (g: SchedGen): g is SeededSchedGen => 's' in g;
+
+/** The environment's seed corpus (read on first use), or none. */
+export const seedsOf = (env: FuzzEnv): readonly SeedCase[] => env.seeds?.() ?? [];
 
 /**
  * Decision: the percentage of scheduling cases drawn as mutations of a seed when the campaign has
@@ -65,9 +68,9 @@ export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default', seed
     const parts = { p: arbAlgorithmB(o), z: arbInputB(o), d: arbChoices(env, favour) };
     const swarm = o.swarm ? { m: fc.nat(0xffff) } : {};
     const random = fc.record({ ...parts, ...swarm }) as fc.Arbitrary<SchedGen>;
-    const seeds = env.seeds ?? [];
     // The compiled backends' cases stay small and generic (gen/profile.ts).
-    const made = seeds.length === 0 || !seeded || profile === 'codegen' ? random : fc.oneof(
+    const seeds = seeded && profile !== 'codegen' ? seedsOf(env) : [];
+    const made = seeds.length === 0 ? random : fc.oneof(
       { weight: 100 - SEED_SHARE, arbitrary: random },
       { weight: SEED_SHARE, arbitrary: fc.record({ s: arbSeedB(seeds), d: arbChoices(env, favour, Math.min(SEED_EXTRA_CHOICES, env.config.maxDirectives)), ...swarm }) as fc.Arbitrary<SchedGen> },
     );
@@ -78,7 +81,7 @@ export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default', seed
 
 export function schedCase(g: SchedGen, env: FuzzEnv, prelude?: Prelude): SchedCase {
   if (isSeeded(g)) {
-    const seed = seedOf(env.seeds ?? [], g.s);
+    const seed = seedOf(seedsOf(env), g.s);
     return { pipeline: seed.pipeline, input: seedInput(seed, g.s), maxSteps: SEED_MAX_STEPS, ...decodeChoices(seed.t0, g.d, env, prelude, g.m, keptCalls(seed, g.s)) };
   }
   const a = algCase(g, env);
@@ -90,8 +93,8 @@ export function schedCase(g: SchedGen, env: FuzzEnv, prelude?: Prelude): SchedCa
  * written, on one of the exact windows, and the seed a blueprint comes from.
  */
 export const schedSeeded = {
-  exact: (env: FuzzEnv, i: number, variant: number): SchedGen => ({ s: exactSeedB(env.seeds ?? [], i, variant), d: [], ...(env.gen.swarm ? { m: 0 } : {}) }),
-  seedName: (g: SchedGen, env: FuzzEnv): string | undefined => (isSeeded(g) ? seedOf(env.seeds ?? [], g.s).name : undefined),
+  exact: (env: FuzzEnv, i: number, variant: number): SchedGen => ({ s: exactSeedB(seedsOf(env), i, variant), d: [], ...(env.gen.swarm ? { m: 0 } : {}) }),
+  seedName: (g: SchedGen, env: FuzzEnv): string | undefined => (isSeeded(g) ? seedOf(seedsOf(env), g.s).name : undefined),
 };
 
 export function encodeSched(c: SchedCase): CaseText {
