@@ -6,7 +6,7 @@ import type { FuzzEnv } from './env.js';
 import type { AnyProperty, CheckResult } from './property.js';
 import { type Shard, checkSeed, globalIndex } from './seed.js';
 import { type Stats, bump, emptyStats } from './stats.js';
-import { type EngineClock, SLOW_ENGINE_MS, levelAt, posOf, sizedEnvs, timedEngine } from './size.js';
+import { type EngineClock, RAMP_STEP, SIZE_LEVELS, SLOW_ENGINE_MS, levelAt, posOf, sizedEnvs, timedEngine } from './size.js';
 import { SLICED_FROM, SLICE_MS, sliceClock, timeSliceNamed } from './time-slice.js';
 
 export interface SliceSpec {
@@ -57,10 +57,12 @@ export function propertyFor(props: readonly AnyProperty[], seed: number, index: 
 }
 
 /**
- * Decision: while the exact seed checks last, every EXACT_EVERY-th check index (0, 4, 8, …) is
- * one: the seeds as written are checked early, and the random checks between them keep finding
- * what they find as soon as before.
+ * Decision: the exact seed checks start where the size ramp ends (fuzz/size.ts: the first 32
+ * checks draw small cases, which find the shallow faults fastest), then every EXACT_EVERY-th check
+ * index (32, 36, 40, …) is one while they last: the seeds as written are checked early, and the
+ * random checks between them keep finding what they find as soon as before.
  */
+export const EXACT_FROM = RAMP_STEP * SIZE_LEVELS;
 export const EXACT_EVERY = 4;
 
 /** What check `index` runs: its property, and the seed's blueprint for an exact seed check. */
@@ -71,15 +73,15 @@ export interface PlannedCheck {
 
 /**
  * The check at a global index: an exact seed check (each seed as written, once for each property
- * that takes seeds, on the exact windows in turn; gen/seeded.ts) at the first multiples of
- * EXACT_EVERY, otherwise a generated case of the property propertyFor picks. It depends on the
+ * that takes seeds, on the exact windows in turn; gen/seeded.ts) at EXACT_FROM and the next
+ * multiples of EXACT_EVERY, otherwise a generated case of the property propertyFor picks. It depends on the
  * campaign's seed, properties and corpus only, so it is the same for any --jobs and --shard.
  */
 export function checkAt(props: readonly AnyProperty[], seed: number, index: number, env: FuzzEnv): PlannedCheck {
   const takers = props.filter((p) => p.seeded);
-  const j = index / EXACT_EVERY;
+  const j = (index - EXACT_FROM) / EXACT_EVERY;
   const seeds = takers.length > 0 && Number.isInteger(j) ? (env.seeds?.().length ?? 0) : 0;
-  if (j < seeds * takers.length) {
+  if (j >= 0 && j < seeds * takers.length) {
     const i = Math.floor(j / takers.length);
     const prop = takers[j % takers.length]!;
     return { prop, example: prop.seeded!.exact(env, i, (i + (j % takers.length)) % 2) };

@@ -21,13 +21,11 @@ import { SEED_MAX_EXTENT } from '../../src/fuzz/gen/seeded.js';
 import { type SchedGen, arbSchedGen, decodeSched, encodeSched, isSeeded, schedCase, schedSeeded } from '../../src/fuzz/properties/sched-case.js';
 import { confluence, lemmas } from '../../src/fuzz/properties/soundness.js';
 import { runCheck } from '../../src/fuzz/check.js';
-import { EXACT_EVERY, checkAt } from '../../src/fuzz/slice.js';
+import { EXACT_EVERY, EXACT_FROM, checkAt } from '../../src/fuzz/slice.js';
 import { checkSeed, NO_SHARD } from '../../src/fuzz/seed.js';
 import { emptyStats, VERDICT_KEYS } from '../../src/fuzz/stats.js';
 import { startCampaign } from '../../src/fuzz/runner.js';
 import { splitForgetsMin } from '../../src/fuzz/zoo/directives.js';
-import { faultNamed } from '../../src/fuzz/zoo/faults.js';
-import { runFault } from '../../src/fuzz/zoo/run.js';
 import { replay } from '../../src/fuzz/replay.js';
 import { runCli } from '../support/cli.js';
 import { scratchDir } from '../support/files.js';
@@ -120,11 +118,12 @@ describe('the seed corpus', () => {
   }, 60_000);
 
   it('checks every seed as written early, the same whatever the split into shards', async () => {
-    const base = { properties: ['lemmas'], seed: 11, runs: 48, jobs: 1, budgetMs: 60_000, inProcess: true, config: { ...DEFAULT_CONFIG, seeds: BUNDLED_SEEDS } };
+    const runs = EXACT_FROM + EXACT_EVERY * APPS.length;
+    const base = { properties: ['lemmas'], seed: 11, runs, jobs: 1, budgetMs: 60_000, inProcess: true, config: { ...DEFAULT_CONFIG, seeds: BUNDLED_SEEDS } };
     const whole = await startCampaign({ ...base, shard: NO_SHARD, out: scratchDir('refsem-seeds-') }).done;
-    // the first ten multiples of EXACT_EVERY are the ten seeds as written
+    // from EXACT_FROM on, every EXACT_EVERY-th check is a seed as written: the ten of them
     const total = (v: Record<string, number> | undefined) => VERDICT_KEYS.reduce((n, k) => n + (v?.[k] ?? 0), 0);
-    expect(total(whole.seeds?.exact)).toBe(Math.min(APPS.length, Math.ceil(48 / EXACT_EVERY)));
+    expect(total(whole.seeds?.exact)).toBe(APPS.length);
     expect(total(whole.seeds?.mutated)).toBeGreaterThan(0);
     const halves = await Promise.all([0, 1].map((index) => startCampaign({ ...base, shard: { index, count: 2 }, jobs: 1 + index, out: scratchDir('refsem-seeds-') }).done));
     for (const kind of ['exact', 'mutated'] as const) {
@@ -139,26 +138,32 @@ describe('the seed corpus', () => {
     const planted: FuzzEnv = { ...env, schedule: scheduleDriver(new DirectiveRegistry([...BUILTINS.filter((d) => d.name !== 'split'), faulty])) };
     const props = [confluence, lemmas];
     let found;
-    let index = 0;
-    for (; index < 40 && !found; index++) {
+    let checks = 0;
+    // the exact seed checks of a campaign, in order: the apps' tiles are splits
+    for (let index = EXACT_FROM; checks < 6 && !found; index += EXACT_EVERY, checks++) {
       const { prop, example } = checkAt(props, 1, index, planted);
+      expect(example).toBeDefined();
       found = runCheck(prop, planted, index, checkSeed(1, index), emptyStats(), undefined, undefined, example);
     }
-    expect(found, 'no failure in 40 checks').toBeDefined();
+    expect(found, 'no failure in 6 exact checks').toBeDefined();
     expect(found!.origin?.exact).toBe(true);
     expect(found!.culprit).toBe('split');
-    expect(index).toBeLessThanOrEqual(2 * EXACT_EVERY * props.length);
+    expect(checks).toBeLessThanOrEqual(4);
     expect(found!.text.schedule).toMatch(/^split /m);
   }, 60_000);
 
   it('finds a zoo fault with a seed as written, and its reproducer replays', async () => {
-    // β0 with an interval rule for + one short at both ends: the first seed's first check finds it
-    const e = await runFault(faultNamed('interval-add-off-by-one'), { seed: 1, jobs: 1, runs: 8, inProcess: true, out: scratchDir('refsem-seeds-zoo-') });
-    expect(e.detected).toBe(true);
-    expect(e.seed).toEqual({ seed: 'bilateral', exact: true });
-    const again = await replay(e.reproducer!);
+    // β0 with an interval rule for + one short at both ends; the shard runs checks 0 and 32 only,
+    // and check 32, the first seed as written, finds it
+    const r = await startCampaign({
+      properties: ['memory-safety', 'confluence'], seed: 1, runs: 64, jobs: 1, shard: { index: 0, count: EXACT_FROM }, budgetMs: 60_000, inProcess: true,
+      config: { ...DEFAULT_CONFIG, seeds: BUNDLED_SEEDS, fault: 'interval-add-off-by-one' }, out: scratchDir('refsem-seeds-zoo-'),
+    }).done;
+    const f = r.failures.find((x) => x.check === EXACT_FROM);
+    expect(f, JSON.stringify(r.failures)).toBeDefined();
+    const again = await replay(f!.reproducer);
     expect(again.reproducer.from_seed).toBe('bilateral (as written)');
     expect(again.reproducer.case.extra?.max_steps).toBeDefined();
-    expect(again.result.status === 'fail' && again.result.verdict).toBe(e.verdict);
+    expect(again.result.status === 'fail' && again.result.verdict).toBe(f!.verdict);
   }, 60_000);
 });

@@ -78,23 +78,23 @@ function dimsOf(seeds: readonly SeedCase[]): Dims {
   };
 }
 
-const cache = new WeakMap<readonly SeedCase[], fc.Arbitrary<SeedB>>();
-
-/** Seeded blueprints: a seed, three calls in four kept, a random small window. */
-export function arbSeedB(seeds: readonly SeedCase[]): fc.Arbitrary<SeedB> {
-  let a = cache.get(seeds);
-  if (!a) {
-    const d = dimsOf(seeds);
-    const fixed = <T>(x: fc.Arbitrary<T>, n: number) => fc.array(x, { minLength: n, maxLength: n });
-    a = fc.record({
-      i: fc.nat(Math.max(0, seeds.length - 1)),
-      k: fixed(fc.nat(3), d.calls),
-      w: fixed(fc.tuple(fc.integer(SEED_MINS), fc.integer({ min: 1, max: SEED_MAX_EXTENT })), d.dims),
-      q: fixed(fc.integer(SEED_PARAMS), d.params),
-    });
-    cache.set(seeds, a);
-  }
-  return a;
+/**
+ * Seeded blueprints: a seed of at most `maxFuncs` funcs (the case size of the campaign so far,
+ * fuzz/size.ts: seeds join as random pipelines grow to their size), three calls in four kept, a
+ * random small window; undefined when no seed is that small. The seed is named by its place in
+ * the whole corpus, so that a blueprint means the same case at every size.
+ */
+export function arbSeedB(seeds: readonly SeedCase[], maxFuncs: number): fc.Arbitrary<SeedB> | undefined {
+  const fit = seeds.flatMap((s, i) => (s.pipeline.funcs.length <= maxFuncs ? [i] : []));
+  if (fit.length === 0) return undefined;
+  const d = dimsOf(seeds);
+  const fixed = <T>(x: fc.Arbitrary<T>, n: number) => fc.array(x, { minLength: n, maxLength: n });
+  return fc.record({
+    i: fc.constantFrom(...fit),
+    k: fixed(fc.nat(3), d.calls),
+    w: fixed(fc.tuple(fc.integer(SEED_MINS), fc.integer({ min: 1, max: SEED_MAX_EXTENT })), d.dims),
+    q: fixed(fc.integer(SEED_PARAMS), d.params),
+  });
 }
 
 /** The blueprint of seed i as written: every call kept, on exact window `variant`. */

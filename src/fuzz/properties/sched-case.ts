@@ -69,10 +69,10 @@ export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default', seed
     const swarm = o.swarm ? { m: fc.nat(0xffff) } : {};
     const random = fc.record({ ...parts, ...swarm }) as fc.Arbitrary<SchedGen>;
     // The compiled backends' cases stay small and generic (gen/profile.ts).
-    const seeds = seeded && profile !== 'codegen' ? seedsOf(env) : [];
-    const made = seeds.length === 0 ? random : fc.oneof(
+    const seeds = seeded && profile !== 'codegen' ? arbSeedB(seedsOf(env), env.config.maxFuncs) : undefined;
+    const made = seeds === undefined ? random : fc.oneof(
       { weight: 100 - SEED_SHARE, arbitrary: random },
-      { weight: SEED_SHARE, arbitrary: fc.record({ s: arbSeedB(seeds), d: arbChoices(env, favour, Math.min(SEED_EXTRA_CHOICES, env.config.maxDirectives)), ...swarm }) as fc.Arbitrary<SchedGen> },
+      { weight: SEED_SHARE, arbitrary: fc.record({ s: seeds, d: arbChoices(env, favour, Math.min(SEED_EXTRA_CHOICES, env.config.maxDirectives)), ...swarm }) as fc.Arbitrary<SchedGen> },
     );
     byProfile.set(key, (a = made));
   }
