@@ -34,11 +34,21 @@ export interface SeedOrigin {
   readonly exact: boolean;
 }
 
+/** Where a check's case comes from: the property's arbitrary, or the seed corpus (a mutation, or `example`: a seed as written). */
+export interface CaseSource {
+  readonly seeded?: boolean;
+  readonly example?: unknown;
+}
+
+/** The arbitrary a check draws from: the seed corpus' mutations when the source says so and there are some. */
+export const arbitraryOf = (prop: AnyProperty, env: FuzzEnv, source?: CaseSource): fc.Arbitrary<unknown> =>
+  (source?.seeded ? prop.seeded?.arbitrary(env) : undefined) ?? prop.arbitrary(env);
+
 /**
- * fast-check's parameters for the case of a check: one run from `seed`, or the given example
+ * fast-check's parameters for the case of a check: one run from `seed`, or the source's example
  * (a seed as written) in its place, shrunk like a generated case.
  */
-export const oneRun = (seed: number, example: unknown) => ({ seed, numRuns: 1, ...(example !== undefined ? { examples: [[example] as [unknown]] } : {}) });
+export const oneRun = (seed: number, source?: CaseSource) => ({ seed, numRuns: 1, ...(source?.example !== undefined ? { examples: [[source.example] as [unknown]] } : {}) });
 
 /**
  * Bounds on shrinking, so a slow property cannot stall the campaign. The evaluation count is what
@@ -116,10 +126,10 @@ export function dedupKey(prop: AnyProperty, c: unknown, culprit: string | undefi
 }
 
 /** The value fast-check generates for a seed, without checking it (for reproducing timeouts); an example is its own value. */
-export function generated(prop: AnyProperty, env: FuzzEnv, seed: number, example?: unknown): unknown {
-  if (example !== undefined) return example;
+export function generated(prop: AnyProperty, env: FuzzEnv, seed: number, source?: CaseSource): unknown {
+  if (source?.example !== undefined) return source.example;
   let value: unknown;
-  fc.check(fc.property(prop.arbitrary(env), (g) => {
+  fc.check(fc.property(arbitraryOf(prop, env, source), (g) => {
     value = g;
     return true;
   }), { seed, numRuns: 1 });
@@ -277,12 +287,12 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
  * Runs check `index` of property `prop`. `onEvaluate` is called before each evaluation of the
  * property (the first, then each shrink step), so a watchdog can time evaluations one by one.
  */
-export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}, example?: unknown): Found | undefined {
-  const s = session(prop, env, index, seed, stats, shrink, onEvaluate, example !== undefined);
-  const out = fc.check(fc.property(prop.arbitrary(env), (g) => {
+export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}, source?: CaseSource): Found | undefined {
+  const s = session(prop, env, index, seed, stats, shrink, onEvaluate, source?.example !== undefined);
+  const out = fc.check(fc.property(arbitraryOf(prop, env, source), (g) => {
     const made = s.before(g);
     return made === undefined || s.after(g, made, made.ok ? evaluate(prop, made.c, env) : made.r);
-  }), oneRun(seed, example));
+  }), oneRun(seed, source));
   const folded = s.foldCandidate(out);
   if (folded !== undefined) s.folded(folded, evaluate(prop, folded, env));
   return s.found(out);
@@ -293,8 +303,8 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
  * result of the case's first evaluation when a batch already computed it (batchResults): a passing
  * or discarded case then costs no compile of its own.
  */
-export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}, known?: CheckResult, example?: unknown): Promise<Found | undefined> {
-  const s = session(prop, env, index, seed, stats, shrink, onEvaluate, example !== undefined);
+export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}, known?: CheckResult, source?: CaseSource): Promise<Found | undefined> {
+  const s = session(prop, env, index, seed, stats, shrink, onEvaluate, source?.example !== undefined);
   let first = known;
   const out = await fc.check(fc.asyncProperty(prop.arbitrary(env), async (g) => {
     const made = s.before(g);
@@ -302,7 +312,7 @@ export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: numb
     first = undefined;
     if (made === undefined) return true;
     return s.after(g, made, !made.ok ? made.r : given ?? (await evaluateAsync(prop, made.c, env)));
-  }), oneRun(seed, example));
+  }), oneRun(seed, source));
   const folded = s.foldCandidate(out);
   if (folded !== undefined) s.folded(folded, await evaluateAsync(prop, folded, env));
   return s.found(out);

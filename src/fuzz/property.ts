@@ -78,11 +78,13 @@ export interface Property<G = unknown, C = unknown> {
   /** counts constructs and directives of a generated case (refsem fuzz --stats) */
   observe?(c: C, stats: Stats): void;
   /**
-   * The seed corpus (gen/seeded.ts), for a property whose cases may come from it: the blueprint of
-   * seed i as written, on exact window `variant` (checked early in a campaign, seed-checks.ts), and
-   * the name of the seed a blueprint comes from, if any.
+   * The seed corpus (gen/seeded.ts), for a property whose cases may come from it: mutations of the
+   * seeds (undefined when there are none yet), the blueprint of seed i as written on exact window
+   * `variant`, and the name of the seed a blueprint comes from, if any. Which checks draw from the
+   * corpus the campaign decides by their index (slice.ts, checkAt).
    */
   readonly seeded?: {
+    arbitrary(env: FuzzEnv): fc.Arbitrary<G> | undefined;
     exact(env: FuzzEnv, i: number, variant: number): G;
     seedName(g: G, env: FuzzEnv): string | undefined;
   };

@@ -266,7 +266,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
     const stuckKeys = new Set<string>();
     const tryEntry = workerEntry('try-worker.js');
     const recordStuck = (index: number, level: number, how: StuckCheck, inEngine: boolean, sliced: string | undefined) => {
-      const { prop, example } = sliced !== undefined ? { prop: timeSliceNamed(sliced)!.property, example: undefined } : checkAt(props, o.seed, index, envAt(level));
+      const { prop, ...source } = sliced !== undefined ? { prop: timeSliceNamed(sliced)!.property } : checkAt(props, o.seed, index, envAt(level));
       const seed = checkSeed(o.seed, index);
       const counts = propertyCounts(stats, prop.name);
       counts.checks++;
@@ -289,7 +289,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       const extra = { size_level: String(level), note: `the case ended its worker (${how.verdict}); it was shrunk with each try in a worker of its own (re-running it may end its worker again)` };
       let original: string;
       try {
-        original = blueprint(generated(prop, envAt(level), seed, example));
+        original = blueprint(generated(prop, envAt(level), seed, source));
       } catch {
         record(found({ extra: { note: 'the case could not be regenerated' } }, 0, false));
         return;
@@ -299,7 +299,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         return;
       }
       shrinking.push(shrinkStuck({
-        prop, env: envAt(level), config: o.config, level, seed, example, verdict: how.verdict, entry: tryEntry, budgetMs: sliced !== undefined ? Math.max(o.budgetMs, SLICE_BUDGET_MS) : o.budgetMs, heapMb, ...(end !== undefined ? { until: end } : {}),
+        prop, env: envAt(level), config: o.config, level, seed, source, verdict: how.verdict, entry: tryEntry, budgetMs: sliced !== undefined ? Math.max(o.budgetMs, SLICE_BUDGET_MS) : o.budgetMs, heapMb, ...(end !== undefined ? { until: end } : {}),
       }).then(
         (r) => record(found(r.text ? { ...r.text, extra: { ...r.text.extra, ...extra } } : { extra: { blueprint: original, ...extra } }, r.shrinks, r.timedOut)),
         () => record(found({ extra: { blueprint: original, ...extra } }, 0, false)),

@@ -1,7 +1,7 @@
 // The check loop one worker (or the main thread, when jobs run in-process) executes over its share
 // of the campaign's check indices. Shared by worker.ts and the in-process runner so both behave
 // identically.
-import { type Found, batchResults, runCheck, runCheckAsync, shrinkBudgetOf } from './check.js';
+import { type CaseSource, type Found, batchResults, runCheck, runCheckAsync, shrinkBudgetOf } from './check.js';
 import type { FuzzEnv } from './env.js';
 import type { AnyProperty, CheckResult } from './property.js';
 import { type Shard, checkSeed, globalIndex } from './seed.js';
@@ -65,16 +65,24 @@ export function propertyFor(props: readonly AnyProperty[], seed: number, index: 
 export const EXACT_FROM = RAMP_STEP * SIZE_LEVELS;
 export const EXACT_EVERY = 4;
 
-/** What check `index` runs: its property, and the seed's blueprint for an exact seed check. */
-export interface PlannedCheck {
+/**
+ * Decision: the percentage of the checks of a property that takes seeds that are mutations of a
+ * seed (gen/seeded.ts) once the campaign's cases are as big as a seed. Which checks they are is a
+ * hash of the index, like the property: the random checks stay exactly the checks a campaign
+ * without seeds makes at their index, so what those find is found at the same check.
+ */
+export const SEED_SHARE = 20;
+
+/** What check `index` runs: its property, and where its case comes from. */
+export interface PlannedCheck extends CaseSource {
   readonly prop: AnyProperty;
-  readonly example?: unknown;
 }
 
 /**
  * The check at a global index: an exact seed check (each seed as written, once for each property
  * that takes seeds, on the exact windows in turn; gen/seeded.ts) at EXACT_FROM and the next
- * multiples of EXACT_EVERY, otherwise a generated case of the property propertyFor picks. It depends on the
+ * multiples of EXACT_EVERY, otherwise a generated case of the property propertyFor picks — a
+ * mutation of a seed for SEED_SHARE percent of the checks of properties that take seeds. It depends on the
  * campaign's seed, properties and corpus only, so it is the same for any --jobs and --shard.
  */
 export function checkAt(props: readonly AnyProperty[], seed: number, index: number, env: FuzzEnv): PlannedCheck {
@@ -84,9 +92,11 @@ export function checkAt(props: readonly AnyProperty[], seed: number, index: numb
   if (j >= 0 && j < seeds * takers.length) {
     const i = Math.floor(j / takers.length);
     const prop = takers[j % takers.length]!;
-    return { prop, example: prop.seeded!.exact(env, i, (i + (j % takers.length)) % 2) };
+    return { prop, seeded: true, example: prop.seeded!.exact(env, i, (i + (j % takers.length)) % 2) };
   }
-  return { prop: propertyFor(props, seed, index) };
+  const prop = propertyFor(props, seed, index);
+  if (prop.seeded && (checkSeed(seed ^ 0x5eed5eed, index) >>> 0) % 100 < SEED_SHARE && prop.seeded.arbitrary(env) !== undefined) return { prop, seeded: true };
+  return { prop };
 }
 
 export const PROGRESS_MS = 200;
@@ -109,14 +119,14 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     checks = 0;
   };
   /** Runs one check: its size level, and whether the engine under test was slow in it. */
-  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult, example?: unknown): Promise<number> => {
+  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult, source?: CaseSource): Promise<number> => {
     const e = envAt(level);
     hooks.onStart?.(index, level, at);
     const onEval = () => hooks.onStart?.(index, level, at);
     const seed = checkSeed(spec.seed, index);
     const shrink = { ...shrinkBudgetOf(prop), ...(spec.end !== undefined ? { until: spec.end } : {}) };
     clock.ms = 0;
-    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval, known, example) : runCheck(prop, e, index, seed, delta, shrink, onEval, example);
+    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval, known, source) : runCheck(prop, e, index, seed, delta, shrink, onEval, source);
     hooks.onStart?.(-1, level);
     checks++;
     if (found) hooks.onFound(found);
@@ -159,8 +169,8 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     const index = globalIndex(spec.shard, spec.jobs, spec.job, k);
     if (spec.runs !== undefined && index >= spec.runs) break;
     const level = spec.runs !== undefined ? levelAt(index) : levelAt(pos);
-    const { prop, example } = checkAt(props, spec.seed, index, envAt(level));
-    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos }, undefined, example);
+    const { prop, ...source } = checkAt(props, spec.seed, index, envAt(level));
+    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos }, undefined, source);
     pos = engineMs > SLOW_ENGINE_MS ? posOf(level - 1) : pos + 1;
     k++;
   }

@@ -18,9 +18,9 @@ import { DEFAULT_CONFIG, type FuzzEnv } from '../../src/fuzz/env.js';
 import { makeEnv } from '../../src/fuzz/make-env.js';
 import { BUNDLED_SEEDS, loadSeeds } from '../../src/fuzz/seeds.js';
 import { SEED_MAX_EXTENT } from '../../src/fuzz/gen/seeded.js';
-import { type SchedGen, arbSchedGen, decodeSched, encodeSched, isSeeded, schedCase, schedSeeded } from '../../src/fuzz/properties/sched-case.js';
+import { type SchedGen, arbSeededGen, decodeSched, encodeSched, isSeeded, schedCase, schedSeeded } from '../../src/fuzz/properties/sched-case.js';
 import { confluence, lemmas } from '../../src/fuzz/properties/soundness.js';
-import { runCheck } from '../../src/fuzz/check.js';
+import { generated, runCheck } from '../../src/fuzz/check.js';
 import { EXACT_EVERY, EXACT_FROM, checkAt } from '../../src/fuzz/slice.js';
 import { checkSeed, NO_SHARD } from '../../src/fuzz/seed.js';
 import { emptyStats, VERDICT_KEYS } from '../../src/fuzz/stats.js';
@@ -42,7 +42,7 @@ describe('the seed corpus', () => {
       const alg = loadPipeline(readFileSync(join(BUNDLED_SEEDS, `${seed.name}.alg`), 'utf8'), `${seed.name}.alg`);
       const app = printSchedule(halideSchedule(readFileSync(join(BUNDLED_SEEDS, `${seed.name}.halide`), 'utf8'), `${seed.name}.halide`, lower(alg)));
       for (const variant of [0, 1]) {
-        const c = schedCase(schedSeeded.exact(env, i, variant), env);
+        const c = schedCase(schedSeeded().exact(env, i, variant), env);
         expect(c.scheduleText, seed.name).toBe(app);
         expect(c.trouble).toBeUndefined();
         expect(c.names).toHaveLength(seed.calls.length);
@@ -50,14 +50,14 @@ describe('the seed corpus', () => {
       }
     }
     // bounded channels keep their bound's range on every window (camera: c in 0..2, conv: co in 0..3)
-    const camera = schedCase(schedSeeded.exact(env, 1, 1), env);
+    const camera = schedCase(schedSeeded().exact(env, 1, 1), env);
     expect(camera.input.window.map(([m, l]) => [Number(m), Number(l)])).toEqual([[-5, 13], [37, 7], [0, 3]]);
   });
 
   it('decodes a mutation the same way every time, on a small window, from the seed\'s calls in order', async () => {
     const env = await seeded();
-    const gs = fc.sample(arbSchedGen(env), { seed: 5, numRuns: 300 }).filter(isSeeded);
-    expect(gs.length).toBeGreaterThan(20);
+    const gs = fc.sample(arbSeededGen(env)!, { seed: 5, numRuns: 60 });
+    expect(gs.every(isSeeded)).toBe(true);
     for (const g of gs) {
       const a = schedCase(g, env);
       const b = schedCase(JSON.parse(JSON.stringify(g)) as SchedGen, env);
@@ -74,7 +74,7 @@ describe('the seed corpus', () => {
   it('shrinks a failing mutation to a small seeded case that still applies', async () => {
     const env = await seeded();
     // A made-up failure: any seeded case that places a func with compute-at.
-    const out = fc.check(fc.property(arbSchedGen(env), (g) => !(isSeeded(g) && schedCase(g, env).names.includes('compute-at'))), { seed: 3, numRuns: 200 });
+    const out = fc.check(fc.property(arbSeededGen(env)!, (g) => !schedCase(g, env).names.includes('compute-at')), { seed: 3, numRuns: 100 });
     expect(out.failed).toBe(true);
     const g = out.counterexample![0];
     expect(isSeeded(g)).toBe(true);
@@ -131,6 +131,24 @@ describe('the seed corpus', () => {
     }
   }, 120_000);
 
+  it('leaves the random checks as a campaign without seeds makes them', async () => {
+    const withSeeds = await seeded();
+    const without = await makeEnv(DEFAULT_CONFIG);
+    const props = [confluence, lemmas];
+    let mutations = 0;
+    for (let index = 0; index < 120; index++) {
+      const { prop, ...source } = checkAt(props, 7, index, withSeeds);
+      // the seeds as written take their own indices; every other check keeps its property
+      if (source.example === undefined) expect(prop).toBe(checkAt(props, 7, index, without).prop);
+      const g = generated(prop, withSeeds, checkSeed(7, index), source);
+      if (source.seeded) {
+        expect(isSeeded(g as SchedGen), String(index)).toBe(true);
+        mutations += source.example === undefined ? 1 : 0;
+      } else expect(JSON.stringify(g), String(index)).toBe(JSON.stringify(generated(prop, without, checkSeed(7, index))));
+    }
+    expect(mutations).toBeGreaterThan(5);
+  });
+
   it('finds a fault planted in a directive the apps use with a seed as written, in few checks', async () => {
     const env = await seeded();
     // `split` that starts at 0 instead of the loop's minimum, in place of the real one
@@ -141,9 +159,9 @@ describe('the seed corpus', () => {
     let checks = 0;
     // the exact seed checks of a campaign, in order: the apps' tiles are splits
     for (let index = EXACT_FROM; checks < 6 && !found; index += EXACT_EVERY, checks++) {
-      const { prop, example } = checkAt(props, 1, index, planted);
-      expect(example).toBeDefined();
-      found = runCheck(prop, planted, index, checkSeed(1, index), emptyStats(), undefined, undefined, example);
+      const { prop, ...source } = checkAt(props, 1, index, planted);
+      expect(source.example).toBeDefined();
+      found = runCheck(prop, planted, index, checkSeed(1, index), emptyStats(), undefined, undefined, source);
     }
     expect(found, 'no failure in 6 exact checks').toBeDefined();
     expect(found!.origin?.exact).toBe(true);

@@ -56,7 +56,7 @@ export const evaluatorsTgt: Property<SchedGen, SchedCase> = {
   name: 'evaluators-tgt',
   summary: 'the small-step machine (fig. 2.8) and the fast executor return the same outcome (values, stuck state, steps) on scheduled, completed programs',
   // One case in four at the representation edges (±2^53): both executors must cross them alike.
-  arbitrary: (env) => fc.oneof({ weight: 3, arbitrary: arbSchedGen(env, 'default', false) }, { weight: 1, arbitrary: arbSchedGen(env, 'extremes', false) }),
+  arbitrary: (env) => fc.oneof({ weight: 3, arbitrary: arbSchedGen(env) }, { weight: 1, arbitrary: arbSchedGen(env, 'extremes') }),
   concretize: schedCase,
   check(c, env) {
     if (c.trouble) return { status: 'discard', why: 'directive error' };

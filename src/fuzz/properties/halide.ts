@@ -99,5 +99,5 @@ export const halide: Property<SchedGen, HalideCase> = {
   shape: schedShape,
   observe: observeSched,
   directivesOf: (c) => c.names,
-  seeded: schedSeeded,
+  seeded: schedSeeded(),
 };

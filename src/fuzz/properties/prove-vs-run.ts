@@ -54,8 +54,7 @@ async function check(c: SchedCase, env: FuzzEnv): Promise<CheckResult> {
 export const proveVsRun: Property<SchedGen, SchedCase> = {
   name: 'prove-vs-run',
   summary: 'spec/effects.md: a schedule whose every directive is proved runs equal, race-free and in bounds; a refuted directive\'s witness fails when run',
-  // The prover's queries grow with the program: the seeds' pipelines are left to the other properties.
-  arbitrary: (env) => arbSchedGen(env, 'default', false),
+  arbitrary: (env) => arbSchedGen(env),
   concretize: schedCase,
   check: () => ({ status: 'discard', why: 'the prove-vs-run property runs asynchronously' }),
   checkAsync: check,

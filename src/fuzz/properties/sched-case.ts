@@ -7,7 +7,7 @@ import type { TgtProgram } from '../../target-semantics/ast.js';
 import { lower } from '../../lowering/lower.js';
 import type { FuzzEnv } from '../env.js';
 import { type ChoiceB, type Prelude, type Scheduled, arbChoices, decodeChoices, parseScheduleText } from '../gen/schedule.js';
-import type { CaseText } from '../property.js';
+import type { CaseText, Property } from '../property.js';
 import { type Stats, bump } from '../stats.js';
 import { observePipeline } from '../gen/observe.js';
 import { countShapes } from '../gen/shape.js';
@@ -39,44 +39,44 @@ export const isSeeded = (g: SchedGen): g is SeededSchedGen => 's' in g;
 export const seedsOf = (env: FuzzEnv): readonly SeedCase[] => env.seeds?.() ?? [];
 
 /**
- * Decision: the percentage of scheduling cases drawn as mutations of a seed when the campaign has
- * a seed corpus, and the most random choices decoded on top of a seed's kept calls. A mutation
- * costs several times a random case (the apps have up to ten funcs), and most of what a random
- * choice adds to an app a random pipeline exercises too: a fifth of the cases, few extra choices.
+ * Decision: the most random choices decoded on top of a seed's kept calls. Most of what a random
+ * choice adds to an app a random pipeline exercises too: a mutation stays near the app.
  */
-export const SEED_SHARE = 20;
 export const SEED_EXTRA_CHOICES = 4;
 
 export interface SchedCase extends AlgCase, Scheduled {}
 
 // Building an arbitrary costs more than drawing from it: one per environment and profile.
-const cache = new WeakMap<FuzzEnv, Map<string, fc.Arbitrary<SchedGen>>>();
+const cache = new WeakMap<FuzzEnv, Map<ProfileName, fc.Arbitrary<SchedGen>>>();
 
-/**
- * Cases of a generation profile; with the environment's seed corpus (gen/seeded.ts), SEED_SHARE
- * percent of them mutate a seed, unless `seeded` is false (a property whose evaluators cannot run
- * pipelines as big as the seeds within their budget) or the profile is the compiled backends'.
- */
-export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default', seeded = true): fc.Arbitrary<SchedGen> {
-  const byProfile = cache.get(env) ?? new Map<string, fc.Arbitrary<SchedGen>>();
+export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default'): fc.Arbitrary<SchedGen> {
+  const byProfile = cache.get(env) ?? new Map<ProfileName, fc.Arbitrary<SchedGen>>();
   cache.set(env, byProfile);
-  const key = seeded ? profile : `${profile} unseeded`;
-  let a = byProfile.get(key);
+  let a = byProfile.get(profile);
   if (!a) {
     const { favour, gen } = PROFILES[profile];
     const o = { ...env.gen, ...gen };
     const parts = { p: arbAlgorithmB(o), z: arbInputB(o), d: arbChoices(env, favour) };
-    const swarm = o.swarm ? { m: fc.nat(0xffff) } : {};
-    const random = fc.record({ ...parts, ...swarm }) as fc.Arbitrary<SchedGen>;
-    // The compiled backends' cases stay small and generic (gen/profile.ts).
-    const seeds = seeded && profile !== 'codegen' ? arbSeedB(seedsOf(env), env.config.maxFuncs) : undefined;
-    const made = seeds === undefined ? random : fc.oneof(
-      { weight: 100 - SEED_SHARE, arbitrary: random },
-      { weight: SEED_SHARE, arbitrary: fc.record({ s: seeds, d: arbChoices(env, favour, Math.min(SEED_EXTRA_CHOICES, env.config.maxDirectives)), ...swarm }) as fc.Arbitrary<SchedGen> },
-    );
-    byProfile.set(key, (a = made));
+    byProfile.set(profile, (a = o.swarm ? fc.record({ ...parts, m: fc.nat(0xffff) }) : fc.record(parts)));
   }
   return a;
+}
+
+const seededCache = new WeakMap<FuzzEnv, Map<ProfileName, fc.Arbitrary<SchedGen> | undefined>>();
+
+/**
+ * Mutations of the environment's seeds (gen/seeded.ts) with a profile's favourite directives among
+ * the random choices on top; undefined when the campaign has no seed as small as its cases are yet.
+ */
+export function arbSeededGen(env: FuzzEnv, profile: ProfileName = 'default'): fc.Arbitrary<SchedGen> | undefined {
+  const byProfile = seededCache.get(env) ?? new Map<ProfileName, fc.Arbitrary<SchedGen> | undefined>();
+  seededCache.set(env, byProfile);
+  if (!byProfile.has(profile)) {
+    const s = arbSeedB(seedsOf(env), env.config.maxFuncs);
+    const d = arbChoices(env, PROFILES[profile].favour, Math.min(SEED_EXTRA_CHOICES, env.config.maxDirectives));
+    byProfile.set(profile, s && (env.gen.swarm ? fc.record({ s, d, m: fc.nat(0xffff) }) : fc.record({ s, d })));
+  }
+  return byProfile.get(profile);
 }
 
 export function schedCase(g: SchedGen, env: FuzzEnv, prelude?: Prelude): SchedCase {
@@ -89,13 +89,14 @@ export function schedCase(g: SchedGen, env: FuzzEnv, prelude?: Prelude): SchedCa
 }
 
 /**
- * What the scheduling properties know of the seed corpus (property.ts, `seeded`): seed i as
- * written, on one of the exact windows, and the seed a blueprint comes from.
+ * What a scheduling property knows of the seed corpus (property.ts, `seeded`): mutations of the
+ * seeds, seed i as written on one of the exact windows, and the seed a blueprint comes from.
  */
-export const schedSeeded = {
-  exact: (env: FuzzEnv, i: number, variant: number): SchedGen => ({ s: exactSeedB(seedsOf(env), i, variant), d: [], ...(env.gen.swarm ? { m: 0 } : {}) }),
-  seedName: (g: SchedGen, env: FuzzEnv): string | undefined => (isSeeded(g) ? seedOf(seedsOf(env), g.s).name : undefined),
-};
+export const schedSeeded = (profile: ProfileName = 'default'): NonNullable<Property<SchedGen, unknown>['seeded']> => ({
+  arbitrary: (env) => arbSeededGen(env, profile),
+  exact: (env, i, variant) => ({ s: exactSeedB(seedsOf(env), i, variant), d: [], ...(env.gen.swarm ? { m: 0 } : {}) }),
+  seedName: (g, env) => (isSeeded(g) ? seedOf(seedsOf(env), g.s).name : undefined),
+});
 
 export function encodeSched(c: SchedCase): CaseText {
   return { ...encodeAlg(c), schedule: c.scheduleText };

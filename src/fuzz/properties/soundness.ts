@@ -69,7 +69,7 @@ const common = {
   decode: decodeSched,
   shape: schedShape,
   observe: observeSched,
-  seeded: schedSeeded,
+  seeded: schedSeeded(),
 };
 
 /**
@@ -224,6 +224,7 @@ export const raceFree: Property<SchedGen, SchedCase> = {
   summary: 'valid schedules are race-free: no two iterations of a parallel loop touch one point with a write (def. 2.7, def. 2.16)',
   arbitrary: (env) => arbSchedGen(env, 'parallel'),
   ...common,
+  seeded: schedSeeded('parallel'),
   check(c, env) {
     const bad = trouble(c);
     if (bad) return bad;

@@ -117,6 +117,6 @@ export const writeOrder: Property<SchedGen, SchedCase> = {
   decode: decodeSched,
   shape: schedShape,
   observe: observeSched,
-  seeded: schedSeeded,
+  seeded: schedSeeded(),
   directivesOf: (c) => c.names,
 };
