@@ -167,8 +167,6 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
 
   const run = async (): Promise<void> => {
     const env = await makeEnv(o.config);
-    // A bad seed stops the campaign here, at its file, before any worker reads the corpus.
-    if (props.some((p) => p.seeded)) env.seeds?.();
     const entry = o.inProcess ? undefined : workerEntry();
     const base = { seed: o.seed, shard: o.shard, jobs: o.jobs, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(deadline !== undefined ? { deadline, end } : {}), ...(slices ? { sliced: slices.names } : {}) };
     const progress = (d: Stats, n: number) => {
@@ -266,8 +264,8 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
     const stuckKeys = new Set<string>();
     const tryEntry = workerEntry('try-worker.js');
     const recordStuck = (index: number, level: number, how: StuckCheck, inEngine: boolean, sliced: string | undefined) => {
-      const { prop, ...source } = sliced !== undefined ? { prop: timeSliceNamed(sliced)!.property } : checkAt(props, o.seed, index, envAt(level));
-      const seed = checkSeed(o.seed, index);
+      const { prop, at, ...source } = sliced !== undefined ? { prop: timeSliceNamed(sliced)!.property, at: index } : checkAt(props, o.seed, index, env);
+      const seed = checkSeed(o.seed, at);
       const counts = propertyCounts(stats, prop.name);
       counts.checks++;
       counts.failures++;

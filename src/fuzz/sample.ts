@@ -17,9 +17,9 @@ export async function sampleCases(o: CampaignOptions, count: number): Promise<{ 
   for (let k = 0; out.length < count; k++) {
     const index = globalIndex(o.shard, 1, 0, k);
     if (o.runs !== undefined && index >= o.runs) break;
-    const { prop, ...source } = checkAt(props, o.seed, index, env);
+    const { prop, at, ...source } = checkAt(props, o.seed, index, env);
     try {
-      out.push({ property: prop.name, text: prop.encode(prop.concretize(generated(prop, env, checkSeed(o.seed, index), source), env)) });
+      out.push({ property: prop.name, text: prop.encode(prop.concretize(generated(prop, env, checkSeed(o.seed, at), source), env)) });
     } catch {
       // A case that cannot be made concrete was a crash or a discard in the campaign; it fires
       // no rule worth counting here.

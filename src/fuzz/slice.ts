@@ -57,46 +57,46 @@ export function propertyFor(props: readonly AnyProperty[], seed: number, index: 
 }
 
 /**
- * Decision: the exact seed checks start where the size ramp ends (fuzz/size.ts: the first 32
- * checks draw small cases, which find the shallow faults fastest), then every EXACT_EVERY-th check
- * index (32, 36, 40, …) is one while they last: the seeds as written are checked early, and the
- * random checks between them keep finding what they find as soon as before.
+ * Decision: checks of the seed corpus (gen/seeded.ts) take every SEED_EVERY-th check index from
+ * SEEDS_FROM on, where the size ramp ends (fuzz/size.ts: the first checks draw small cases, which
+ * find the shallow faults fastest): 32, 40, 48, …, the seeds as written first, then mutations.
+ * They are checks of their own, between the random ones: random check r is exactly the check r of
+ * a campaign without seeds (its property, its case), made a little later, so that what the random
+ * checks find they find all the same.
  */
-export const EXACT_FROM = RAMP_STEP * SIZE_LEVELS;
-export const EXACT_EVERY = 4;
+export const SEEDS_FROM = RAMP_STEP * SIZE_LEVELS;
+export const SEED_EVERY = 8;
 
-/**
- * Decision: the percentage of the checks of a property that takes seeds that are mutations of a
- * seed (gen/seeded.ts) once the campaign's cases are as big as a seed. Which checks they are is a
- * hash of the index, like the property: the random checks stay exactly the checks a campaign
- * without seeds makes at their index, so what those find is found at the same check.
- */
-export const SEED_SHARE = 20;
-
-/** What check `index` runs: its property, and where its case comes from. */
+/** What check `index` runs: its property, where its case comes from, and the index its case is drawn for. */
 export interface PlannedCheck extends CaseSource {
   readonly prop: AnyProperty;
+  /** the index whose seed draws the case (checkSeed) and whose size a `--runs` campaign gives it: random check r's is r */
+  readonly at: number;
 }
 
 /**
- * The check at a global index: an exact seed check (each seed as written, once for each property
- * that takes seeds, on the exact windows in turn; gen/seeded.ts) at EXACT_FROM and the next
- * multiples of EXACT_EVERY, otherwise a generated case of the property propertyFor picks — a
- * mutation of a seed for SEED_SHARE percent of the checks of properties that take seeds. It depends on the
- * campaign's seed, properties and corpus only, so it is the same for any --jobs and --shard.
+ * The check at a global index. With a seed corpus and properties that take seeds, each
+ * SEED_EVERY-th index from SEEDS_FROM on is a seed check: each seed as written once for each such
+ * property, on the exact windows in turn, then mutations of the seeds for properties picked by a
+ * hash. Every other index is random check r (r counts the indices that are not seed checks), of
+ * the property propertyFor picks for r. It depends on the campaign's seed, properties and corpus
+ * only, so it is the same for any --jobs and --shard.
  */
 export function checkAt(props: readonly AnyProperty[], seed: number, index: number, env: FuzzEnv): PlannedCheck {
-  const takers = props.filter((p) => p.seeded);
-  const j = (index - EXACT_FROM) / EXACT_EVERY;
-  const seeds = takers.length > 0 && Number.isInteger(j) ? (env.seeds?.().length ?? 0) : 0;
-  if (j >= 0 && j < seeds * takers.length) {
-    const i = Math.floor(j / takers.length);
-    const prop = takers[j % takers.length]!;
-    return { prop, seeded: true, example: prop.seeded!.exact(env, i, (i + (j % takers.length)) % 2) };
+  const takers = env.seeds === undefined ? [] : props.filter((p) => p.seeded);
+  if (takers.length === 0 || index < SEEDS_FROM) return { prop: propertyFor(props, seed, index), at: index };
+  const d = index - SEEDS_FROM;
+  if (d % SEED_EVERY !== 0) {
+    const r = index - Math.floor(d / SEED_EVERY) - 1;
+    return { prop: propertyFor(props, seed, r), at: r };
   }
-  const prop = propertyFor(props, seed, index);
-  if (prop.seeded && (checkSeed(seed ^ 0x5eed5eed, index) >>> 0) % 100 < SEED_SHARE && prop.seeded.arbitrary(env) !== undefined) return { prop, seeded: true };
-  return { prop };
+  const n = d / SEED_EVERY;
+  if (n < env.seeds!().length * takers.length) {
+    const i = Math.floor(n / takers.length);
+    const prop = takers[n % takers.length]!;
+    return { prop, at: index, seeded: true, example: prop.seeded!.exact(env, i, (i + (n % takers.length)) % 2) };
+  }
+  return { prop: takers[(checkSeed(seed ^ 0x5eed5eed, index) >>> 0) % takers.length]!, at: index, seeded: true };
 }
 
 export const PROGRESS_MS = 200;
@@ -119,11 +119,11 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     checks = 0;
   };
   /** Runs one check: its size level, and whether the engine under test was slow in it. */
-  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult, source?: CaseSource): Promise<number> => {
+  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult, source?: CaseSource, drawnAt = index): Promise<number> => {
     const e = envAt(level);
     hooks.onStart?.(index, level, at);
     const onEval = () => hooks.onStart?.(index, level, at);
-    const seed = checkSeed(spec.seed, index);
+    const seed = checkSeed(spec.seed, drawnAt);
     const shrink = { ...shrinkBudgetOf(prop), ...(spec.end !== undefined ? { until: spec.end } : {}) };
     clock.ms = 0;
     const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval, known, source) : runCheck(prop, e, index, seed, delta, shrink, onEval, source);
@@ -168,9 +168,9 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     }
     const index = globalIndex(spec.shard, spec.jobs, spec.job, k);
     if (spec.runs !== undefined && index >= spec.runs) break;
-    const level = spec.runs !== undefined ? levelAt(index) : levelAt(pos);
-    const { prop, ...source } = checkAt(props, spec.seed, index, envAt(level));
-    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos }, undefined, source);
+    const { prop, at: drawnAt, ...source } = checkAt(props, spec.seed, index, env);
+    const level = spec.runs !== undefined ? levelAt(drawnAt) : levelAt(pos);
+    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos }, undefined, source, drawnAt);
     pos = engineMs > SLOW_ENGINE_MS ? posOf(level - 1) : pos + 1;
     k++;
   }

@@ -21,7 +21,7 @@ import { SEED_MAX_EXTENT } from '../../src/fuzz/gen/seeded.js';
 import { type SchedGen, arbSeededGen, decodeSched, encodeSched, isSeeded, schedCase, schedSeeded } from '../../src/fuzz/properties/sched-case.js';
 import { confluence, lemmas } from '../../src/fuzz/properties/soundness.js';
 import { generated, runCheck } from '../../src/fuzz/check.js';
-import { EXACT_EVERY, EXACT_FROM, checkAt } from '../../src/fuzz/slice.js';
+import { SEED_EVERY, SEEDS_FROM, checkAt } from '../../src/fuzz/slice.js';
 import { checkSeed, NO_SHARD } from '../../src/fuzz/seed.js';
 import { emptyStats, VERDICT_KEYS } from '../../src/fuzz/stats.js';
 import { startCampaign } from '../../src/fuzz/runner.js';
@@ -117,36 +117,37 @@ describe('the seed corpus', () => {
     expect(off.stdout).not.toMatch(/from seeds/);
   }, 60_000);
 
-  it('checks every seed as written early, the same whatever the split into shards', async () => {
-    const runs = EXACT_FROM + EXACT_EVERY * APPS.length;
+  it('checks every seed as written early, then mutations, the same whatever the split into shards', async () => {
+    const runs = SEEDS_FROM + SEED_EVERY * (APPS.length + 3);
     const base = { properties: ['lemmas'], seed: 11, runs, jobs: 1, budgetMs: 60_000, inProcess: true, config: { ...DEFAULT_CONFIG, seeds: BUNDLED_SEEDS } };
     const whole = await startCampaign({ ...base, shard: NO_SHARD, out: scratchDir('refsem-seeds-') }).done;
-    // from EXACT_FROM on, every EXACT_EVERY-th check is a seed as written: the ten of them
+    // from SEEDS_FROM on, every SEED_EVERY-th check is a seed: the ten as written, then three mutations
     const total = (v: Record<string, number> | undefined) => VERDICT_KEYS.reduce((n, k) => n + (v?.[k] ?? 0), 0);
     expect(total(whole.seeds?.exact)).toBe(APPS.length);
-    expect(total(whole.seeds?.mutated)).toBeGreaterThan(0);
+    expect(total(whole.seeds?.mutated)).toBe(3);
     const halves = await Promise.all([0, 1].map((index) => startCampaign({ ...base, shard: { index, count: 2 }, jobs: 1 + index, out: scratchDir('refsem-seeds-') }).done));
     for (const kind of ['exact', 'mutated'] as const) {
       for (const k of VERDICT_KEYS) expect((halves[0]!.seeds?.[kind]?.[k] ?? 0) + (halves[1]!.seeds?.[kind]?.[k] ?? 0), `${kind} ${k}`).toBe(whole.seeds?.[kind]?.[k] ?? 0);
     }
   }, 120_000);
 
-  it('leaves the random checks as a campaign without seeds makes them', async () => {
+  it('makes the random checks of a campaign without seeds, each once, in order', async () => {
     const withSeeds = await seeded();
     const without = await makeEnv(DEFAULT_CONFIG);
     const props = [confluence, lemmas];
-    let mutations = 0;
+    const random: number[] = [];
     for (let index = 0; index < 120; index++) {
-      const { prop, ...source } = checkAt(props, 7, index, withSeeds);
-      // the seeds as written take their own indices; every other check keeps its property
-      if (source.example === undefined) expect(prop).toBe(checkAt(props, 7, index, without).prop);
-      const g = generated(prop, withSeeds, checkSeed(7, index), source);
+      const { prop, at, ...source } = checkAt(props, 7, index, withSeeds);
       if (source.seeded) {
-        expect(isSeeded(g as SchedGen), String(index)).toBe(true);
-        mutations += source.example === undefined ? 1 : 0;
-      } else expect(JSON.stringify(g), String(index)).toBe(JSON.stringify(generated(prop, without, checkSeed(7, index))));
+        expect(isSeeded(generated(prop, withSeeds, checkSeed(7, at), source) as SchedGen), String(index)).toBe(true);
+        continue;
+      }
+      random.push(at);
+      expect(checkAt(props, 7, at, without)).toEqual({ prop, at });
+      expect(JSON.stringify(generated(prop, withSeeds, checkSeed(7, at))), String(index)).toBe(JSON.stringify(generated(prop, without, checkSeed(7, at))));
     }
-    expect(mutations).toBeGreaterThan(5);
+    expect(random).toEqual(random.map((_, r) => r));
+    expect(random.length).toBe(120 - Math.ceil((120 - SEEDS_FROM) / SEED_EVERY));
   });
 
   it('finds a fault planted in a directive the apps use with a seed as written, in few checks', async () => {
@@ -158,8 +159,8 @@ describe('the seed corpus', () => {
     let found;
     let checks = 0;
     // the exact seed checks of a campaign, in order: the apps' tiles are splits
-    for (let index = EXACT_FROM; checks < 6 && !found; index += EXACT_EVERY, checks++) {
-      const { prop, ...source } = checkAt(props, 1, index, planted);
+    for (let index = SEEDS_FROM; checks < 6 && !found; index += SEED_EVERY, checks++) {
+      const { prop, at: _at, ...source } = checkAt(props, 1, index, planted);
       expect(source.example).toBeDefined();
       found = runCheck(prop, planted, index, checkSeed(1, index), emptyStats(), undefined, undefined, source);
     }
@@ -172,12 +173,12 @@ describe('the seed corpus', () => {
 
   it('finds a zoo fault with a seed as written, and its reproducer replays', async () => {
     // β0 with an interval rule for + one short at both ends; the shard runs checks 0 and 32 only,
-    // and check 32, the first seed as written, finds it
+    // and check 32 (SEEDS_FROM), the first seed as written, finds it
     const r = await startCampaign({
-      properties: ['memory-safety', 'confluence'], seed: 1, runs: 64, jobs: 1, shard: { index: 0, count: EXACT_FROM }, budgetMs: 60_000, inProcess: true,
+      properties: ['memory-safety', 'confluence'], seed: 1, runs: 64, jobs: 1, shard: { index: 0, count: SEEDS_FROM }, budgetMs: 60_000, inProcess: true,
       config: { ...DEFAULT_CONFIG, seeds: BUNDLED_SEEDS, fault: 'interval-add-off-by-one' }, out: scratchDir('refsem-seeds-zoo-'),
     }).done;
-    const f = r.failures.find((x) => x.check === EXACT_FROM);
+    const f = r.failures.find((x) => x.check === SEEDS_FROM);
     expect(f, JSON.stringify(r.failures)).toBeDefined();
     const again = await replay(f!.reproducer);
     expect(again.reproducer.from_seed).toBe('bilateral (as written)');
