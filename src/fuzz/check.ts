@@ -306,7 +306,7 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
 export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}, known?: CheckResult, source?: CaseSource): Promise<Found | undefined> {
   const s = session(prop, env, index, seed, stats, shrink, onEvaluate, source?.example !== undefined);
   let first = known;
-  const out = await fc.check(fc.asyncProperty(prop.arbitrary(env), async (g) => {
+  const out = await fc.check(fc.asyncProperty(arbitraryOf(prop, env, source), async (g) => {
     const made = s.before(g);
     const given = first;
     first = undefined;

@@ -20,7 +20,7 @@ import { BUNDLED_SEEDS, loadSeeds } from '../../src/fuzz/seeds.js';
 import { SEED_MAX_EXTENT } from '../../src/fuzz/gen/seeded.js';
 import { type SchedGen, arbSeededGen, decodeSched, encodeSched, isSeeded, schedCase, schedSeeded } from '../../src/fuzz/properties/sched-case.js';
 import { confluence, lemmas } from '../../src/fuzz/properties/soundness.js';
-import { generated, runCheck } from '../../src/fuzz/check.js';
+import { generated, runCheck, runCheckAsync } from '../../src/fuzz/check.js';
 import { SEED_EVERY, SEEDS_FROM, checkAt } from '../../src/fuzz/slice.js';
 import { checkSeed, NO_SHARD } from '../../src/fuzz/seed.js';
 import { emptyStats, VERDICT_KEYS } from '../../src/fuzz/stats.js';
@@ -69,6 +69,14 @@ describe('the seed corpus', () => {
       expect(again.scheduleText).toBe(a.scheduleText);
       expect(again.maxSteps).toBe(a.maxSteps);
     }
+  });
+
+  it('draws a mutation for a seed check, synchronous or not', async () => {
+    const env = await seeded();
+    const stats = emptyStats();
+    runCheck(lemmas, env, 40, checkSeed(1, 40), stats, undefined, undefined, { seeded: true });
+    await runCheckAsync(lemmas, env, 48, checkSeed(1, 48), stats, undefined, undefined, undefined, { seeded: true });
+    expect(VERDICT_KEYS.reduce((n, k) => n + stats.seeds.mutated![k], 0)).toBe(2);
   });
 
   it('shrinks a failing mutation to a small seeded case that still applies', async () => {
