@@ -28,7 +28,7 @@ export interface Found {
   readonly origin?: SeedOrigin;
 }
 
-/** A check's case came from seed `seed`: as written (`exact`) or mutated. */
+/** A seed check's failure: the seed of its shrunk case, and whether the check was the seed as written (`exact`) or a mutation. */
 export interface SeedOrigin {
   readonly seed: string;
   readonly exact: boolean;
@@ -192,11 +192,11 @@ export function culpritEngine(prop: AnyProperty, c: unknown, env: FuzzEnv): stri
 function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget, onEvaluate: () => void, exact: boolean) {
   const counts = propertyCounts(stats, prop.name);
   let first = true;
-  let origin: SeedOrigin | undefined;
+  let seededCheck = false;
   let evaluations = 0;
   let deadline = Infinity;
   let timedOut = false;
-  let last: { made: boolean; c: unknown; failure: Failure } | undefined;
+  let last: { made: boolean; c: unknown; failure: Failure; g: unknown } | undefined;
   return {
     /** the concrete case to evaluate, or undefined when the shrink budget is spent (counts as passing) */
     before(g: unknown): ReturnType<typeof concretize> | undefined {
@@ -221,9 +221,8 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
         }
         const verdict = r.status === 'pass' ? r.vacuous ?? 'equal' : r.status;
         verdictCounts(stats, prop.name)[verdict]++;
-        const name = prop.seeded?.seedName(g, env);
-        if (name !== undefined) {
-          origin = { seed: name, exact };
+        if (prop.seeded?.seedName(g, env) !== undefined) {
+          seededCheck = true;
           seedCounts(stats, exact)[verdict]++;
         }
         if (r.tally !== undefined) bump(stats.constructs, `${TALLY}${prop.name}: ${r.tally}`);
@@ -234,7 +233,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
         }
       }
       if (r.status !== 'fail') return true;
-      last = { made: made.ok, c: made.ok ? made.c : g, failure: r };
+      last = { made: made.ok, c: made.ok ? made.c : g, failure: r, g };
       return false;
     },
     /** the shrunk case with its algorithm folded, to be evaluated once more; undefined when there is nothing to fold */
@@ -251,12 +250,15 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
     },
     /** keeps the folded case when it fails the way the shrunk case does (a different failure would mislead) */
     folded(c: unknown, r: CheckResult): void {
-      if (last && r.status === 'fail' && sameFailure(r, last.failure)) last = { made: true, c, failure: r };
+      if (last && r.status === 'fail' && sameFailure(r, last.failure)) last = { ...last, made: true, c, failure: r };
     },
     found(out: { failed: boolean; numShrinks: number }): Found | undefined {
       if (!out.failed || !last) return undefined;
       counts.failures++;
       const { made, c, failure } = last;
+      // the seed of the shrunk case (shrinking may move a mutation to another seed)
+      const from = seededCheck ? prop.seeded?.seedName(last.g, env) : undefined;
+      const origin: SeedOrigin | undefined = from !== undefined ? { seed: from, exact } : undefined;
       let culprit: string | undefined;
       try {
         culprit = made ? prop.culprit?.(c, env) : undefined;
