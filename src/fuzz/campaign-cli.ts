@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { EXIT, type IO } from '../node/io.js';
 import { humanSummary, jsonSummary, progressPrinter } from './report.js';
 import { type CampaignOptions, type CampaignResult, startCampaign } from './runner.js';
+import { makeEnv } from './make-env.js';
 
 /** Runs a campaign with the progress line on stderr; Ctrl-C ends it early with its result. */
 export async function runWithProgress(o: CampaignOptions, io: IO): Promise<CampaignResult> {
@@ -22,6 +23,8 @@ export async function runWithProgress(o: CampaignOptions, io: IO): Promise<Campa
 }
 
 export async function runCampaignCli(o: CampaignOptions, io: IO, flags: { json: boolean; stats: boolean }): Promise<CampaignResult> {
+  // A bad seed stops the campaign before it starts, at its file (exit 2); workers read the corpus when they first need it.
+  if (o.config.seeds !== undefined) (await makeEnv(o.config)).seeds?.();
   const r = await runWithProgress(o, io);
   mkdirSync(o.out, { recursive: true });
   writeFileSync(join(o.out, 'summary.json'), jsonSummary(r, true));

@@ -10,7 +10,7 @@ import { BUILTIN_ENGINES } from '../bounds/engine.js';
 import type { FuzzEnv } from './env.js';
 import { foldedText } from './fold.js';
 import type { AnyProperty, CaseText, CheckResult, Failure } from './property.js';
-import { FOCUS_APPLIED, FOCUS_COMPARED, type Stats, TALLY, bump, propertyCounts, verdictCounts } from './stats.js';
+import { FOCUS_APPLIED, FOCUS_COMPARED, type Stats, TALLY, bump, propertyCounts, seedCounts, verdictCounts } from './stats.js';
 
 /** A minimized failure, ready to be written as a reproducer. */
 export interface Found {
@@ -26,7 +26,31 @@ export interface Found {
   readonly failedAt?: number;
   /** shrinking stopped at its time limit, so the shrunk case depends on the machine's speed */
   readonly shrinkTimedOut?: boolean;
+  /** the check's case came from a seed of the corpus (gen/seeded.ts): which, and whether as written */
+  readonly origin?: SeedOrigin;
 }
+
+/** A seed check's failure: the seed of its shrunk case, and whether the check was the seed as written (`exact`) or a mutation. */
+export interface SeedOrigin {
+  readonly seed: string;
+  readonly exact: boolean;
+}
+
+/** Where a check's case comes from: the property's arbitrary, or the seed corpus (a mutation, or `example`: a seed as written). */
+export interface CaseSource {
+  readonly seeded?: boolean;
+  readonly example?: unknown;
+}
+
+/** The arbitrary a check draws from: the seed corpus' mutations when the source says so and there are some. */
+export const arbitraryOf = (prop: AnyProperty, env: FuzzEnv, source?: CaseSource): fc.Arbitrary<unknown> =>
+  (source?.seeded ? prop.seeded?.arbitrary(env) : undefined) ?? prop.arbitrary(env);
+
+/**
+ * fast-check's parameters for the case of a check: one run from `seed`, or the source's example
+ * (a seed as written) in its place, shrunk like a generated case.
+ */
+export const oneRun = (seed: number, source?: CaseSource) => ({ seed, numRuns: 1, ...(source?.example !== undefined ? { examples: [[source.example] as [unknown]] } : {}) });
 
 /**
  * Bounds on shrinking, so a slow property cannot stall the campaign. The evaluation count is what
@@ -103,10 +127,11 @@ export function dedupKey(prop: AnyProperty, c: unknown, culprit: string | undefi
   return `${prop.name}/${failure.verdict}/${prop.shape(c)}`;
 }
 
-/** The value fast-check generates for a seed, without checking it (for reproducing timeouts). */
-export function generated(prop: AnyProperty, env: FuzzEnv, seed: number): unknown {
+/** The value fast-check generates for a seed, without checking it (for reproducing timeouts); an example is its own value. */
+export function generated(prop: AnyProperty, env: FuzzEnv, seed: number, source?: CaseSource): unknown {
+  if (source?.example !== undefined) return source.example;
   let value: unknown;
-  fc.check(fc.property(prop.arbitrary(env), (g) => {
+  fc.check(fc.property(arbitraryOf(prop, env, source), (g) => {
     value = g;
     return true;
   }), { seed, numRuns: 1 });
@@ -166,14 +191,15 @@ export function culpritEngine(prop: AnyProperty, c: unknown, env: FuzzEnv): stri
 }
 
 /** The state of one check across its first evaluation and its shrink steps. */
-function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget, onEvaluate: () => void) {
+function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget, onEvaluate: () => void, exact: boolean) {
   const counts = propertyCounts(stats, prop.name);
   let first = true;
+  let seededCheck = false;
   let evaluations = 0;
   let deadline = Infinity;
   let timedOut = false;
   let failedAt: number | undefined;
-  let last: { made: boolean; c: unknown; failure: Failure } | undefined;
+  let last: { made: boolean; c: unknown; failure: Failure; g: unknown } | undefined;
   return {
     /** the concrete case to evaluate, or undefined when the shrink budget is spent (counts as passing) */
     before(g: unknown): ReturnType<typeof concretize> | undefined {
@@ -197,7 +223,12 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
           counts.discards++;
           bump(stats.constructs, `discard: ${r.why}`);
         }
-        verdictCounts(stats, prop.name)[r.status === 'pass' ? r.vacuous ?? 'equal' : r.status]++;
+        const verdict = r.status === 'pass' ? r.vacuous ?? 'equal' : r.status;
+        verdictCounts(stats, prop.name)[verdict]++;
+        if (prop.seeded?.seedName(g, env) !== undefined) {
+          seededCheck = true;
+          seedCounts(stats, exact)[verdict]++;
+        }
         if (r.tally !== undefined) bump(stats.constructs, `${TALLY}${prop.name}: ${r.tally}`);
         const focus = env.config.focus;
         if (focus !== undefined && made.ok && prop.directivesOf?.(made.c).includes(focus)) {
@@ -206,7 +237,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
         }
       }
       if (r.status !== 'fail') return true;
-      last = { made: made.ok, c: made.ok ? made.c : g, failure: r };
+      last = { made: made.ok, c: made.ok ? made.c : g, failure: r, g };
       return false;
     },
     /** the shrunk case with its algorithm folded, to be evaluated once more; undefined when there is nothing to fold */
@@ -223,12 +254,15 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
     },
     /** keeps the folded case when it fails the way the shrunk case does (a different failure would mislead) */
     folded(c: unknown, r: CheckResult): void {
-      if (last && r.status === 'fail' && sameFailure(r, last.failure)) last = { made: true, c, failure: r };
+      if (last && r.status === 'fail' && sameFailure(r, last.failure)) last = { ...last, made: true, c, failure: r };
     },
     found(out: { failed: boolean; numShrinks: number }): Found | undefined {
       if (!out.failed || !last) return undefined;
       counts.failures++;
       const { made, c, failure } = last;
+      // the seed of the shrunk case (shrinking may move a mutation to another seed)
+      const from = seededCheck ? prop.seeded?.seedName(last.g, env) : undefined;
+      const origin: SeedOrigin | undefined = from !== undefined ? { seed: from, exact } : undefined;
       let culprit: string | undefined;
       try {
         culprit = made ? prop.culprit?.(c, env) : undefined;
@@ -250,6 +284,7 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
         shrinks: out.numShrinks,
         ...(failedAt !== undefined ? { failedAt } : {}),
         ...(timedOut ? { shrinkTimedOut: true } : {}),
+        ...(origin ? { origin } : {}),
       };
     },
   };
@@ -259,12 +294,12 @@ function session(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, s
  * Runs check `index` of property `prop`. `onEvaluate` is called before each evaluation of the
  * property (the first, then each shrink step), so a watchdog can time evaluations one by one.
  */
-export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}): Found | undefined {
-  const s = session(prop, env, index, seed, stats, shrink, onEvaluate);
-  const out = fc.check(fc.property(prop.arbitrary(env), (g) => {
+export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = DEFAULT_SHRINK, onEvaluate: () => void = () => {}, source?: CaseSource): Found | undefined {
+  const s = session(prop, env, index, seed, stats, shrink, onEvaluate, source?.example !== undefined);
+  const out = fc.check(fc.property(arbitraryOf(prop, env, source), (g) => {
     const made = s.before(g);
     return made === undefined || s.after(g, made, made.ok ? evaluate(prop, made.c, env) : made.r);
-  }), { seed, numRuns: 1 });
+  }), oneRun(seed, source));
   const folded = s.foldCandidate(out);
   if (folded !== undefined) s.folded(folded, evaluate(prop, folded, env));
   return s.found(out);
@@ -275,16 +310,16 @@ export function runCheck(prop: AnyProperty, env: FuzzEnv, index: number, seed: n
  * result of the case's first evaluation when a batch already computed it (batchResults): a passing
  * or discarded case then costs no compile of its own.
  */
-export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}, known?: CheckResult): Promise<Found | undefined> {
-  const s = session(prop, env, index, seed, stats, shrink, onEvaluate);
+export async function runCheckAsync(prop: AnyProperty, env: FuzzEnv, index: number, seed: number, stats: Stats, shrink: ShrinkBudget = COMPILED_SHRINK, onEvaluate: () => void = () => {}, known?: CheckResult, source?: CaseSource): Promise<Found | undefined> {
+  const s = session(prop, env, index, seed, stats, shrink, onEvaluate, source?.example !== undefined);
   let first = known;
-  const out = await fc.check(fc.asyncProperty(prop.arbitrary(env), async (g) => {
+  const out = await fc.check(fc.asyncProperty(arbitraryOf(prop, env, source), async (g) => {
     const made = s.before(g);
     const given = first;
     first = undefined;
     if (made === undefined) return true;
     return s.after(g, made, !made.ok ? made.r : given ?? (await evaluateAsync(prop, made.c, env)));
-  }), { seed, numRuns: 1 });
+  }), oneRun(seed, source));
   const folded = s.foldCandidate(out);
   if (folded !== undefined) s.folded(folded, await evaluateAsync(prop, folded, env));
   return s.found(out);

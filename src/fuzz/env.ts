@@ -15,6 +15,7 @@ import type { CodegenFaults } from '../codegen/c-syntax.js';
 import { BUILTIN_RULE_SET } from '../simplify/builtin-rules.js';
 import type { RuleSet } from '../simplify/rule.js';
 import type { FpirFault } from '../fpir/faults.js';
+import type { SeedCase } from './gen/seeded.js';
 
 export interface EnvConfig {
   /** bounds engine: a built-in name (beta0, beta1) or the path of an engine module */
@@ -35,6 +36,8 @@ export interface EnvConfig {
   readonly maxDirectives: number;
   /** swarm testing (`--swarm on|off`): each case draws a subset of stage kinds and directives */
   readonly swarm: boolean;
+  /** the directory of the seed corpus (`--seeds DIR`, fuzz/seeds.ts); none when absent */
+  readonly seeds?: string;
 }
 
 export const MAX_FUNCS = 16;
@@ -84,6 +87,11 @@ export interface FuzzEnv {
   readonly fpirFault?: FpirFault;
   /** a planted unsound viability test of swizzle synthesis, checked by the `swizzle-prune` property */
   readonly swizzleFault?: 'single-goal-cell';
+  /**
+   * the seed corpus (gen/seeded.ts) read from `config.seeds`, on first call: a campaign whose
+   * properties take no seeds never reads it; absent or empty: no seeded cases
+   */
+  readonly seeds?: () => readonly SeedCase[];
 }
 
 export function baseEnv(config: EnvConfig): FuzzEnv {

@@ -83,7 +83,7 @@ export function mergeSummaries(dirs: readonly string[], opts: { partial?: boolea
   const failures = new Map<string, FailureEntry>();
   for (const { dir, s } of parts) {
     // Summaries of older versions lack the verdict and shape counts: they count as none.
-    mergeStats(stats, { constructs: s.constructs ?? {}, directives: s.directives ?? {}, properties: s.properties ?? {}, verdicts: s.verdicts ?? {}, generated: generatedFromSummary(s.generated) });
+    mergeStats(stats, { constructs: s.constructs ?? {}, directives: s.directives ?? {}, properties: s.properties ?? {}, verdicts: s.verdicts ?? {}, generated: generatedFromSummary(s.generated), seeds: s.seeds ?? {} });
     for (const f of s.failures) {
       // Reproducers live next to their summary; the directory may have moved since (copied off a node).
       const abs = { ...f, reproducer: resolve(dir, basename(f.reproducer)) };
@@ -107,6 +107,7 @@ export function mergeSummaries(dirs: readonly string[], opts: { partial?: boolea
     generated: generatedSummary(stats.generated),
     verdicts: stats.verdicts,
     below_completion_floor: belowCompletionFloor(stats.verdicts),
+    ...(Object.keys(stats.seeds).length > 0 ? { seeds: stats.seeds } : {}),
     shrinking: shrinkSummary([...failures.values()], Math.max(...parts.map((p) => (p.s.shrinking?.reserve_s ?? 0) * 1000))),
     jobs: parts.reduce((n, p) => n + p.s.jobs, 0),
     shard: parts.map((p) => p.s.shard).join(','),

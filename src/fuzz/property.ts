@@ -77,6 +77,17 @@ export interface Property<G = unknown, C = unknown> {
   directivesOf?(c: C): readonly string[];
   /** counts constructs and directives of a generated case (refsem fuzz --stats) */
   observe?(c: C, stats: Stats): void;
+  /**
+   * The seed corpus (gen/seeded.ts), for a property whose cases may come from it: mutations of the
+   * seeds (undefined when there are none yet), the blueprint of seed i as written on exact window
+   * `variant`, and the name of the seed a blueprint comes from, if any. Which checks draw from the
+   * corpus the campaign decides by their index (slice.ts, checkAt).
+   */
+  readonly seeded?: {
+    arbitrary(env: FuzzEnv): fc.Arbitrary<G> | undefined;
+    exact(env: FuzzEnv, i: number, variant: number): G;
+    seedName(g: G, env: FuzzEnv): string | undefined;
+  };
 }
 
 // The registry is heterogeneous; the runner never looks inside G or C.

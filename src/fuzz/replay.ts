@@ -160,6 +160,8 @@ export function extractReproducer(path: string, dir: string): string[] {
     args.push(`--window=${r.case.input.window.map(([m, l]) => `${m}+${l}`).join(',')}`);
     for (const [k, v] of Object.entries(r.case.input.params)) args.push(`--param ${k}=${v}`);
   }
+  // a seed's case runs with the larger budget it was checked with (gen/seeded.ts, SEED_MAX_STEPS)
+  if (r.case.extra?.max_steps !== undefined) args.push(`--max-steps ${r.case.extra.max_steps}`);
   const local = (p: string) => `modules/${basename(p)}`;
   for (const m of r.modules ?? []) put(local(m.path), m.source);
   for (const d of r.directives) args.push(`--directive ${local(d)}`);

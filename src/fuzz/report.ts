@@ -3,7 +3,7 @@
 import type { IO } from '../node/io.js';
 import type { CampaignResult, Snapshot } from './runner.js';
 import { ENGINE_CULPRIT } from './check.js';
-import { type VerdictCounts, showStats, vacuousShare } from './stats.js';
+import { VERDICT_KEYS, type VerdictCounts, showStats, vacuousShare } from './stats.js';
 import { REFSEM_VERSION } from '../node/package.js';
 import type { SliceReport } from './time-slice.js';
 
@@ -44,6 +44,7 @@ export function humanSummary(r: CampaignResult, withStats: boolean): string {
     lines.push(`  ${name}: ${c.checks} checks, ${c.failures} failing, ${c.discards} discarded${v ? `; ${verdictLine(v)}` : ''}`);
   }
   if (r.time_slices) lines.push(sliceLine(r.time_slices));
+  if (r.seeds) lines.push(seedLine(r.seeds));
   const g = r.generated;
   if (g.checks) lines.push(shapeLine(g));
   const warning = vacuityWarning(r);
@@ -67,6 +68,16 @@ function verdictLine(v: VerdictCounts): string {
   const vacuous = v.vacuous_assertion + v.vacuous_alg_error + v.empty_window;
   if (vacuous === 0) return `${v.equal} compared values`;
   return `${v.equal} compared values, ${vacuous} vacuous (failed assertion ${v.vacuous_assertion}, error value in the algorithm ${v.vacuous_alg_error}, empty window ${v.empty_window})`;
+}
+
+/** The checks of seeded cases (gen/seeded.ts): how many, as written and mutated, and what they compared. */
+function seedLine(seeds: NonNullable<CampaignResult['seeds']>): string {
+  const part = (kind: string, v: VerdictCounts | undefined) => {
+    if (!v) return `${kind} 0`;
+    const checks = VERDICT_KEYS.reduce((n, k) => n + v[k], 0);
+    return `${kind} ${checks} (${v.fail} failing, ${v.discard} discarded; ${verdictLine(v)})`;
+  };
+  return `  from seeds: ${part('as written', seeds.exact)}; ${part('mutated', seeds.mutated)}`;
 }
 
 /** The time slices of a default campaign: the seconds each took of its share, or why it was skipped. */

@@ -35,6 +35,8 @@ export interface Reproducer {
   readonly expected: string;
   readonly actual: string;
   readonly shrinks: number;
+  /** the seed of the corpus the case came from (gen/seeded.ts), as written or mutated */
+  readonly from_seed?: string;
   /** present when shrinking stopped at its time limit: another machine may shrink to another case */
   readonly shrink_stopped_by_time?: true;
   /** the refsem that wrote the reproducer (absent in reproducers of older versions) */
@@ -79,6 +81,7 @@ export function reproducerOf(f: Found, seed: number, cfg: EnvConfig): Reproducer
     ...(cfg.backend !== undefined ? { backend: cfg.backend } : {}),
     ...(f.culprit !== undefined ? { culprit: f.culprit } : {}),
     key: f.key,
+    ...(f.origin ? { from_seed: `${f.origin.seed} (${f.origin.exact ? 'as written' : 'mutated'})` } : {}),
     case: f.text,
     expected: f.failure.expected,
     actual: f.failure.actual,

@@ -11,7 +11,7 @@ import { makeEnv } from './make-env.js';
 import { selectProperties } from './properties/index.js';
 import { type Reproducer, finishesWithin, reproducerOf, writeReproducer } from './reproducer.js';
 import { type Shard, checkSeed, ownedCount } from './seed.js';
-import { type SliceSpec, propertyFor, runSlice } from './slice.js';
+import { type SliceSpec, checkAt, runSlice } from './slice.js';
 import { type Stats, belowCompletionFloor, emptyStats, generatedSummary, mergeStats, nonVacuous, propertyCounts, talliesOf } from './stats.js';
 import { HALIDE_VERDICTS } from '../halide/run.js';
 import { heapLimitMb, pluginTimeLimitMs } from '../node/plugin-limits.js';
@@ -96,6 +96,8 @@ export interface CampaignResult {
   readonly time_slices?: Record<string, SliceReport>;
   /** the verdicts of the halide property, when it ran (spec/halide.md, [HALIDE-VERDICT]) */
   readonly halide?: Record<string, number>;
+  /** the checks whose case came from the seed corpus, as written (`exact`) and mutated, by verdict (absent when none did) */
+  readonly seeds?: Stats['seeds'];
   readonly jobs: number;
   readonly shard: string;
   readonly engine: string;
@@ -267,8 +269,8 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
     const stuckKeys = new Set<string>();
     const tryEntry = workerEntry('try-worker.js');
     const recordStuck = (index: number, level: number, how: StuckCheck, inEngine: boolean, sliced: string | undefined) => {
-      const prop = sliced !== undefined ? timeSliceNamed(sliced)!.property : propertyFor(props, o.seed, index);
-      const seed = checkSeed(o.seed, index);
+      const { prop, at, ...source } = sliced !== undefined ? { prop: timeSliceNamed(sliced)!.property, at: index } : checkAt(props, o.seed, index, env);
+      const seed = checkSeed(o.seed, at);
       const counts = propertyCounts(stats, prop.name);
       counts.checks++;
       counts.failures++;
@@ -292,7 +294,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       const extra = { size_level: String(level), note: `the case ended its worker (${how.verdict}); it was shrunk with each try in a worker of its own (re-running it may end its worker again)` };
       let original: string;
       try {
-        original = blueprint(generated(prop, envAt(level), seed));
+        original = blueprint(generated(prop, envAt(level), seed, source));
       } catch {
         record(found({ extra: { note: 'the case could not be regenerated' } }, 0, false));
         return;
@@ -302,7 +304,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
         return;
       }
       shrinking.push(shrinkStuck({
-        prop, env: envAt(level), config: o.config, level, seed, verdict: how.verdict, entry: tryEntry, budgetMs: sliced !== undefined ? Math.max(o.budgetMs, SLICE_BUDGET_MS) : o.budgetMs, heapMb, ...(end !== undefined ? { until: end } : {}),
+        prop, env: envAt(level), config: o.config, level, seed, source, verdict: how.verdict, entry: tryEntry, budgetMs: sliced !== undefined ? Math.max(o.budgetMs, SLICE_BUDGET_MS) : o.budgetMs, heapMb, ...(end !== undefined ? { until: end } : {}),
       }).then(
         (r) => record(found(r.text ? { ...r.text, extra: { ...r.text.extra, ...extra } } : { extra: { blueprint: original, ...extra } }, r.shrinks, r.timedOut)),
         () => record(found({ extra: { blueprint: original, ...extra } }, 0, false)),
@@ -333,6 +335,7 @@ export function startCampaign(o: CampaignOptions, onTick: (s: Snapshot) => void 
       shrinking: shrinkSummary(list, reserveMs),
       ...(slices ? { time_slices: sliceReports(slices, stats.constructs) } : {}),
       ...(stats.properties.halide ? { halide: talliesOf(stats.constructs, 'halide', HALIDE_VERDICTS) } : {}),
+      ...(Object.keys(stats.seeds).length > 0 ? { seeds: stats.seeds } : {}),
       jobs: o.jobs,
       shard: `${o.shard.index}/${o.shard.count}`,
       engine: o.config.engine,

@@ -7,7 +7,7 @@ import type { CaseText } from './property.js';
 import { selectProperties } from './properties/index.js';
 import type { CampaignOptions } from './runner.js';
 import { checkSeed, globalIndex } from './seed.js';
-import { propertyFor } from './slice.js';
+import { checkAt } from './slice.js';
 
 /** The case texts of this shard's first `count` checks (in check order), with their properties. */
 export async function sampleCases(o: CampaignOptions, count: number): Promise<{ property: string; text: CaseText }[]> {
@@ -17,9 +17,9 @@ export async function sampleCases(o: CampaignOptions, count: number): Promise<{ 
   for (let k = 0; out.length < count; k++) {
     const index = globalIndex(o.shard, 1, 0, k);
     if (o.runs !== undefined && index >= o.runs) break;
-    const prop = propertyFor(props, o.seed, index);
+    const { prop, at, ...source } = checkAt(props, o.seed, index, env);
     try {
-      out.push({ property: prop.name, text: prop.encode(prop.concretize(generated(prop, env, checkSeed(o.seed, index)), env)) });
+      out.push({ property: prop.name, text: prop.encode(prop.concretize(generated(prop, env, checkSeed(o.seed, at), source), env)) });
     } catch {
       // A case that cannot be made concrete was a crash or a discard in the campaign; it fires
       // no rule worth counting here.

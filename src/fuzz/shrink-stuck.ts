@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import type { EnvConfig, FuzzEnv } from './env.js';
 import type { AnyProperty, CaseText } from './property.js';
 import type { TryMessage, TryRequest } from './try-worker.js';
+import { type CaseSource, arbitraryOf, oneRun } from './check.js';
 
 export interface StuckCase {
   readonly prop: AnyProperty;
@@ -19,6 +20,8 @@ export interface StuckCase {
   readonly config: EnvConfig;
   readonly level: number;
   readonly seed: number;
+  /** where the check's case came from (slice.ts, checkAt): a seed's mutation or the seed as written */
+  readonly source?: CaseSource;
   /** how the check ended its worker */
   readonly verdict: 'timeout' | 'out-of-memory';
   /** the compiled try-worker.js */
@@ -128,7 +131,7 @@ export async function shrinkStuck(s: StuckCase): Promise<StuckShrink> {
   let timedOut = false;
   let first = true;
   try {
-    const out = await fc.check(fc.asyncProperty(s.prop.arbitrary(s.env), async (g) => {
+    const out = await fc.check(fc.asyncProperty(arbitraryOf(s.prop, s.env, s.source), async (g) => {
       if (first) {
         // The original case is known to fail: it is only made concrete, for its text.
         first = false;
@@ -144,7 +147,7 @@ export async function shrinkStuck(s: StuckCase): Promise<StuckShrink> {
       if (r.outcome !== s.verdict) return true;
       if (r.text) text = r.text;
       return false;
-    }), { seed: s.seed, numRuns: 1 });
+    }), oneRun(s.seed, s.source));
     return { ...(text ? { text } : {}), shrinks: out.numShrinks, timedOut };
   } finally {
     runner.close();

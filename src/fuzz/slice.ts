@@ -1,12 +1,12 @@
 // The check loop one worker (or the main thread, when jobs run in-process) executes over its share
 // of the campaign's check indices. Shared by worker.ts and the in-process runner so both behave
 // identically.
-import { type Found, batchResults, runCheck, runCheckAsync, shrinkBudgetOf } from './check.js';
+import { type CaseSource, type Found, batchResults, runCheck, runCheckAsync, shrinkBudgetOf } from './check.js';
 import type { FuzzEnv } from './env.js';
 import type { AnyProperty, CheckResult } from './property.js';
 import { type Shard, checkSeed, globalIndex } from './seed.js';
 import { type Stats, bump, emptyStats } from './stats.js';
-import { type EngineClock, SLOW_ENGINE_MS, levelAt, posOf, sizedEnvs, timedEngine } from './size.js';
+import { type EngineClock, RAMP_STEP, SIZE_LEVELS, SLOW_ENGINE_MS, levelAt, posOf, sizedEnvs, timedEngine } from './size.js';
 import { SLICED_FROM, SLICE_MS, sliceClock, timeSliceNamed } from './time-slice.js';
 
 export interface SliceSpec {
@@ -56,6 +56,49 @@ export function propertyFor(props: readonly AnyProperty[], seed: number, index: 
   return props[(checkSeed(seed ^ 0x2545f491, index) >>> 0) % props.length]!;
 }
 
+/**
+ * Decision: checks of the seed corpus (gen/seeded.ts) take every SEED_EVERY-th check index from
+ * SEEDS_FROM on, where the size ramp ends (fuzz/size.ts: the first checks draw small cases, which
+ * find the shallow faults fastest): 32, 40, 48, …, the seeds as written first, then mutations.
+ * They are checks of their own, between the random ones: random check r is exactly the check r of
+ * a campaign without seeds (its property, its case), made a little later, so that what the random
+ * checks find they find all the same.
+ */
+export const SEEDS_FROM = RAMP_STEP * SIZE_LEVELS;
+export const SEED_EVERY = 8;
+
+/** What check `index` runs: its property, where its case comes from, and the index its case is drawn for. */
+export interface PlannedCheck extends CaseSource {
+  readonly prop: AnyProperty;
+  /** the index whose seed draws the case (checkSeed) and whose size a `--runs` campaign gives it: random check r's is r */
+  readonly at: number;
+}
+
+/**
+ * The check at a global index. With a seed corpus and properties that take seeds, each
+ * SEED_EVERY-th index from SEEDS_FROM on is a seed check: each seed as written once for each such
+ * property, on the exact windows in turn, then mutations of the seeds for properties picked by a
+ * hash. Every other index is random check r (r counts the indices that are not seed checks), of
+ * the property propertyFor picks for r. It depends on the campaign's seed, properties and corpus
+ * only, so it is the same for any --jobs and --shard.
+ */
+export function checkAt(props: readonly AnyProperty[], seed: number, index: number, env: FuzzEnv): PlannedCheck {
+  const takers = env.seeds === undefined ? [] : props.filter((p) => p.seeded);
+  if (takers.length === 0 || index < SEEDS_FROM) return { prop: propertyFor(props, seed, index), at: index };
+  const d = index - SEEDS_FROM;
+  if (d % SEED_EVERY !== 0) {
+    const r = index - Math.floor(d / SEED_EVERY) - 1;
+    return { prop: propertyFor(props, seed, r), at: r };
+  }
+  const n = d / SEED_EVERY;
+  if (n < env.seeds!().length * takers.length) {
+    const i = Math.floor(n / takers.length);
+    const prop = takers[n % takers.length]!;
+    return { prop, at: index, seeded: true, example: prop.seeded!.exact(env, i, (i + (n % takers.length)) % 2) };
+  }
+  return { prop: takers[(checkSeed(seed ^ 0x5eed5eed, index) >>> 0) % takers.length]!, at: index, seeded: true };
+}
+
 export const PROGRESS_MS = 200;
 
 export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly AnyProperty[], hooks: SliceHooks): Promise<void> {
@@ -76,14 +119,14 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     checks = 0;
   };
   /** Runs one check: its size level, and whether the engine under test was slow in it. */
-  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult): Promise<number> => {
+  const one = async (prop: AnyProperty, index: number, level: number, at: Resume, known?: CheckResult, source?: CaseSource, drawnAt = index): Promise<number> => {
     const e = envAt(level);
     hooks.onStart?.(index, level, at);
     const onEval = () => hooks.onStart?.(index, level, at);
-    const seed = checkSeed(spec.seed, index);
+    const seed = checkSeed(spec.seed, drawnAt);
     const shrink = { ...shrinkBudgetOf(prop), ...(spec.end !== undefined ? { until: spec.end } : {}) };
     clock.ms = 0;
-    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval, known) : runCheck(prop, e, index, seed, delta, shrink, onEval);
+    const found = prop.checkAsync ? await runCheckAsync(prop, e, index, seed, delta, shrink, onEval, known, source) : runCheck(prop, e, index, seed, delta, shrink, onEval, source);
     hooks.onStart?.(-1, level);
     checks++;
     if (found) hooks.onFound(found);
@@ -125,9 +168,9 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     }
     const index = globalIndex(spec.shard, spec.jobs, spec.job, k);
     if (spec.runs !== undefined && index >= spec.runs) break;
-    const prop = propertyFor(props, spec.seed, index);
-    const level = spec.runs !== undefined ? levelAt(index) : levelAt(pos);
-    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos });
+    const { prop, at: drawnAt, ...source } = checkAt(props, spec.seed, index, env);
+    const level = spec.runs !== undefined ? levelAt(drawnAt) : levelAt(pos);
+    const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos }, undefined, source, drawnAt);
     pos = engineMs > SLOW_ENGINE_MS ? posOf(level - 1) : pos + 1;
     k++;
   }

@@ -38,6 +38,17 @@ export interface Stats {
   readonly properties: Record<string, PropertyCounts>;
   readonly verdicts: Record<string, VerdictCounts>;
   readonly generated: GeneratedCounts;
+  /** the checks whose case came from the seed corpus, as written (`exact`) or mutated, by verdict */
+  readonly seeds: Partial<Record<SeedKind, VerdictCounts>>;
+}
+
+export type SeedKind = 'exact' | 'mutated';
+
+const emptyVerdicts = (): VerdictCounts => Object.fromEntries(VERDICT_KEYS.map((k) => [k, 0])) as VerdictCounts;
+
+/** The verdict counts of the checks of seeded cases, as written or mutated. */
+export function seedCounts(s: Stats, exact: boolean): VerdictCounts {
+  return (s.seeds[exact ? 'exact' : 'mutated'] ??= emptyVerdicts());
 }
 
 export const emptyGenerated = (): GeneratedCounts => ({
@@ -45,11 +56,11 @@ export const emptyGenerated = (): GeneratedCounts => ({
 });
 
 export function emptyStats(): Stats {
-  return { constructs: {}, directives: {}, properties: {}, verdicts: {}, generated: emptyGenerated() };
+  return { constructs: {}, directives: {}, properties: {}, verdicts: {}, generated: emptyGenerated(), seeds: {} };
 }
 
 export function verdictCounts(s: Stats, property: string): VerdictCounts {
-  return (s.verdicts[property] ??= Object.fromEntries(VERDICT_KEYS.map((k) => [k, 0])) as VerdictCounts);
+  return (s.verdicts[property] ??= emptyVerdicts());
 }
 
 /** The summary's `generated` record: shares as counts, the directive mean rounded to 0.01. */
@@ -110,6 +121,10 @@ export function mergeStats(into: Stats, from: Stats): void {
   }
   for (const [k, v] of Object.entries(from.verdicts)) {
     const into_ = verdictCounts(into, k);
+    for (const key of VERDICT_KEYS) into_[key] += v[key] ?? 0;
+  }
+  for (const [k, v] of Object.entries(from.seeds ?? {})) {
+    const into_ = seedCounts(into, k === 'exact');
     for (const key of VERDICT_KEYS) into_[key] += v[key] ?? 0;
   }
   const g = into.generated;

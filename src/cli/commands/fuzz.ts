@@ -12,6 +12,7 @@ import { EXTRA_PROPERTIES, PROPERTIES } from '../../fuzz/properties/index.js';
 import { NO_SHARD } from '../../fuzz/seed.js';
 import { sampleCases } from '../../fuzz/sample.js';
 import { runCorpus, showCorpus } from '../../fuzz/corpus.js';
+import { seedsOption } from '../../fuzz/seeds.js';
 import { requireHalide } from '../../halide/run.js';
 import { ruleTally, showCoverage, specRules } from '../../rules/coverage.js';
 import { caseItems, tourTraces } from '../rule-tour.js';
@@ -38,6 +39,7 @@ export interface FuzzFlags {
   maxFuncs?: string;
   maxDirectives?: string;
   swarm?: string;
+  seeds?: string;
 }
 
 /** Declares the flags shared by fuzz and start (read back by `campaignOptions`). */
@@ -57,6 +59,7 @@ export function campaignFlags(cmd: Command): Command {
     .option('--max-funcs <n>', `the most funcs a generated pipeline has, 1 to ${MAX_FUNCS}`, String(DEFAULT_CONFIG.maxFuncs))
     .option('--max-directives <n>', `the most directive choices a generated schedule makes, 0 to ${MAX_DIRECTIVES}`, String(DEFAULT_CONFIG.maxDirectives))
     .option('--swarm <on|off>', 'swarm testing: each case draws a random subset of stage kinds and directives', DEFAULT_CONFIG.swarm ? 'on' : 'off')
+    .option('--seeds <dir|apps|off>', 'the seed corpus: NAME.alg files with NAME.halide or NAME.sched schedules, checked as written and mutated (apps: examples/apps; off: none)', 'apps')
     .option('--json', 'end with the JSON summary instead of text')
     .option('--stats', 'report how often each construct and directive was generated');
 }
@@ -82,7 +85,7 @@ export function campaignOptions(o: FuzzFlags, defaultTime: string): CampaignOpti
     ...(o.runs !== undefined ? { runs: parseCount('--runs', o.runs) } : { timeMs: parseDuration('--time', o.time ?? defaultTime) }),
     jobs: o.jobs !== undefined ? parseJobs(o.jobs) : defaultJobs(),
     shard: o.shard !== undefined ? parseShard(o.shard) : NO_SHARD,
-    config: { ...DEFAULT_CONFIG, engine: o.engine, directives: o.directive, ...(backend ? { backend } : {}), ...generationFlags(o) },
+    config: { ...DEFAULT_CONFIG, engine: o.engine, directives: o.directive, ...(backend ? { backend } : {}), ...generationFlags(o), ...seedFlag(o.seeds) },
     out: o.out,
     budgetMs: parseDuration('--budget', o.budget),
   };
@@ -97,6 +100,15 @@ export function generationFlags(o: Pick<FuzzFlags, 'maxFuncs' | 'maxDirectives' 
     maxDirectives: o.maxDirectives === undefined ? DEFAULT_CONFIG.maxDirectives : parseCount('--max-directives', o.maxDirectives, 0, MAX_DIRECTIVES),
     swarm: swarm === 'on',
   };
+}
+
+/**
+ * `--seeds`: the corpus directory, or none. Its files are read by every worker; a campaign whose
+ * seeds are unreadable or invalid is refused when it starts, at the file at fault (exit 2).
+ */
+function seedFlag(text: string | undefined): Pick<EnvConfig, 'seeds'> {
+  const dir = seedsOption(text);
+  return dir === undefined ? {} : { seeds: dir };
 }
 
 /** How many of a campaign's cases `--coverage` runs through the traced evaluators. */

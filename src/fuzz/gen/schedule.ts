@@ -31,7 +31,7 @@ export interface Scheduled {
   readonly trouble?: { readonly directive: string; readonly message: string };
 }
 
-export function arbChoices(env: FuzzEnv, favour: Readonly<Record<string, number>> = {}): fc.Arbitrary<ChoiceB[]> {
+export function arbChoices(env: FuzzEnv, favour: Readonly<Record<string, number>> = {}, maxLength = env.config.maxDirectives): fc.Arbitrary<ChoiceB[]> {
   const n = env.schedule?.directives.length ?? 0;
   if (n === 0) return fc.constant([]);
   const favoured = Object.entries(favour).flatMap(([name, weight]) => {
@@ -51,7 +51,7 @@ export function arbChoices(env: FuzzEnv, favour: Readonly<Record<string, number>
   );
   // Schedules as long as people write them: lengths drawn uniformly up to the maximum, not with
   // fast-check's preference for short arrays (shrinking still drops choices).
-  return fc.array(fc.record({ d: pickD, s: fc.nat(0xffff) }), { maxLength: env.config.maxDirectives, size: 'max' });
+  return fc.array(fc.record({ d: pickD, s: fc.nat(0xffff) }), { maxLength, size: 'max' });
 }
 
 /**
@@ -94,9 +94,13 @@ const PROPOSERS: Readonly<Record<string, (t: TgtProgram, seed: number) => Applie
 };
 const MAX_PROPOSALS = 6;
 
-export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: FuzzEnv, prelude?: Prelude, swarmMask?: number): Scheduled {
+/**
+ * `fixed` are calls made as they are (a seed's schedule, gen/seeded.ts), merged with the choices
+ * in phase order, before them within a phase; one that no longer applies is skipped.
+ */
+export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: FuzzEnv, prelude?: Prelude, swarmMask?: number, fixed: readonly AppliedCall[] = []): Scheduled {
   const drv = env.schedule;
-  if (!drv || (choices.length === 0 && !prelude)) return { steps: [t0], names: [], scheduleText: '' };
+  if (!drv || (choices.length === 0 && fixed.length === 0 && !prelude)) return { steps: [t0], names: [], scheduleText: '' };
   const all = drv.directives;
   const allowed = swarmMask === undefined ? all : swarmDirectives(env, swarmMask);
   // Choices index the full list (the weights of arbChoices refer to it); a directive outside the
@@ -105,7 +109,16 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
     const d = all[c.d % all.length]!;
     return { d: allowed.includes(d) ? d : allowed[c.d % allowed.length]!, s: c.s };
   });
-  picked.sort((a, b) => phaseRank(a.d) - phaseRank(b.d));
+  const named = (name: string) => drv.directives.find((d) => d.name === name);
+  const items: ({ call: AppliedCall; d: Directive; s?: undefined } | { call?: undefined; d: Directive; s: number })[] = [
+    ...fixed.flatMap((call) => {
+      const d = named(call.name);
+      return d ? [{ call, d }] : [];
+    }),
+    ...picked,
+  ];
+  // a stable sort: the fixed calls keep their order, before the choices of their phase
+  items.sort((a, b) => phaseRank(a.d) - phaseRank(b.d));
   const steps = [t0];
   const calls: AppliedCall[] = [];
   const apply = (call: AppliedCall): TgtProgram | undefined => {
@@ -132,9 +145,13 @@ export function decodeChoices(t0: TgtProgram, choices: readonly ChoiceB[], env: 
     for (const call of storeWhereComputed(steps[steps.length - 1]!, placedByFocus)) apply(call);
   };
   try {
-    for (const { d, s } of picked) {
+    for (const { call, d, s } of items) {
       if (!preluded && phaseRank(d) >= LOOPS_RANK) runPrelude();
       if (!stored && phaseRank(d) >= BOUNDS_RANK) storeRacing();
+      if (call !== undefined) {
+        apply(call);
+        continue;
+      }
       // Every other loop directive (user ones included) first meets a ragged split of a reduction
       // nest, when there is one to make: the shape where fuse, swap and reorder mistakes show.
       if (d.phase === 'loops' && d.name !== 'split' && s % 2 === 1) proposeRaggedSplit(steps[steps.length - 1]!, s).slice(0, MAX_PROPOSALS).some((call) => apply(call) !== undefined);

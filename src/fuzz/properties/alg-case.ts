@@ -19,7 +19,15 @@ export interface AlgGen {
 export interface AlgCase {
   readonly pipeline: Pipeline;
   readonly input: Input;
+  /**
+   * The step budget of the case's runs when it needs more than the campaign's: a seed's case
+   * (gen/seeded.ts), whose pipeline is as big as real ones are. Kept in the case's text.
+   */
+  readonly maxSteps?: number;
 }
+
+/** The step budget of each run of a case. */
+export const stepBudget = (c: AlgCase, env: FuzzEnv): number => Math.max(env.config.maxSteps, c.maxSteps ?? 0);
 
 const cache = new WeakMap<FuzzEnv, fc.Arbitrary<AlgGen>>();
 
@@ -50,11 +58,12 @@ export function algCase(g: AlgGen, env: FuzzEnv): AlgCase {
 }
 
 export function encodeAlg(c: AlgCase): CaseText {
-  return { program: programText(c.pipeline), input: inputText(c.input) };
+  return { program: programText(c.pipeline), input: inputText(c.input), ...(c.maxSteps !== undefined ? { extra: { max_steps: String(c.maxSteps) } } : {}) };
 }
 
 export function decodeAlg(t: CaseText, env: FuzzEnv): AlgCase {
-  return { pipeline: programOf(t, env), input: inputOf(t) };
+  const steps = Number(t.extra?.max_steps);
+  return { pipeline: programOf(t, env), input: inputOf(t), ...(Number.isSafeInteger(steps) && steps > 0 ? { maxSteps: steps } : {}) };
 }
 
 export const algShape = (c: AlgCase): string => abstractInts(programText(c.pipeline));
@@ -62,7 +71,7 @@ export const algShape = (c: AlgCase): string => abstractInts(programText(c.pipel
 /** The fast evaluator's realization, or the reason there is none (budget: the case is discarded). */
 export function realizeFast(c: AlgCase, env: FuzzEnv): Realization | { budget: string } {
   try {
-    return realize(c.pipeline, c.input, { maxSteps: env.config.maxSteps });
+    return realize(c.pipeline, c.input, { maxSteps: stepBudget(c, env) });
   } catch (e) {
     if (e instanceof UserError && /step|deeply/.test(e.message)) return { budget: 'algorithm step budget' };
     throw e;

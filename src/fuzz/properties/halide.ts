@@ -11,7 +11,7 @@ import { type ScheduleStep, halideProgram } from '../../halide/emit.js';
 import { realize } from '../../alg-semantics/fast-eval.js';
 import { showValue } from '../../expr/value.js';
 import { PASS, type CheckResult, type Property } from '../property.js';
-import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, observeSched, schedCase, schedShape } from './sched-case.js';
+import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, observeSched, schedCase, schedSeeded, schedShape } from './sched-case.js';
 import type { FuzzEnv } from '../env.js';
 
 /** A Python process per check: a longer limit than a check's own budget would let one hang stall a worker. */
@@ -92,10 +92,12 @@ export const halide: Property<SchedGen, HalideCase> = {
   },
   encode: (c) => {
     const python = c.reproducer();
-    return { ...encodeSched(c), ...(python !== undefined ? { extra: { python } } : {}) };
+    const text = encodeSched(c);
+    return python !== undefined ? { ...text, extra: { ...text.extra, python } } : text;
   },
   decode: (t, env) => withReproducer(decodeSched(t, env), env),
   shape: schedShape,
   observe: observeSched,
   directivesOf: (c) => c.names,
+  seeded: schedSeeded(),
 };

@@ -7,7 +7,7 @@ import type { TgtProgram } from '../../target-semantics/ast.js';
 import { lower } from '../../lowering/lower.js';
 import type { FuzzEnv } from '../env.js';
 import { type ChoiceB, type Prelude, type Scheduled, arbChoices, decodeChoices, parseScheduleText } from '../gen/schedule.js';
-import type { CaseText } from '../property.js';
+import type { CaseText, Property } from '../property.js';
 import { type Stats, bump } from '../stats.js';
 import { observePipeline } from '../gen/observe.js';
 import { countShapes } from '../gen/shape.js';
@@ -15,12 +15,34 @@ import { arbInputB } from '../gen/pipeline.js';
 import { arbAlgorithmB } from '../gen/algorithm.js';
 import { PROFILES, type ProfileName } from '../gen/profile.js';
 import { type AlgCase, type AlgGen, algCase, algShape, decodeAlg, encodeAlg } from './alg-case.js';
+import { SEED_MAX_STEPS, type SeedB, type SeedCase, arbSeedB, exactSeedB, keptCalls, seedInput, seedOf } from '../gen/seeded.js';
 
-export interface SchedGen extends AlgGen {
+/** A generated algorithm and input, with random directive choices. */
+export interface RandomSchedGen extends AlgGen {
   readonly d: readonly ChoiceB[];
   /** swarm testing: the seed of the directive subset this case may use (gen/schedule.ts) */
   readonly m?: number;
 }
+
+/** A seed of the corpus (gen/seeded.ts): some of its schedule's calls, random choices on top. */
+export interface SeededSchedGen {
+  readonly s: SeedB;
+  readonly d: readonly ChoiceB[];
+  readonly m?: number;
+}
+
+export type SchedGen = RandomSchedGen | SeededSchedGen;
+
+export const isSeeded = (g: SchedGen): g is SeededSchedGen => 's' in g;
+
+/** The environment's seed corpus (read on first use), or none. */
+export const seedsOf = (env: FuzzEnv): readonly SeedCase[] => env.seeds?.() ?? [];
+
+/**
+ * Decision: the most random choices decoded on top of a seed's kept calls. Most of what a random
+ * choice adds to an app a random pipeline exercises too: a mutation stays near the app.
+ */
+export const SEED_EXTRA_CHOICES = 4;
 
 export interface SchedCase extends AlgCase, Scheduled {}
 
@@ -40,10 +62,41 @@ export function arbSchedGen(env: FuzzEnv, profile: ProfileName = 'default'): fc.
   return a;
 }
 
+const seededCache = new WeakMap<FuzzEnv, Map<ProfileName, fc.Arbitrary<SchedGen> | undefined>>();
+
+/**
+ * Mutations of the environment's seeds (gen/seeded.ts) with a profile's favourite directives among
+ * the random choices on top; undefined when the campaign has no seed as small as its cases are yet.
+ */
+export function arbSeededGen(env: FuzzEnv, profile: ProfileName = 'default'): fc.Arbitrary<SchedGen> | undefined {
+  const byProfile = seededCache.get(env) ?? new Map<ProfileName, fc.Arbitrary<SchedGen> | undefined>();
+  seededCache.set(env, byProfile);
+  if (!byProfile.has(profile)) {
+    const s = arbSeedB(seedsOf(env), env.config.maxFuncs);
+    const d = arbChoices(env, PROFILES[profile].favour, Math.min(SEED_EXTRA_CHOICES, env.config.maxDirectives));
+    byProfile.set(profile, s && (env.gen.swarm ? fc.record({ s, d, m: fc.nat(0xffff) }) : fc.record({ s, d })));
+  }
+  return byProfile.get(profile);
+}
+
 export function schedCase(g: SchedGen, env: FuzzEnv, prelude?: Prelude): SchedCase {
+  if (isSeeded(g)) {
+    const seed = seedOf(seedsOf(env), g.s);
+    return { pipeline: seed.pipeline, input: seedInput(seed, g.s), maxSteps: SEED_MAX_STEPS, ...decodeChoices(seed.t0, g.d, env, prelude, g.m, keptCalls(seed, g.s)) };
+  }
   const a = algCase(g, env);
   return { ...a, ...decodeChoices(lower(a.pipeline), g.d, env, prelude, g.m) };
 }
+
+/**
+ * What a scheduling property knows of the seed corpus (property.ts, `seeded`): mutations of the
+ * seeds, seed i as written on one of the exact windows, and the seed a blueprint comes from.
+ */
+export const schedSeeded = (profile: ProfileName = 'default'): NonNullable<Property<SchedGen, unknown>['seeded']> => ({
+  arbitrary: (env) => arbSeededGen(env, profile),
+  exact: (env, i, variant) => ({ s: exactSeedB(seedsOf(env), i, variant), d: [], ...(env.gen.swarm ? { m: 0 } : {}) }),
+  seedName: (g, env) => (isSeeded(g) ? seedOf(seedsOf(env), g.s).name : undefined),
+});
 
 export function encodeSched(c: SchedCase): CaseText {
   return { ...encodeAlg(c), schedule: c.scheduleText };

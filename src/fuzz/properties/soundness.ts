@@ -18,14 +18,14 @@ import { complete } from '../../pipeline.js';
 import type { FuzzEnv } from '../env.js';
 import { PASS, type CheckResult, type Property } from '../property.js';
 import type { Vacuity } from '../stats.js';
-import { realizeFast } from './alg-case.js';
-import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, firstFailingDirective, observeSched, schedCase, schedShape } from './sched-case.js';
+import { realizeFast, stepBudget } from './alg-case.js';
+import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, firstFailingDirective, observeSched, schedCase, schedSeeded, schedShape } from './sched-case.js';
 import { showInput } from './text.js';
 import { showOutcome } from '../../target-semantics/display.js';
 
 /** Runs the completed program on the case's input with the campaign's executor. */
 export function run(c: SchedCase, t: TgtProgram, engine: BoundsEngine, env: FuzzEnv): Outcome {
-  return env.exec(complete(t, engine), c.input, { maxSteps: env.config.maxSteps });
+  return env.exec(complete(t, engine), c.input, { maxSteps: stepBudget(c, env) });
 }
 
 /**
@@ -69,6 +69,7 @@ const common = {
   decode: decodeSched,
   shape: schedShape,
   observe: observeSched,
+  seeded: schedSeeded(),
 };
 
 /**
@@ -223,6 +224,7 @@ export const raceFree: Property<SchedGen, SchedCase> = {
   summary: 'valid schedules are race-free: no two iterations of a parallel loop touch one point with a write (def. 2.7, def. 2.16)',
   arbitrary: (env) => arbSchedGen(env, 'parallel'),
   ...common,
+  seeded: schedSeeded('parallel'),
   check(c, env) {
     const bad = trouble(c);
     if (bad) return bad;

@@ -23,7 +23,8 @@ import type { TgtProgram } from '../../target-semantics/ast.js';
 import type { Outcome } from '../../target-semantics/outcome.js';
 import type { FuzzEnv } from '../env.js';
 import { PASS, type CheckResult, type Property } from '../property.js';
-import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, firstFailingDirective, observeSched, schedCase, schedShape } from './sched-case.js';
+import { stepBudget } from './alg-case.js';
+import { type SchedCase, type SchedGen, arbSchedGen, decodeSched, encodeSched, finalProgram, firstFailingDirective, observeSched, schedCase, schedSeeded, schedShape } from './sched-case.js';
 
 /** Per func and point, the values written there, in order. */
 type Writes = Map<string, Value[]>;
@@ -31,7 +32,7 @@ type Writes = Map<string, Value[]>;
 function writesOf(c: SchedCase, t: TgtProgram, env: FuzzEnv): { writes: Writes; outcome: Outcome } {
   const writes: Writes = new Map();
   const outcome = env.exec(complete(t, BUILTIN_ENGINES.beta0!), c.input, {
-    maxSteps: env.config.maxSteps,
+    maxSteps: stepBudget(c, env),
     onStore: (func, point, v) => {
       const k = `${func}@${pointKey(point)}`;
       const seq = writes.get(k);
@@ -116,5 +117,6 @@ export const writeOrder: Property<SchedGen, SchedCase> = {
   decode: decodeSched,
   shape: schedShape,
   observe: observeSched,
+  seeded: schedSeeded(),
   directivesOf: (c) => c.names,
 };

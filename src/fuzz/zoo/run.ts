@@ -3,7 +3,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Found, evaluate, evaluateAsync } from '../check.js';
+import { type Found, type SeedOrigin, evaluate, evaluateAsync } from '../check.js';
+import { seedsOption } from '../seeds.js';
 import { DEFAULT_CONFIG, type FuzzEnv } from '../env.js';
 import { makeEnv } from '../make-env.js';
 import { propertyNamed } from '../properties/index.js';
@@ -24,6 +25,8 @@ export interface ZooOptions {
   readonly out?: string;
   /** swarm testing in the detection campaigns (docs/fuzzing.md) */
   readonly swarm?: boolean;
+  /** the seed corpus: a directory, `apps` (the default, examples/apps) or `off` (fuzz/seeds.ts) */
+  readonly seeds?: string;
 }
 
 export interface ZooEntry {
@@ -42,6 +45,8 @@ export interface ZooEntry {
   /** the size of the shrunk case (shrink-summary.ts) */
   readonly funcs?: number;
   readonly directives?: number;
+  /** the detecting check's case came from this seed of the corpus, as written or mutated */
+  readonly seed?: SeedOrigin;
 }
 
 /**
@@ -70,7 +75,8 @@ export function attribution(f: Fault, clean: FuzzEnv): (found: Found) => boolean
 
 export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
   const out = o.out ?? mkdtempSync(join(tmpdir(), `refsem-zoo-${f.name}-`));
-  const config = { ...DEFAULT_CONFIG, engine: f.engine ?? DEFAULT_CONFIG.engine, swarm: o.swarm ?? DEFAULT_CONFIG.swarm, ...(f.backend ? { backend: f.backend } : {}) };
+  const seeds = seedsOption(o.seeds);
+  const config = { ...DEFAULT_CONFIG, engine: f.engine ?? DEFAULT_CONFIG.engine, swarm: o.swarm ?? DEFAULT_CONFIG.swarm, ...(f.backend ? { backend: f.backend } : {}), ...(seeds !== undefined ? { seeds } : {}) };
   const accept = attribution(f, await makeEnv(config));
   let first: { found: Found; at: number } | undefined;
   const pending: Promise<void>[] = [];
@@ -108,7 +114,7 @@ export async function runFault(f: Fault, o: ZooOptions): Promise<ZooEntry> {
     seconds: first?.at ?? r.elapsed_s,
     ...(first?.found.failedAt !== undefined ? { failed_s: Math.round(first.found.failedAt - t0) / 1000 } : {}),
     checks: r.runs,
-    ...(first ? { property: first.found.property, verdict: first.found.failure.verdict, check: first.found.index } : {}),
+    ...(first ? { property: first.found.property, verdict: first.found.failure.verdict, check: first.found.index, ...(first.found.origin ? { seed: first.found.origin } : {}) } : {}),
     ...(hit ? { reproducer: hit.reproducer, ...(hit.funcs !== undefined ? { funcs: hit.funcs, directives: hit.directives ?? 0 } : {}) } : {}),
   };
 }
