@@ -312,6 +312,12 @@ export interface ProgramOptions {
    * timing: Int(32) arithmetic may wrap where refsem's does not, so its values must be compared.
    */
   readonly types?: ReadonlyMap<string, string>;
+  /**
+   * Leave every func's storage where Halide puts it by default, at its compute level: the
+   * schedule's `store-at` calls and [HALIDE-ROOT]'s `store_root` are left out. Storage placement
+   * never changes values, so a run that differs only with it is finding 1 ([HALIDE-KNOWN-BUG]).
+   */
+  readonly storageAtCompute?: boolean;
 }
 
 /** The Python program; throws BridgeRefusal when the case has no faithful Halide statement. */
@@ -338,12 +344,15 @@ export function halideProgram(p: Pipeline, steps: readonly ScheduleStep[], input
   const stored = new Set<string>();
   const sched: string[] = [];
   const outer: Scope = { vars: new Set(), rvars: new Map(), params, window: new Map(steps[0]?.before.window.flatMap((w, i) => [[w.min, toBig(input.window[i]![0])], [w.len, toBig(input.window[i]![1])]]) ?? []) };
-  for (const st of steps) sched.push(...scheduleCall(p, st, loops, outer, placed, stored));
+  for (const st of steps) {
+    const lines = scheduleCall(p, st, loops, outer, placed, stored);
+    sched.push(...(opts.storageAtCompute && st.call.directive.name === 'store-at' ? [] : lines));
+  }
   out.push(...decl, ...sched);
   // Every func not placed is computed at the root, a placed one without store-at stored at the root: implements [HALIDE-ROOT].
   for (const f of p.funcs) {
     if (!placed.has(f.name)) out.push(`${pyFunc(f.name)}.compute_root()`);
-    else if (!stored.has(f.name) && placed.get(f.name) !== INLINED) out.push(`${pyFunc(f.name)}.store_root()`);
+    else if (!stored.has(f.name) && placed.get(f.name) !== INLINED && !opts.storageAtCompute) out.push(`${pyFunc(f.name)}.store_root()`);
   }
   const mins = input.window.map(([m]) => toBig(m));
   const lens = input.window.map(([, l]) => toBig(l));

@@ -16,7 +16,7 @@ import { BUILTIN_ENGINES } from '../bounds/engine.js';
 import { execTgt } from '../target-semantics/exec.js';
 import { BridgeRefusal, type ScheduleStep, halideProgram } from './emit.js';
 import { HalideServer, OUTPUT_CAP_BYTES, type ProgramExit } from './server.js';
-import { type KnownBug, knownCrash, knownValuesBug } from './findings.js';
+import { type KnownBug, STORAGE_CHANGES_VALUES, knownCrash, knownValuesBug } from './findings.js';
 
 export const PYTHON = '/usr/bin/python3';
 
@@ -149,14 +149,28 @@ export async function validateHalide(p: Pipeline, steps: readonly ScheduleStep[]
   if (bug) return { kind: 'known_halide_bug', bug, outcome: 'Halide returned values without raising the assertion it warned of; they are not compared' };
   const points: string[] = [];
   forEachPoint(input.window, (c) => points.push(`(${c.map(showValue).join(', ')})`));
+  const verdict = compareValues(ref.values, run.values, points);
+  if (verdict.kind !== 'differs') return verdict;
+  // Finding 1: where a func is stored must not change its values. When the same program with
+  // every func stored at its compute level (Halide's default) gives the algorithm's values, the
+  // storage placement alone made Halide differ.
+  const atCompute = halideProgram(p, steps, input, { storageAtCompute: true });
+  if (atCompute === script) return verdict;
+  const again = await runHalide(atCompute, timeoutMs);
+  if (again.kind !== 'values' || (again.warnings !== undefined && knownValuesBug(again.warnings)) || compareValues(ref.values, again.values, points).kind !== 'equal') return verdict;
+  return { kind: 'known_halide_bug', bug: STORAGE_CHANGES_VALUES, outcome: `${showHalideVerdict(verdict)}, and equal everywhere once each func is stored where it is computed` };
+}
+
+/** The first point where Halide's values differ from the algorithm's, or how many points were equal. */
+function compareValues(want: readonly Value[], got: readonly string[], points: readonly string[]): HalideVerdict {
   let compared = 0;
-  for (let i = 0; i < ref.values.length; i++) {
-    const want: Value = ref.values[i]!;
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
     // Where the algorithm has an error value, Halide (which has none) is not compared; this is
     // also where a negative rdom extent leaves the two apart: implements [HALIDE-RDOM-NEGATIVE].
-    if (isError(want)) continue;
+    if (isError(w)) continue;
     compared++;
-    if (run.values[i] !== showValue(want)) return { kind: 'differs', point: points[i]!, expected: showValue(want), actual: run.values[i] ?? '(missing)' };
+    if (got[i] !== showValue(w)) return { kind: 'differs', point: points[i]!, expected: showValue(w), actual: got[i] ?? '(missing)' };
   }
   return { kind: 'equal', compared };
 }

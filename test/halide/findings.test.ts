@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { loadPipeline } from '../../src/alg-semantics/load.js';
 import { int } from '../../src/expr/value.js';
 import { knownCrash, knownValuesBug } from '../../src/halide/findings.js';
-import { halideAvailable, validateHalide } from '../../src/halide/run.js';
+import { halideProgram } from '../../src/halide/emit.js';
+import { halideAvailable, runHalide, validateHalide } from '../../src/halide/run.js';
 import { refusalClass } from '../../src/fuzz/properties/halide.js';
 import { readBridged } from '../../src/halide/load.js';
 import { runCli } from '../support/cli.js';
@@ -24,6 +25,9 @@ const PREDICATE_READS_F0 = 'pipeline f1(n) {\n  func f0(x) = x;\n  func f1(x) {\
 /** finding 2's minimal case, with `unroll f0.s1.r`: an empty rdom whose minimum depends on n */
 const EMPTY_RDOM = 'pipeline f0(n) {\n  func f0(x) {\n    x;\n    rdom(r = (n - 1, 0)) in (0) <- 3;\n  }\n}\n';
 const BLOCK_OF_UNDEFINED = 'Internal Error at /build/halide-14.0.0/src/IR.cpp:509 triggered by user code at : Condition failed: rest.defined(): Block of undefined';
+/** finding 1's shape, from a mutation of the bilateral app: count computed per row of weight, stored at the root */
+const STORED_ABOVE_SHIFT = "pipeline sliced() {\n  func input(x, y) = (x * 37 + y * 11 + x * y % 13) % 256;\n  func clamped(x, y) = input(max(0, min(x, 63)), max(0, min(y, 63)));\n  func grid(x, y, z) {\n    0;\n    rdom(rx = (0, 4), ry = (0, 4)) in (x, y, clamped(x * 4 + rx, y * 4 + ry) / 32) <- grid(x, y, clamped(x * 4 + rx, y * 4 + ry) / 32) + clamped(x * 4 + rx, y * 4 + ry);\n  }\n  func count(x, y, z) {\n    0;\n    rdom(rx = (0, 4), ry = (0, 4)) in (x, y, clamped(x * 4 + rx, y * 4 + ry) / 32) <- count(x, y, clamped(x * 4 + rx, y * 4 + ry) / 32) + 1;\n  }\n  func blurred(x, y, z) = grid(x, y, z - 1) + 2 * grid(x, y, z) + grid(x, y, z + 1);\n  func weight(x, y, z) = count(x, y, z - 1) + 2 * count(x, y, z) + count(x, y, z + 1);\n  func sliced(x, y) = blurred(x / 4, y / 4, clamped(x, y) / 32) / max(1, weight(x / 4, y / 4, clamped(x, y) / 32));\n}\n";
+const STORED_ABOVE_SHIFT_SCHEDULE = "split sliced.s0.y into yo, yi by 8 tail shift\ncompute-at blurred at sliced.s0.yi\ncompute-at count at weight.s0.y\n";
 /** The algorithm and the steps of its schedule, as the bridge reads them from files. */
 async function bridged(alg: string, sched: string) {
   const dir = scratchDir('refsem-finding-');
@@ -63,6 +67,28 @@ describe('[HALIDE-KNOWN-BUG] recognising a documented Halide 14 bug', () => {
     expect(knownCrash(runs.alg, BLOCK_OF_UNDEFINED, runs.steps)).toBeUndefined();
     expect(knownCrash(alg, INTERNAL, steps)).toBeUndefined();
   });
+
+  it('finding 1: the program with every func stored where it is computed has no store_at or store_root', async () => {
+    const { alg, steps } = await bridged(STORED_ABOVE_SHIFT, STORED_ABOVE_SHIFT_SCHEDULE);
+    const input = { window: [[int(0), int(1)], [int(0), int(1)]] as const, params: new Map() };
+    const script = halideProgram(alg, steps, input);
+    const atCompute = halideProgram(alg, steps, input, { storageAtCompute: true });
+    expect(script).toMatch(/count\.store_root\(\)/);
+    expect(atCompute).not.toMatch(/store_root|store_at/);
+    // only the storage lines differ
+    expect(atCompute.split('\n')).toEqual(script.split('\n').filter((l) => !/\.store_(root|at)\(/.test(l)));
+  });
+
+  it.runIf(available)("finding 1 is values that differ under the schedule's storage and equal the algorithm's without it", async () => {
+    const { alg, steps } = await bridged(STORED_ABOVE_SHIFT, STORED_ABOVE_SHIFT_SCHEDULE);
+    const input = { window: [[int(0), int(1)], [int(0), int(1)]] as const, params: new Map() };
+    // Stored where it is computed, Halide has the algorithm's value, 24.
+    expect(await runHalide(halideProgram(alg, steps, input, { storageAtCompute: true }))).toMatchObject({ kind: 'values', values: ['24'] });
+    // Under the schedule's storage it reads storage never written: whatever it reads, never a `differs`.
+    const v = await validateHalide(alg, steps, input);
+    expect(v.kind).not.toBe('differs');
+    if (v.kind !== 'equal') expect(v.kind === 'known_halide_bug' && [v.bug.finding, v.outcome]).toEqual([1, expect.stringMatching(/^differs at \(0, 0\): algorithm 24, Halide -?\d+, and equal everywhere once each func is stored where it is computed$/)]);
+  }, 120_000);
 
   it('finding 6 is a run that returned values after Halide warned that an assertion must fail', () => {
     expect(knownValuesBug('Warning: This pipeline is guaranteed to fail an assertion at runtime: \nhalide_error_explicit_bounds_too_small(…)')?.finding).toBe(6);
