@@ -15,8 +15,8 @@ export interface KnownBug {
   readonly title: string;
 }
 
-/** Finding 1: Halide's values change with where a func is stored, which must not change them. */
-export const STORAGE_CHANGES_VALUES: KnownBug = { finding: 1, title: "Halide 14's values change with where a func is stored: they differ under the schedule's storage and equal the algorithm's with each func stored where it is computed" };
+/** Finding 1: Halide's outcome changes with where a func is stored, which must not change it. */
+export const STORAGE_CHANGES_OUTCOME: KnownBug = { finding: 1, title: "Halide 14's outcome changes with where a func is stored: it differs or crashes under the schedule's storage and has the algorithm's values with each func stored where it is computed" };
 
 /** Finding 2: unrolling a reduction loop that runs no iteration dies of an internal error. */
 export const UNROLLED_EMPTY_REDUCTION: KnownBug = { finding: 2, title: 'an unrolled reduction loop of constant extent 0 or less: Halide 14 stops with an internal error' };

@@ -28,6 +28,9 @@ const BLOCK_OF_UNDEFINED = 'Internal Error at /build/halide-14.0.0/src/IR.cpp:50
 /** finding 1's shape, from a mutation of the bilateral app: count computed per row of weight, stored at the root */
 const STORED_ABOVE_SHIFT = "pipeline sliced() {\n  func input(x, y) = (x * 37 + y * 11 + x * y % 13) % 256;\n  func clamped(x, y) = input(max(0, min(x, 63)), max(0, min(y, 63)));\n  func grid(x, y, z) {\n    0;\n    rdom(rx = (0, 4), ry = (0, 4)) in (x, y, clamped(x * 4 + rx, y * 4 + ry) / 32) <- grid(x, y, clamped(x * 4 + rx, y * 4 + ry) / 32) + clamped(x * 4 + rx, y * 4 + ry);\n  }\n  func count(x, y, z) {\n    0;\n    rdom(rx = (0, 4), ry = (0, 4)) in (x, y, clamped(x * 4 + rx, y * 4 + ry) / 32) <- count(x, y, clamped(x * 4 + rx, y * 4 + ry) / 32) + 1;\n  }\n  func blurred(x, y, z) = grid(x, y, z - 1) + 2 * grid(x, y, z) + grid(x, y, z + 1);\n  func weight(x, y, z) = count(x, y, z - 1) + 2 * count(x, y, z) + count(x, y, z + 1);\n  func sliced(x, y) = blurred(x / 4, y / 4, clamped(x, y) / 32) / max(1, weight(x / 4, y / 4, clamped(x, y) / 32));\n}\n";
 const STORED_ABOVE_SHIFT_SCHEDULE = "split sliced.s0.y into yo, yi by 8 tail shift\ncompute-at blurred at sliced.s0.yi\ncompute-at count at weight.s0.y\n";
+/** finding 1 as a crash: a random case storing f0, f3 and f7 at the row loop of f8, above where they are computed */
+const CRASHES_STORED_ABOVE = "pipeline f8(n) {\n  func f0(x, y) = (0 + x * 3 + y * 7) % 17 - 8;\n  func f1(x, y) = f0(max(0, min(x, 5)), max(0, min(select(y < 0, 0 - y, y), 5)));\n  func f2(x, y) = select(-1 < x && x < 6 && (-1 < y && y < 6), f1(max(0, min(x, 5)), max(0, min(y, 5))), -2);\n  func f3(x, y) {\n    f2(x, y);\n    (x, y) <- f3(x, y) + f1(x, y);\n    (x, y) <- f3(x, y) * 1 - 6;\n    rdom(r = (0, 2)) in (x, y) <- max(f3(x, y), f2(x + r, y) + r);\n  }\n  func f4(x, y) = f3(x - 1, y - 1) + f3(x, y - 1) + f3(x + 1, y - 1) + f3(x - 1, y) + 2 * f3(x, y) + f3(x + 1, y) + f3(x - 1, y + 1) + f3(x, y + 1) + f3(x + 1, y + 1);\n  func f5(x, y) {\n    0;\n    rdom(r = (0, n + 1)) in (x, y) <- f5(x, y) + f4(r, y) * f4(x, r);\n  }\n  func f6(x, y) = f5(x / 2, y) + x % 2;\n  func f7(x, y) = f6(x / 2, y) + x % 2;\n  func f8(x, y) = (f4(2 * x, y) + f4(2 * x + 1, y)) / 2 + f7(x, y);\n}\n";
+const CRASHES_STORED_ABOVE_SCHEDULE = "unroll f3.s3.r\ncompute-at f6 at f7.s0.x\ncompute-at f7 at f8.s0.y\ncompute-at f5 at f8.s0.y\ncompute-at f0 at f1.s0.x\ncompute-at f3 at f4.s0.x\ncompute-at f5 at f7.s0.x\ncompute-at f4 at f8.s0.y\ncompute-at f0 at f1.s0.y\ncompute-at f2 at f8.s0.y\ncompute-at f1 at f8.s0.y\nstore-at f3 at f8.s0.y\nstore-at f0 at f8.s0.y\nstore-at f7 at f8.s0.y\n";
 /** The algorithm and the steps of its schedule, as the bridge reads them from files. */
 async function bridged(alg: string, sched: string) {
   const dir = scratchDir('refsem-finding-');
@@ -87,7 +90,16 @@ describe('[HALIDE-KNOWN-BUG] recognising a documented Halide 14 bug', () => {
     // Under the schedule's storage it reads storage never written: whatever it reads, never a `differs`.
     const v = await validateHalide(alg, steps, input);
     expect(v.kind).not.toBe('differs');
-    if (v.kind !== 'equal') expect(v.kind === 'known_halide_bug' && [v.bug.finding, v.outcome]).toEqual([1, expect.stringMatching(/^differs at \(0, 0\): algorithm 24, Halide -?\d+, and equal everywhere once each func is stored where it is computed$/)]);
+    if (v.kind !== 'equal') expect(v.kind === 'known_halide_bug' && [v.bug.finding, v.outcome]).toEqual([1, expect.stringMatching(/^differs at \(0, 0\): algorithm 24, Halide -?\d+, and equal to the algorithm at every point once each func is stored where it is computed$/)]);
+  }, 120_000);
+
+  it.runIf(available)('finding 1 is also a crash that storing each func where it is computed turns into the algorithm\'s values', async () => {
+    const { alg, steps } = await bridged(CRASHES_STORED_ABOVE, CRASHES_STORED_ABOVE_SCHEDULE);
+    const input = { window: [[int(-2), int(4)], [int(123), int(4)]] as const, params: new Map([['n', int(3)]]) };
+    // The heap Halide corrupts decides how it dies (SIGSEGV, SIGABRT) or whether it does: never a crash or a `differs`.
+    const v = await validateHalide(alg, steps, input);
+    expect(['equal', 'known_halide_bug']).toContain(v.kind);
+    if (v.kind === 'known_halide_bug') expect([v.bug.finding, v.outcome]).toEqual([1, expect.stringMatching(/^(Halide crashed: the program died of SIG\w+.*|differs at .*), and equal to the algorithm at every point once each func is stored where it is computed$/)]);
   }, 120_000);
 
   it('finding 6 is a run that returned values after Halide warned that an assertion must fail', () => {
