@@ -171,7 +171,9 @@ export async function runSlice(spec: SliceSpec, env: FuzzEnv, props: readonly An
     const { prop, at: drawnAt, ...source } = checkAt(props, spec.seed, index, env);
     const level = spec.runs !== undefined ? levelAt(drawnAt) : levelAt(pos);
     const engineMs = await one(prop, index, level, { k: k + 1, sliceK, slice: -1, pos }, undefined, source, drawnAt);
-    pos = engineMs > SLOW_ENGINE_MS ? posOf(level - 1) : pos + 1;
+    // A seed check's size is the app's, not the ramp's: it neither advances the ramp nor, when the
+    // engine is slow on a whole app, sends the random checks after it back to smaller cases.
+    if (!source.seeded) pos = engineMs > SLOW_ENGINE_MS ? posOf(level - 1) : pos + 1;
     k++;
   }
   // the last sliced check's time
